@@ -1,0 +1,112 @@
+// Package results holds the on-disk format of a kvbench run: results.json,
+// one HdrHistogram interval log per cell, and summary.txt. Writers and
+// readers (report, plot, compare, tune) share these types so the format has
+// one definition.
+package results
+
+import "time"
+
+// SchemaVersion is bumped on any incompatible change to Run.
+const SchemaVersion = 1
+
+// File names inside a run directory.
+const (
+	ResultsFile = "results.json"
+	SummaryFile = "summary.txt"
+	// HlogDir holds one interval log per cell, named by Cell.Hlog.
+	HlogDir = "hlog"
+)
+
+// Run is results.json.
+type Run struct {
+	SchemaVersion int `json:"schema_version"`
+	// Workload is the effective workload after flag overrides, as a generic
+	// document so this package does not depend on the workload package.
+	Workload  any       `json:"workload"`
+	Seed      uint64    `json:"seed"`
+	Version   string    `json:"kvbench_version"`
+	Revision  string    `json:"git_revision"`
+	Start     time.Time `json:"start"`
+	End       time.Time `json:"end"`
+	EndReason string    `json:"end_reason"` // "completed", "interrupted", "error: ..."
+	Host      Host      `json:"host"`
+	Transport Transport `json:"transport"`
+	// Verify sums the verify counters over all cells.
+	Verify VerifyCounts `json:"verify"`
+	Cells  []Cell       `json:"cells"`
+}
+
+// Host describes the machine the client ran on.
+type Host struct {
+	Hostname string `json:"hostname"`
+	Kernel   string `json:"kernel"`
+	CPUModel string `json:"cpu_model"`
+	Cores    int    `json:"cores"`
+	MemBytes uint64 `json:"mem_bytes"`
+	GoVer    string `json:"go_version"`
+}
+
+// Transport names the transport and, on verbs, the RDMA device.
+type Transport struct {
+	Name      string `json:"name"` // "tcp" or "verbs"
+	Server    string `json:"server"`
+	Embedded  bool   `json:"embedded_server"`
+	Device    string `json:"device,omitempty"`
+	Firmware  string `json:"firmware,omitempty"`
+	Port      int    `json:"port,omitempty"`
+	MTU       int    `json:"mtu,omitempty"`
+	LinkLayer string `json:"link_layer,omitempty"`
+	GID       string `json:"gid,omitempty"`
+}
+
+// Cell is one (op, value size, threshold, protocol) combination.
+type Cell struct {
+	Op        string `json:"op"` // "get", "set", "delete"
+	ValueSize int    `json:"value_size"`
+	Threshold int    `json:"threshold"`
+	Protocol  string `json:"protocol"` // "eager" or "rendezvous"
+	// Phase is "measure" (warmup is never recorded).
+	Count  int64            `json:"count"`
+	Errors map[string]int64 `json:"errors"` // by kind: "timeout", "not_found", "verify_mismatch", ...
+	// DurationNs is the measured wall time of the cell's phase.
+	DurationNs      int64   `json:"duration_ns"`
+	ThroughputOps   float64 `json:"throughput_ops"`   // ops/s
+	ThroughputBytes float64 `json:"throughput_bytes"` // value bytes/s
+	Latency         Latency `json:"latency_ns"`
+	// Histogram is the merged HdrHistogram in the standard compressed
+	// base64 encoding (HISTFAAA...), nanoseconds.
+	Histogram string `json:"histogram"`
+	// Hlog is the interval log's path relative to the run directory.
+	Hlog string `json:"hlog"`
+	// Load records how the cell was driven.
+	Load CellLoad `json:"load"`
+}
+
+// Latency is summary statistics in nanoseconds.
+type Latency struct {
+	Min   int64   `json:"min"`
+	Mean  float64 `json:"mean"`
+	Stdev float64 `json:"stdev"`
+	P50   int64   `json:"p50"`
+	P90   int64   `json:"p90"`
+	P99   int64   `json:"p99"`
+	P999  int64   `json:"p999"`
+	P9999 int64   `json:"p9999"`
+	Max   int64   `json:"max"`
+}
+
+// CellLoad is the load model a cell ran under.
+type CellLoad struct {
+	Mode        string  `json:"mode"` // "closed" or "open"
+	Connections int     `json:"connections"`
+	Depth       int     `json:"depth,omitempty"`
+	RateOps     float64 `json:"rate_ops,omitempty"` // open loop target
+}
+
+// VerifyCounts are the verify mode's findings.
+type VerifyCounts struct {
+	Checked    int64 `json:"checked"`
+	Mismatches int64 `json:"mismatches"`
+	Missing    int64 `json:"missing"`
+	Torn       int64 `json:"torn"`
+}

@@ -1,0 +1,127 @@
+// Package workload is the kvbench workload file: its schema, a strict
+// decoder that reports problems with file and line, defaults, and
+// validation. The schema is documented for users in workloads/README.md.
+package workload
+
+import "time"
+
+// Size is a byte count written in YAML as 4096, "4KiB", "1MiB", "64B".
+type Size int64
+
+// Duration is a time span written in YAML as "10s", "500ms", "2m".
+type Duration time.Duration
+
+// Workload is one workload file after defaults are applied.
+type Workload struct {
+	// Name identifies the workload in results directory names and reports.
+	Name string `yaml:"name" json:"name"`
+	// Description is free text for humans.
+	Description string `yaml:"description" json:"description,omitempty"`
+	// Seed derives all randomness: same seed, same operation sequence.
+	Seed uint64 `yaml:"seed" json:"seed"`
+	// Target says which server to drive.
+	Target Target `yaml:"target" json:"target"`
+	// Keys describes the key space and how keys are drawn.
+	Keys Keys `yaml:"keys" json:"keys"`
+	// Values lists the value sizes to sweep.
+	Values Values `yaml:"values" json:"values"`
+	// Thresholds lists the eager thresholds to sweep; each value size with
+	// each threshold is one cell.
+	Thresholds []Size `yaml:"thresholds" json:"thresholds"`
+	// Mix gives the proportions of operations.
+	Mix Mix `yaml:"mix" json:"mix"`
+	// Preload fills the key space before measuring so that gets hit.
+	Preload bool `yaml:"preload" json:"preload"`
+	// Phases bound the warmup (not recorded) and measure phases of each cell.
+	Phases Phases `yaml:"phases" json:"phases"`
+	// Load is the load model: closed or open loop.
+	Load Load `yaml:"load" json:"load"`
+	// Verify checks every get against what the generator wrote.
+	Verify bool `yaml:"verify" json:"verify"`
+	// Timeout bounds each operation.
+	Timeout Duration `yaml:"timeout" json:"timeout"`
+}
+
+// Target is the server under test.
+type Target struct {
+	// Server is host:port; empty starts an embedded server on loopback.
+	Server string `yaml:"server" json:"server"`
+	// Transport is "tcp", "verbs" or "auto".
+	Transport string `yaml:"transport" json:"transport"`
+}
+
+// Keys is the key space.
+type Keys struct {
+	// Count is the number of distinct keys.
+	Count int `yaml:"count" json:"count"`
+	// Size is each key's length in bytes.
+	Size int `yaml:"size" json:"size"`
+	// Distribution is uniform, zipfian, sequential, hotspot or latest.
+	Distribution string `yaml:"distribution" json:"distribution"`
+	// ZipfianConstant is the zipfian skew (theta), in (0, 1); YCSB uses 0.99.
+	ZipfianConstant float64 `yaml:"zipfian_constant" json:"zipfian_constant,omitempty"`
+	// HotFraction is the share of keys that are hot (hotspot).
+	HotFraction float64 `yaml:"hot_fraction" json:"hot_fraction,omitempty"`
+	// HotProbability is the share of operations that go to hot keys (hotspot).
+	HotProbability float64 `yaml:"hot_probability" json:"hot_probability,omitempty"`
+}
+
+// Values lists value sizes: explicit sizes, a range, or both (merged,
+// sorted, deduplicated).
+type Values struct {
+	Sizes []Size `yaml:"sizes" json:"sizes,omitempty"`
+	Range *Range `yaml:"range" json:"range,omitempty"`
+}
+
+// Range is a sweep from Min to Max inclusive. Step is either a size added
+// each time ("4KiB") or a factor ("x2").
+type Range struct {
+	Min  Size   `yaml:"min" json:"min"`
+	Max  Size   `yaml:"max" json:"max"`
+	Step string `yaml:"step" json:"step"`
+}
+
+// Mix is the operation mix; the three must sum to 1.
+type Mix struct {
+	Get    float64 `yaml:"get" json:"get"`
+	Set    float64 `yaml:"set" json:"set"`
+	Delete float64 `yaml:"delete" json:"delete"`
+}
+
+// Phases bound each cell's run.
+type Phases struct {
+	Warmup  Phase `yaml:"warmup" json:"warmup"`
+	Measure Phase `yaml:"measure" json:"measure"`
+}
+
+// Phase ends after Duration or after Ops operations, whichever is set
+// (exactly one must be, except that a warmup may be empty).
+type Phase struct {
+	Duration Duration `yaml:"duration" json:"duration,omitempty"`
+	Ops      int64    `yaml:"ops" json:"ops,omitempty"`
+}
+
+// Load is the load model.
+type Load struct {
+	// Mode is "closed" (connections x depth, each issuing as soon as the last
+	// completes) or "open" (a target rate; latency measured from each
+	// operation's intended start, correcting coordinated omission).
+	Mode string `yaml:"mode" json:"mode"`
+	// Connections is the number of client connections.
+	Connections int `yaml:"connections" json:"connections"`
+	// Depth is operations in flight per connection.
+	Depth int `yaml:"depth" json:"depth"`
+	// Rate is the open-loop target in ops/s over all connections.
+	Rate float64 `yaml:"rate" json:"rate,omitempty"`
+	// Ramp, if set, steps an open-loop rate from Start to End by Step, each
+	// step lasting StepDuration; the measure phase is the whole ramp.
+	Ramp *Ramp `yaml:"ramp" json:"ramp,omitempty"`
+}
+
+// Ramp is an open-loop rate schedule.
+type Ramp struct {
+	Start        float64  `yaml:"start" json:"start"`
+	End          float64  `yaml:"end" json:"end"`
+	Step         float64  `yaml:"step" json:"step"`
+	StepDuration Duration `yaml:"step_duration" json:"step_duration"`
+}

@@ -1,0 +1,46 @@
+package transport
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+)
+
+var (
+	regMu    sync.RWMutex
+	networks = map[string]Network{}
+)
+
+// RegisterNetwork makes a transport available by name. Transport packages
+// call it from init, so a binary offers exactly the transports it imports.
+func RegisterNetwork(n Network) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	networks[n.Name()] = n
+}
+
+// Lookup returns the named transport.
+func Lookup(name string) (Network, error) {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	if n, ok := networks[name]; ok {
+		return n, nil
+	}
+	return nil, fmt.Errorf("transport %q is not built in (have %v)", name, namesLocked())
+}
+
+// Names lists the registered transports, sorted.
+func Names() []string {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	return namesLocked()
+}
+
+func namesLocked() []string {
+	out := make([]string, 0, len(networks))
+	for k := range networks {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

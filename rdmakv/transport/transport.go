@@ -1,0 +1,229 @@
+// Package transport is the seam between the rdmakv protocol and the wire
+// below it. It names the handful of verbs primitives the protocol needs:
+// registered memory regions with remote keys, two-sided SEND/RECV, and
+// one-sided RDMA WRITE, WRITE_WITH_IMM and READ. The verbs transport maps
+// them onto libibverbs one to one; the TCP transport emulates them, checking
+// key and bounds on every one-sided access as an RNIC would.
+//
+// Completion semantics follow RC verbs: a one-sided call returns once the
+// operation has completed (for WRITE, the target has placed the data; for
+// READ, the data is in local memory). Send returns once the message has been
+// copied out of the caller's slices, so they may be reused at once.
+//
+// Receives are pushed to a Handler. A Message is a view into registered
+// receive memory that stays valid, and keeps its receive buffer out of
+// circulation, until Release. Holding Messages for long starves the
+// receive queue; the peer then waits (RNR), so release promptly.
+package transport
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Access says what a region's memory may be used for.
+type Access uint8
+
+const (
+	// AccessLocal allows local use only (send staging, receive and READ
+	// targets).
+	AccessLocal Access = 0
+	// AccessRemoteRead lets a peer RDMA READ from the region.
+	AccessRemoteRead Access = 1 << 0
+	// AccessRemoteWrite lets a peer RDMA WRITE (and WRITE_WITH_IMM) into the
+	// region.
+	AccessRemoteWrite Access = 1 << 1
+)
+
+// Region is registered memory. Its bytes come from C or mmap, never from the
+// Go heap, so the RNIC may touch them at any time.
+type Region interface {
+	// Bytes is the whole region. The slice stays valid until Close.
+	Bytes() []byte
+	// Addr is the address a peer names in one-sided operations for offset 0.
+	Addr() uint64
+	// RKey is the remote key a peer presents with one-sided operations.
+	RKey() uint32
+	// LKey is the local key (meaningful to verbs only; 0 on TCP).
+	LKey() uint32
+	// Close deregisters and frees the memory. Idempotent.
+	Close() error
+}
+
+// MessageKind tells what completed on the receive side.
+type MessageKind uint8
+
+const (
+	// KindRecv is a two-sided SEND landing in a receive buffer.
+	KindRecv MessageKind = iota + 1
+	// KindWriteImm is a WRITE_WITH_IMM from the peer: the payload already sits
+	// in the target region; Data is empty, Imm and Len describe it.
+	KindWriteImm
+)
+
+// Message is one receive completion. Transports preallocate these and reuse
+// them after Release, so a Message must not be touched after Release.
+type Message struct {
+	Kind MessageKind
+	// Data is the received bytes for KindRecv; a view into registered memory.
+	Data []byte
+	// Imm is the immediate value of a KindWriteImm completion.
+	Imm uint32
+	// Len is the byte count of a KindWriteImm completion.
+	Len int
+
+	releaser Releaser
+	slot     int
+}
+
+// Releaser hands a receive buffer back to its transport.
+type Releaser interface {
+	ReleaseMessage(slot int)
+}
+
+// Bind is called by transports when they fill a preallocated Message.
+func (m *Message) Bind(r Releaser, slot int) { m.releaser, m.slot = r, slot }
+
+// Release returns the receive buffer to the transport, which reposts it.
+// Calling Release on an already released Message is a no-op.
+func (m *Message) Release() {
+	r := m.releaser
+	if r == nil {
+		return
+	}
+	m.releaser = nil
+	r.ReleaseMessage(m.slot)
+}
+
+// Handler receives what arrives on a connection. Calls for one connection
+// come from one goroutine, in arrival order; they must not block for long
+// (they run on the transport's completion path).
+type Handler interface {
+	// Deliver hands over one receive completion. The handler owns m until it
+	// calls m.Release, which it must do exactly once.
+	Deliver(c Conn, m *Message)
+	// Closed reports that the connection is gone (peer closed, fatal error,
+	// or local Close). err is nil for an orderly local Close. It is called
+	// once per connection, after the last Deliver.
+	Closed(c Conn, err error)
+}
+
+// Conn is one reliable connection (an RC QP on verbs). All methods are safe
+// for concurrent use.
+type Conn interface {
+	// Send posts a two-sided message made of up to three parts (header, key,
+	// value; any may be nil). Their total must not exceed the peer's receive
+	// buffer size (Config.MaxMessage agreed out of band), else the peer drops
+	// the connection. The parts are copied (or sent inline) before Send
+	// returns.
+	Send(a, b, c []byte) error
+	// Write is an RDMA WRITE of local.Bytes()[off:off+n] to the peer's
+	// (raddr, rkey).
+	Write(local Region, off, n int, raddr uint64, rkey uint32) error
+	// WriteImm is an RDMA WRITE_WITH_IMM: like Write, and the peer then sees
+	// a KindWriteImm Message carrying imm and n.
+	WriteImm(local Region, off, n int, raddr uint64, rkey uint32, imm uint32) error
+	// Read is an RDMA READ of n bytes at the peer's (raddr, rkey) into
+	// local.Bytes()[off:off+n].
+	Read(local Region, off, n int, raddr uint64, rkey uint32) error
+	// Register makes a region usable on this connection (same protection
+	// domain as the connection).
+	Register(size int, access Access) (Region, error)
+	// Grant opens a window on r[off:off+n] for this connection's peer alone
+	// and returns the key the peer must present. A one-sided access outside
+	// every live window of the connection is a remote access error that
+	// closes the connection. Revoke closes the window; an access in flight
+	// at Revoke either completes before it or fails.
+	Grant(r Region, off, n int, access Access) (rkey uint32, err error)
+	Revoke(rkey uint32) error
+	// LocalAddr and RemoteAddr are for logs.
+	LocalAddr() string
+	RemoteAddr() string
+	// Info describes the link for results files.
+	Info() Info
+	// Close tears the connection down; operations in flight fail with
+	// ErrClosed. Idempotent.
+	Close() error
+}
+
+// Listener accepts connections for a server. New connections are announced
+// through the Accept callback given to Network.Listen.
+type Listener interface {
+	// Addr is the address actually bound (useful with port 0).
+	Addr() string
+	// Register makes a region usable by every connection this listener
+	// accepts (one protection domain per device).
+	Register(size int, access Access) (Region, error)
+	// Close stops accepting and closes every accepted connection. Idempotent.
+	Close() error
+}
+
+// AcceptFunc is called once for each new connection, before any Deliver for
+// it, and returns the Handler for that connection.
+type AcceptFunc func(c Conn) Handler
+
+// Network is a transport implementation ("tcp", "verbs").
+type Network interface {
+	Name() string
+	Listen(addr string, cfg Config, accept AcceptFunc) (Listener, error)
+	Dial(ctx context.Context, addr string, cfg Config, h Handler) (Conn, error)
+}
+
+// Poll selects how a transport waits for completions.
+type Poll uint8
+
+const (
+	// PollEvent sleeps on a completion channel until the RNIC signals.
+	PollEvent Poll = iota
+	// PollBusy spins on the completion queue for the lowest latency, at the
+	// cost of a core.
+	PollBusy
+)
+
+// Config sizes a connection's queues and buffers.
+type Config struct {
+	// MaxMessage is the size of each receive buffer: the largest two-sided
+	// message this side accepts.
+	MaxMessage int
+	// RecvDepth is how many receive buffers are posted (per connection on a
+	// client, in the shared receive queue on a server).
+	RecvDepth int
+	// SendDepth bounds two-sided and one-sided operations in flight.
+	SendDepth int
+	// Poll chooses busy polling or event-driven waiting.
+	Poll Poll
+	// Device names the RDMA device to use; empty means the one that owns the
+	// address (verbs only).
+	Device string
+	// OpTimeout bounds a single one-sided operation; 0 means no bound.
+	OpTimeout time.Duration
+}
+
+// Info describes the link under a connection.
+type Info struct {
+	Transport string `json:"transport"`
+	Device    string `json:"device,omitempty"`
+	Firmware  string `json:"firmware,omitempty"`
+	Port      int    `json:"port,omitempty"`
+	MTU       int    `json:"mtu,omitempty"`
+	LinkLayer string `json:"link_layer,omitempty"`
+	GID       string `json:"gid,omitempty"`
+	// MaxInline is the largest send the transport posts inline (verbs).
+	MaxInline int `json:"max_inline,omitempty"`
+}
+
+var (
+	// ErrClosed is returned for operations on a closed connection.
+	ErrClosed = errors.New("transport: connection closed")
+	// ErrRemoteAccess is a one-sided access the target refused (bad key,
+	// out of bounds, wrong access rights). The connection is closed.
+	ErrRemoteAccess = errors.New("transport: remote access error")
+	// ErrTooLarge is a two-sided message larger than the receive buffers.
+	ErrTooLarge = errors.New("transport: message larger than receive buffer")
+	// ErrNoDevice means no RDMA device is usable.
+	ErrNoDevice = errors.New("transport: no RDMA device")
+	// ErrTimeout is a one-sided operation that did not complete within
+	// Config.OpTimeout.
+	ErrTimeout = errors.New("transport: operation timed out")
+)
