@@ -1,0 +1,55 @@
+# kvbench: `make run` does the quickstart end to end, `make test` runs every
+# test (host tests, short fuzzing, and the verbs tests inside a Soft-RoCE VM).
+GO       ?= go
+BIN      ?= bin
+WORKLOAD ?= workloads/quickstart.yaml
+FUZZTIME ?= 5s
+VMDIR    ?= $(CURDIR)/.rdma-vm
+REVISION := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+LDFLAGS  := -X github.com/kvbench/kvbench/internal/cli.revision=$(REVISION)
+
+.PHONY: all setup build run test test-go fuzz bench lint clean
+
+all: build
+
+# setup installs the rdma-core headers cgo needs (Debian; needs root once).
+setup:
+	@scripts/setup.sh
+
+build: setup
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/kvbench ./cmd/kvbench
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/kvserver ./cmd/kvserver
+
+# run: the quickstart workload against an embedded server, then its plots.
+run: build
+	$(BIN)/kvbench run $(WORKLOAD) -o results
+	$(BIN)/kvbench plot results/latest -o plots
+
+test: lint test-go fuzz test-rdma
+
+test-go: setup
+	$(GO) test -race -count=1 ./...
+
+# fuzz runs every fuzz target briefly; run one longer by hand with
+#   go test -run='^$$' -fuzz=FuzzDecode -fuzztime=10m ./rdmakv/wire
+fuzz: setup
+	@set -e; for f in $$(grep -rl --include='*_test.go' '^func Fuzz' . | sort); do \
+	  dir=$$(dirname $$f); \
+	  for t in $$(grep -o '^func Fuzz[A-Za-z0-9_]*' $$f | sed 's/^func //'); do \
+	    echo "fuzz $$dir $$t ($(FUZZTIME))"; \
+	    $(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZTIME) $$dir; \
+	  done; \
+	done
+
+bench: setup
+	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=2000x ./rdmakv/... ./internal/bench/...
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go') $$(git ls-files --others --exclude-standard '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+clean:
+	rm -rf $(BIN) $(VMDIR)
+
+include test/rdma-vm/rdma.mk
