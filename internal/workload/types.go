@@ -40,6 +40,10 @@ type Workload struct {
 	Verify bool `yaml:"verify" json:"verify"`
 	// Timeout bounds each operation.
 	Timeout Duration `yaml:"timeout" json:"timeout"`
+
+	// src records where each field was set (file position or flag), for
+	// defaults and positioned errors; nil for a Workload built in code.
+	src *source
 }
 
 // Target is the server under test.
@@ -56,7 +60,8 @@ type Keys struct {
 	Count int `yaml:"count" json:"count"`
 	// Size is each key's length in bytes.
 	Size int `yaml:"size" json:"size"`
-	// Distribution is uniform, zipfian, sequential, hotspot or latest.
+	// Distribution is uniform, zipfian, scrambled_zipfian, sequential,
+	// hotspot or latest.
 	Distribution string `yaml:"distribution" json:"distribution"`
 	// ZipfianConstant is the zipfian skew (theta), in (0, 1); YCSB uses 0.99.
 	ZipfianConstant float64 `yaml:"zipfian_constant" json:"zipfian_constant,omitempty"`

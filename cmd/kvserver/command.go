@@ -1,0 +1,130 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv"
+	"github.com/kvbench/kvbench/rdmakv/transport"
+)
+
+// flags holds the command line as typed; sizes stay strings so one
+// validation pass can report every bad value.
+type flags struct {
+	listen, transport, device    string
+	poolSize, maxEager, maxValue string
+	maxKey, recvDepth            int
+	lease                        time.Duration
+	poll, logLevel               string
+}
+
+func newCommand(stdout, stderr io.Writer) *cobra.Command {
+	var f flags
+	cmd := &cobra.Command{
+		Use:   "kvserver",
+		Short: "Serve an rdmakv key-value store over RDMA verbs or TCP",
+		Long: `kvserver keeps an in-memory key-value map in one registered memory pool
+and serves rdmakv clients: small requests eager (inline in one message), large
+ones rendezvous (one-sided RDMA into and out of the pool). It runs until
+SIGINT or SIGTERM, then closes every connection and exits 0.`,
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := f.config(stderr)
+			if err != nil {
+				return err
+			}
+			s, err := rdmakv.Listen(cfg)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "kvserver listening on %s (transport %s)\n", s.Addr(), s.Info().Transport)
+			<-cmd.Context().Done()
+			return s.Close()
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.listen, "listen", rdmakv.DefaultListen, "host:port to listen on (port 0 picks a free one)")
+	fl.StringVar(&f.transport, "transport", rdmakv.DefaultTransport, "transport: tcp, verbs, or auto (verbs, else tcp)")
+	fl.StringVar(&f.poolSize, "pool-size", "256MiB", "registered value pool size (B, KiB, MiB, GiB; multiple of 64 bytes)")
+	fl.StringVar(&f.maxEager, "max-eager", "64KiB", "largest eager message: key+value must be below it; clients with a higher threshold are refused")
+	fl.IntVar(&f.maxKey, "max-key", rdmakv.DefaultMaxKey, "longest key in bytes (at most 65535)")
+	fl.StringVar(&f.maxValue, "max-value", "", "largest value (default: the smaller of 64MiB and the pool size)")
+	fl.DurationVar(&f.lease, "lease", rdmakv.DefaultLease, "how long a rendezvous window stays open before it is revoked and reclaimed")
+	fl.IntVar(&f.recvDepth, "recv-depth", rdmakv.DefaultRecvDepth, "server receive buffers, also each client's in-flight limit")
+	fl.StringVar(&f.poll, "poll", "event", "completion polling: event or busy")
+	fl.StringVar(&f.device, "device", "", "RDMA device name (verbs; default: the one owning the listen address)")
+	fl.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	return cmd
+}
+
+// config turns the flags into a server configuration, reporting every
+// problem at once.
+func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
+	var errs []error
+	size := func(name, v string) int64 {
+		if v == "" {
+			return 0
+		}
+		n, err := workload.ParseSize(v)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--%s: %w", name, err))
+			return 0
+		}
+		if n <= 0 {
+			errs = append(errs, fmt.Errorf("--%s: %s must be positive", name, v))
+		}
+		return int64(n)
+	}
+	cfg := rdmakv.ServerConfig{
+		Listen:    f.listen,
+		Transport: f.transport,
+		PoolSize:  size("pool-size", f.poolSize),
+		MaxEager:  int(size("max-eager", f.maxEager)),
+		MaxKey:    f.maxKey,
+		MaxValue:  size("max-value", f.maxValue),
+		Lease:     f.lease,
+		RecvDepth: f.recvDepth,
+		Device:    f.device,
+	}
+	switch f.poll {
+	case "event":
+		cfg.Poll = transport.PollEvent
+	case "busy":
+		cfg.Poll = transport.PollBusy
+	default:
+		errs = append(errs, fmt.Errorf("--poll %q: want event or busy", f.poll))
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(f.logLevel)); err != nil || strings.ContainsAny(f.logLevel, "+-") {
+		errs = append(errs, fmt.Errorf("--log-level %q: want debug, info, warn or error", f.logLevel))
+	}
+	// Zero would mean "default" to the library; on the command line it is
+	// a mistake. The field is then left at its default so Validate does
+	// not report the same value twice.
+	if f.maxKey <= 0 {
+		errs = append(errs, fmt.Errorf("--max-key %d: must be positive", f.maxKey))
+		cfg.MaxKey = 0
+	}
+	if f.recvDepth <= 0 {
+		errs = append(errs, fmt.Errorf("--recv-depth %d: must be positive", f.recvDepth))
+		cfg.RecvDepth = 0
+	}
+	if f.lease <= 0 {
+		errs = append(errs, fmt.Errorf("--lease %v: must be positive", f.lease))
+		cfg.Lease = 0
+	}
+	if err := cfg.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	cfg.Logger = slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: level}))
+	return cfg, errors.Join(errs...)
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	_ "github.com/kvbench/kvbench/rdmakv/tcp"
+)
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestServeUntilCancelled(t *testing.T) {
+	var out, errOut lockedBuffer
+	cmd := newCommand(&out, &errOut)
+	cmd.SetArgs([]string{"--listen", "127.0.0.1:0", "--pool-size", "1MiB", "--max-eager", "4KiB"})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- cmd.ExecuteContext(ctx) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "kvserver listening on 127.0.0.1:") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no listening line (hang guard); stdout %q stderr %q", out.String(), errOut.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(out.String(), "(transport tcp)") {
+		t.Errorf("listening line %q does not name the transport", out.String())
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("clean stop returned %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not stop after cancel (hang guard)")
+	}
+}
+
+func TestBadFlagsReportEveryProblem(t *testing.T) {
+	var out, errOut lockedBuffer
+	cmd := newCommand(&out, &errOut)
+	cmd.SetArgs([]string{"--pool-size", "12parsecs", "--poll", "spin", "--max-key", "0", "--log-level", "loud",
+		"--transport", "smoke", "--lease", "0s"})
+	err := cmd.Execute()
+	if err == nil {
+		t.Fatal("bad flags accepted")
+	}
+	for _, want := range []string{"--pool-size", "parsecs", "--poll", "--max-key", "--log-level", "transport \"smoke\"", "--lease"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not mention %s:\n%v", want, err)
+		}
+	}
+	if out.String() != "" {
+		t.Errorf("printed %q despite bad flags", out.String())
+	}
+}

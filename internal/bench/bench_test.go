@@ -1,0 +1,303 @@
+package bench_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/kvbench/kvbench/internal/bench"
+	"github.com/kvbench/kvbench/internal/bench/benchtest"
+	"github.com/kvbench/kvbench/internal/workload"
+)
+
+// baseConfig is a small closed-loop run over the fake.
+func baseConfig(f *benchtest.Fake) bench.Config {
+	return bench.Config{
+		Seed:       7,
+		Keys:       workload.Keys{Count: 200, Size: 12, Distribution: "uniform"},
+		ValueSizes: []int{64},
+		Thresholds: []int{4096},
+		Mix:        workload.Mix{Get: 0.5, Set: 0.4, Delete: 0.1},
+		Measure:    workload.Phase{Ops: 2000},
+		Load:       workload.Load{Mode: "closed", Connections: 2, Depth: 2},
+		Dialer:     f,
+		Codec:      bench.Values{},
+	}
+}
+
+func run(t *testing.T, cfg bench.Config) *bench.Report {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // hang guard
+	defer cancel()
+	rep, err := bench.Run(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Interrupted {
+		t.Fatal("run hit the hang guard")
+	}
+	return rep
+}
+
+func slowOps(rep *bench.Report, op bench.Op, atLeast time.Duration) (slow, total int64) {
+	for _, m := range rep.Measurements {
+		if m.Op != op {
+			continue
+		}
+		total += m.Count
+		for _, b := range m.Hist.Distribution() {
+			if b.From >= int64(atLeast) {
+				slow += b.Count
+			}
+		}
+	}
+	return slow, total
+}
+
+// A target that stalls once for 200 ms: a closed loop records the stall as
+// one slow operation (the workers simply wait, issuing nothing), while the
+// open loop measures every operation that should have started during the
+// stall from its intended start, so the tail shows the stall.
+func TestCoordinatedOmission(t *testing.T) {
+	const stall = 200 * time.Millisecond
+	mk := func(mode string) bench.Config {
+		f := &benchtest.Fake{StallAt: 300, Stall: stall}
+		cfg := baseConfig(f)
+		cfg.Mix = workload.Mix{Set: 1}
+		cfg.Load = workload.Load{Mode: mode, Connections: 1, Depth: 1, Rate: 1000}
+		cfg.Measure = workload.Phase{Ops: 1000}
+		return cfg
+	}
+
+	closed := run(t, mk("closed"))
+	slow, total := slowOps(closed, bench.OpSet, 100*time.Millisecond)
+	if total != 1000 || slow != 1 {
+		t.Errorf("closed loop: %d of %d operations >= 100ms, want exactly 1 of 1000", slow, total)
+	}
+
+	open := run(t, mk("open"))
+	slow, total = slowOps(open, bench.OpSet, 100*time.Millisecond)
+	if total != 1000 {
+		t.Fatalf("open loop: %d operations, want 1000 (late operations must not be dropped)", total)
+	}
+	// At 1000/s about 100 operations were due in the first 100 ms of the
+	// stall; all of them waited >= 100 ms.
+	if slow < 50 {
+		t.Errorf("open loop: only %d operations >= 100ms; the stall was omitted", slow)
+	}
+	h := open.Measurements[0].Hist
+	if p := h.ValueAtQuantile(99.9); p < int64(100*time.Millisecond) {
+		t.Errorf("open loop p99.9 = %v, want >= 100ms", time.Duration(p))
+	}
+}
+
+func TestVerifyCatchesCorruption(t *testing.T) {
+	f := &benchtest.Fake{Corrupt: true}
+	cfg := baseConfig(f)
+	cfg.Verify, cfg.Preload, cfg.FreshServer = true, true, true
+	rep := run(t, cfg)
+	if !rep.Verify.Failed() || rep.Verify.Mismatches == 0 {
+		t.Fatalf("verify counts %+v: corruption not caught", rep.Verify)
+	}
+	var flagged int64
+	for _, m := range rep.Measurements {
+		flagged += m.Errors[bench.KindVerifyMismatch] + m.Errors[bench.KindTorn]
+	}
+	if flagged == 0 {
+		t.Error("no cell counts verify_mismatch or torn")
+	}
+}
+
+func TestVerifyCleanRunPasses(t *testing.T) {
+	for _, size := range []int{8, 64, 1000} {
+		for _, preload := range []bool{false, true} {
+			f := &benchtest.Fake{}
+			cfg := baseConfig(f)
+			cfg.ValueSizes = []int{size, size * 2}
+			cfg.Verify, cfg.Preload, cfg.FreshServer = true, preload, true
+			cfg.Warmup = workload.Phase{Ops: 500}
+			rep := run(t, cfg)
+			if rep.Verify.Failed() || rep.Verify.Checked == 0 {
+				t.Errorf("size %d preload %v: verify %+v, want checks and no failures", size, preload, rep.Verify)
+			}
+		}
+	}
+}
+
+// Verify mode also catches a key that should exist but does not: here a
+// fake that forgets every write.
+func TestVerifyCatchesMissing(t *testing.T) {
+	f := &benchtest.Fake{NoStore: true}
+	cfg := baseConfig(f)
+	cfg.Verify, cfg.FreshServer = true, true
+	rep := run(t, cfg)
+	if rep.Verify.Missing == 0 {
+		t.Fatalf("verify %+v: lost writes not reported missing", rep.Verify)
+	}
+}
+
+func sequences(t *testing.T, seed uint64, mode string) [][]benchtest.Rec {
+	f := &benchtest.Fake{Record: true}
+	cfg := baseConfig(f)
+	cfg.Seed = seed
+	cfg.Keys.Distribution = "zipfian"
+	cfg.Keys.ZipfianConstant = 0.99
+	cfg.Load = workload.Load{Mode: mode, Connections: 3, Depth: 1, Rate: 20000}
+	cfg.Warmup = workload.Phase{Ops: 300}
+	cfg.Measure = workload.Phase{Ops: 900}
+	cfg.ValueSizes = []int{16, 32}
+	run(t, cfg)
+	var out [][]benchtest.Rec
+	for _, c := range f.Conns() {
+		out = append(out, c.Ops())
+	}
+	return out
+}
+
+func TestSameSeedSameOperations(t *testing.T) {
+	for _, mode := range []string{"closed", "open"} {
+		a, b := sequences(t, 42, mode), sequences(t, 42, mode)
+		if len(a) != 3 || len(b) != 3 {
+			t.Fatalf("%s: %d and %d connections, want 3", mode, len(a), len(b))
+		}
+		for i := range a {
+			if len(a[i]) != 2*(100+300) {
+				t.Errorf("%s: connection %d did %d operations, want %d", mode, i, len(a[i]), 2*(100+300))
+			}
+			if !equal(a[i], b[i]) {
+				t.Errorf("%s: connection %d: same seed, different operations", mode, i)
+			}
+		}
+		c := sequences(t, 43, mode)
+		if equal(a[0], c[0]) {
+			t.Errorf("%s: seeds 42 and 43 gave the same operations", mode)
+		}
+	}
+}
+
+func equal(a, b []benchtest.Rec) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestCountsAddUp(t *testing.T) {
+	f := &benchtest.Fake{}
+	cfg := baseConfig(f)
+	cfg.ValueSizes = []int{16, 8000}
+	cfg.Thresholds = []int{1024, 65536}
+	rep := run(t, cfg)
+	per := map[[2]int]int64{}
+	protos := map[[2]int]map[bench.Protocol]bool{}
+	for _, m := range rep.Measurements {
+		if m.Hist.TotalCount() != m.Count {
+			t.Errorf("%+v: histogram holds %d, count %d", m.Op, m.Hist.TotalCount(), m.Count)
+		}
+		var ivl int64
+		hs, err := bench.DecodeIntervals(m.Intervals)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range hs {
+			ivl += h.TotalCount()
+		}
+		if ivl != m.Count {
+			t.Errorf("intervals hold %d, count %d", ivl, m.Count)
+		}
+		k := [2]int{m.Threshold, m.ValueSize}
+		per[k] += m.Count
+		if protos[k] == nil {
+			protos[k] = map[bench.Protocol]bool{}
+		}
+		if m.Op == bench.OpSet {
+			protos[k][m.Protocol] = true
+		}
+	}
+	if len(per) != 4 {
+		t.Fatalf("%d cells, want 4", len(per))
+	}
+	for k, n := range per {
+		if n != 2000 {
+			t.Errorf("cell %v: %d operations, want 2000", k, n)
+		}
+	}
+	if !protos[[2]int{1024, 8000}][bench.Rendezvous] || !protos[[2]int{65536, 8000}][bench.Eager] {
+		t.Errorf("sets not split by protocol as the threshold says: %v", protos)
+	}
+	for _, c := range f.Conns() {
+		if !c.Closed() {
+			t.Error("connection left open")
+		}
+	}
+}
+
+func TestInterrupt(t *testing.T) {
+	f := &benchtest.Fake{Latency: time.Millisecond}
+	cfg := baseConfig(f)
+	cfg.Measure = workload.Phase{Duration: workload.Duration(time.Hour)}
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg.Observer = bench.ObserverFunc(func(s bench.Status) {
+		if s.Phase == "measure" && s.Ops > 20 {
+			cancel()
+		}
+	})
+	cfg.Tick = 10 * time.Millisecond
+	done := make(chan struct{})
+	var rep *bench.Report
+	var err error
+	go func() {
+		rep, err = bench.Run(ctx, cfg)
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("run did not stop on cancel")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Interrupted || len(rep.Measurements) == 0 || rep.Measurements[0].Count == 0 {
+		t.Fatalf("interrupted=%v measurements=%d: want the partial measure phase kept", rep.Interrupted, len(rep.Measurements))
+	}
+}
+
+func TestOpenLoopRamp(t *testing.T) {
+	f := &benchtest.Fake{}
+	cfg := baseConfig(f)
+	cfg.Load = workload.Load{Mode: "open", Connections: 2, Depth: 1,
+		Ramp: &workload.Ramp{Start: 100, End: 200, Step: 100, StepDuration: workload.Duration(200 * time.Millisecond)}}
+	cfg.Measure = workload.Phase{}
+	rep := run(t, cfg)
+	var n int64
+	for _, m := range rep.Measurements {
+		n += m.Count
+		if m.Load.Mode != "open" {
+			t.Errorf("cell load %+v", m.Load)
+		}
+	}
+	if n != 20+40 {
+		t.Errorf("%d operations, want 60 (100/s and 200/s for 200ms each)", n)
+	}
+}
+
+func TestFromWorkload(t *testing.T) {
+	w, err := workload.LoadFile("../../workloads/quickstart.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := bench.FromWorkload(w)
+	if len(c.ValueSizes) != 3 || c.ValueSizes[1] != 4096 || len(c.Thresholds) != 1 || c.Thresholds[0] != 4096 || c.Seed != w.Seed {
+		t.Errorf("config %+v", c)
+	}
+	c.Dialer, c.Codec = &benchtest.Fake{}, bench.Values{}
+	if err := c.Validate(); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,173 @@
+// Package benchtest has fake targets for testing the harness: an in-memory
+// store with optional fixed latency, a one-time stall, value corruption and
+// operation recording.
+package benchtest
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kvbench/kvbench/internal/bench"
+)
+
+// Fake is an in-memory store. Set its fields before the first Dial.
+type Fake struct {
+	// Latency is added to every operation.
+	Latency time.Duration
+	// StallAt makes the StallAt-th operation (counting from 1 over all
+	// connections) take Stall longer; 0 never stalls.
+	StallAt int64
+	Stall   time.Duration
+	// Corrupt flips a byte of every value a get returns.
+	Corrupt bool
+	// Record keeps each connection's operation sequence.
+	Record bool
+	// NoStore makes the fake forget everything: sets succeed, gets and
+	// deletes report not found. For overhead benchmarks.
+	NoStore bool
+
+	mu    sync.Mutex
+	data  map[string][]byte
+	conns []*Conn
+	calls atomic.Int64
+}
+
+// Rec is one recorded operation.
+type Rec struct {
+	Op  bench.Op
+	Key string
+}
+
+// Conn is one fake connection.
+type Conn struct {
+	f         *Fake
+	threshold int
+	log       []Rec
+	logMu     sync.Mutex
+	closed    atomic.Bool
+}
+
+// Dial implements bench.Dialer.
+func (f *Fake) Dial(_ context.Context, threshold int) (bench.Conn, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.data == nil {
+		f.data = map[string][]byte{}
+	}
+	c := &Conn{f: f, threshold: threshold}
+	f.conns = append(f.conns, c)
+	return c, nil
+}
+
+// Conns returns every connection dialed so far, in order.
+func (f *Fake) Conns() []*Conn {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]*Conn(nil), f.conns...)
+}
+
+// Ops returns the operations recorded on c.
+func (c *Conn) Ops() []Rec {
+	c.logMu.Lock()
+	defer c.logMu.Unlock()
+	return append([]Rec(nil), c.log...)
+}
+
+// Closed reports whether Close was called.
+func (c *Conn) Closed() bool { return c.closed.Load() }
+
+func (c *Conn) begin(op bench.Op, key []byte) error {
+	if c.closed.Load() {
+		return bench.ErrClosed
+	}
+	f := c.f
+	if f.Record {
+		c.logMu.Lock()
+		c.log = append(c.log, Rec{op, string(key)})
+		c.logMu.Unlock()
+	}
+	d := f.Latency
+	if n := f.calls.Add(1); n == f.StallAt {
+		d += f.Stall
+	}
+	if d > 0 {
+		time.Sleep(d)
+	}
+	return nil
+}
+
+func (c *Conn) proto(n int) bench.Protocol {
+	if n < c.threshold {
+		return bench.Eager
+	}
+	return bench.Rendezvous
+}
+
+// Set implements bench.Target.
+func (c *Conn) Set(_ context.Context, key, value []byte) (bench.Protocol, error) {
+	p := c.proto(len(key) + len(value))
+	if err := c.begin(bench.OpSet, key); err != nil {
+		return p, err
+	}
+	if c.f.NoStore {
+		return p, nil
+	}
+	v := append([]byte(nil), value...)
+	c.f.mu.Lock()
+	c.f.data[string(key)] = v
+	c.f.mu.Unlock()
+	return p, nil
+}
+
+// Get implements bench.Target.
+func (c *Conn) Get(_ context.Context, key []byte, view func([]byte)) (bench.Protocol, error) {
+	if err := c.begin(bench.OpGet, key); err != nil {
+		return bench.Eager, err
+	}
+	if c.f.NoStore {
+		return bench.Eager, bench.ErrNotFound
+	}
+	c.f.mu.Lock()
+	v, ok := c.f.data[string(key)]
+	var buf []byte
+	if ok {
+		buf = append(buf, v...)
+	}
+	c.f.mu.Unlock()
+	if !ok {
+		return bench.Eager, bench.ErrNotFound
+	}
+	if c.f.Corrupt && len(buf) > 0 {
+		buf[len(buf)/2] ^= 0x40
+	}
+	if view != nil {
+		view(buf)
+	}
+	return c.proto(len(key) + len(buf)), nil
+}
+
+// Delete implements bench.Target.
+func (c *Conn) Delete(_ context.Context, key []byte) (bench.Protocol, error) {
+	if err := c.begin(bench.OpDelete, key); err != nil {
+		return bench.Eager, err
+	}
+	if c.f.NoStore {
+		return bench.Eager, bench.ErrNotFound
+	}
+	c.f.mu.Lock()
+	_, ok := c.f.data[string(key)]
+	delete(c.f.data, string(key))
+	c.f.mu.Unlock()
+	if !ok {
+		return bench.Eager, bench.ErrNotFound
+	}
+	return bench.Eager, nil
+}
+
+// Close implements bench.Conn.
+func (c *Conn) Close() error {
+	c.closed.Store(true)
+	return nil
+}

@@ -1,0 +1,106 @@
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/kvbench/kvbench/internal/workload"
+)
+
+// Config is one run's plan: the cells (each eager threshold with each value
+// size) and how to drive them.
+type Config struct {
+	// Seed derives every worker's random source; same seed, same operations.
+	Seed uint64
+	// Keys is the key space and distribution.
+	Keys workload.Keys
+	// ValueSizes and Thresholds span the cells, thresholds outermost since
+	// each threshold needs fresh connections.
+	ValueSizes []int
+	Thresholds []int
+	// Mix gives the share of gets, sets and deletes.
+	Mix workload.Mix
+	// Preload writes every key with a value of the cell's size first.
+	Preload bool
+	// Warmup runs unrecorded before Measure; an empty Warmup is skipped.
+	Warmup, Measure workload.Phase
+	// Load is the load model (closed or open loop, connections, depth, rate
+	// or ramp).
+	Load workload.Load
+	// Verify checks every get against what this run wrote (see shard).
+	Verify bool
+	// FreshServer says the server started empty for this run (embedded), so
+	// verify mode knows that keys never written must be absent.
+	FreshServer bool
+	// Dialer opens the connections.
+	Dialer Dialer
+	// Codec fills values and checks them in verify mode.
+	Codec Codec
+	// Observer, if set, hears about phases and progress.
+	Observer Observer
+	// Tick is how often the Observer gets progress; default 1s.
+	Tick time.Duration
+}
+
+// Workers is the number of concurrent operation issuers.
+func (c *Config) Workers() int { return c.Load.Connections * c.Load.Depth }
+
+// Validate reports every problem with the configuration.
+func (c *Config) Validate() error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	if c.Load.Connections < 1 {
+		bad("load.connections %d: want >= 1", c.Load.Connections)
+	}
+	if c.Load.Depth < 1 {
+		bad("load.depth %d: want >= 1", c.Load.Depth)
+	}
+	switch c.Load.Mode {
+	case "closed":
+	case "open":
+		if c.Load.Ramp == nil && c.Load.Rate <= 0 {
+			bad("load.rate %g: open loop needs a positive rate or a ramp", c.Load.Rate)
+		}
+		if r := c.Load.Ramp; r != nil {
+			if _, err := NewRampPacer(r.Rates(), time.Duration(r.StepDuration)); err != nil {
+				bad("load.%v", err)
+			}
+		}
+	default:
+		bad("load.mode %q: want closed or open", c.Load.Mode)
+	}
+	if len(c.ValueSizes) == 0 {
+		bad("values: no value sizes")
+	}
+	for _, s := range c.ValueSizes {
+		if s < 0 {
+			bad("values: size %d is negative", s)
+		}
+	}
+	if len(c.Thresholds) == 0 {
+		bad("thresholds: none given")
+	}
+	if c.Keys.Count < 1 {
+		bad("keys.count %d: want >= 1", c.Keys.Count)
+	}
+	if c.Keys.Size < 1 {
+		bad("keys.size %d: want >= 1", c.Keys.Size)
+	}
+	if m := c.Mix; m.Get < 0 || m.Set < 0 || m.Delete < 0 || m.Get+m.Set+m.Delete <= 0 {
+		bad("mix get=%g set=%g delete=%g: want non-negative shares with a positive sum", m.Get, m.Set, m.Delete)
+	}
+	if c.Measure.Duration <= 0 && c.Measure.Ops <= 0 && (c.Load.Mode != "open" || c.Load.Ramp == nil) {
+		bad("phases.measure: needs a duration or an operation count")
+	}
+	if c.Verify && c.Load.Connections >= 1 && c.Load.Depth >= 1 && c.Keys.Count < c.Workers() {
+		bad("verify: keys.count %d is below connections x depth = %d; verify mode gives each worker its own keys", c.Keys.Count, c.Workers())
+	}
+	if c.Dialer == nil {
+		bad("no dialer")
+	}
+	if c.Codec == nil {
+		bad("no value codec")
+	}
+	return errors.Join(errs...)
+}

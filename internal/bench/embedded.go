@@ -1,0 +1,117 @@
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/bits"
+
+	"github.com/kvbench/kvbench/rdmakv"
+	"github.com/kvbench/kvbench/rdmakv/transport"
+)
+
+// EmbeddedConfig sizes an in-process server for a run.
+type EmbeddedConfig struct {
+	// Transport is "tcp", "verbs" or "auto" (verbs if a device is usable,
+	// else tcp, said once on Notice).
+	Transport string
+	// Keys and KeySize are the key space; MaxValue the largest value size.
+	Keys     int
+	KeySize  int
+	MaxValue int
+	// MaxThreshold is the largest eager threshold the run dials with.
+	MaxThreshold int
+	// Workers is connections x depth, the most requests in flight.
+	Workers int
+	// MemLimit caps the memory the server may register (pool plus receive
+	// buffers); 0 means half of this machine's memory.
+	MemLimit uint64
+	// Notice receives the auto fallback line; nil discards.
+	Notice io.Writer
+	// Logger receives the server's connection faults; nil discards.
+	Logger *slog.Logger
+}
+
+// Embedded is a server running inside kvbench on loopback.
+type Embedded struct {
+	*rdmakv.Server
+	// Transport is the transport actually used.
+	Transport string
+	Config    rdmakv.ServerConfig
+}
+
+func pow2(n int64) int64 {
+	if n <= 1 {
+		return 1
+	}
+	return 1 << bits.Len64(uint64(n-1))
+}
+
+// Plan computes the server configuration: the pool holds every key at the
+// largest value size (rounded up to a power of two, as the pool's buddy
+// allocator does), plus one in-flight rendezvous value per worker, plus a
+// quarter for fragmentation; receive buffers are sized for the largest
+// threshold. It fails if that exceeds the memory limit.
+func (c EmbeddedConfig) Plan(memTotal uint64) (rdmakv.ServerConfig, error) {
+	entry := pow2(int64(max(c.MaxValue, 1)))
+	pool := int64(c.Keys)*entry + int64(c.Workers+1)*entry
+	pool += pool / 4
+	pool = max(pool, 1<<20)
+	pool = (pool + 63) &^ 63
+	recvDepth := min(max(64, 2*c.Workers), 1<<16)
+	maxEager := max(c.MaxThreshold, 4096)
+	need := uint64(pool) + uint64(recvDepth)*uint64(maxEager)
+	limit := c.MemLimit
+	if limit == 0 {
+		limit = memTotal / 2
+	}
+	if limit > 0 && need > limit {
+		return rdmakv.ServerConfig{}, fmt.Errorf(
+			"embedded server would need %d MiB (%d keys of up to %d bytes, %d receive buffers of %d bytes), above the %d MiB limit (half this machine's memory): reduce keys.count or the largest value size, or give target.server",
+			need>>20, c.Keys, c.MaxValue, recvDepth, maxEager, limit>>20)
+	}
+	return rdmakv.ServerConfig{
+		Listen:    "127.0.0.1:0",
+		Transport: c.Transport,
+		PoolSize:  pool,
+		MaxEager:  maxEager,
+		MaxKey:    max(c.KeySize, 1),
+		MaxValue:  int64(max(c.MaxValue, 1)),
+		RecvDepth: recvDepth,
+		Logger:    c.Logger,
+	}, nil
+}
+
+// StartEmbedded starts a server for the run, memTotal being this machine's
+// memory in bytes (0 if unknown: no limit).
+func StartEmbedded(c EmbeddedConfig, memTotal uint64) (*Embedded, error) {
+	cfg, err := c.Plan(memTotal)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	tr := c.Transport
+	if tr == "auto" {
+		cfg.Transport = "verbs"
+		s, err := rdmakv.Listen(cfg)
+		if err == nil {
+			return &Embedded{Server: s, Transport: "verbs", Config: cfg}, nil
+		}
+		if !errors.Is(err, transport.ErrNoDevice) && !notBuiltIn("verbs") {
+			return nil, fmt.Errorf("embedded server: %w", err)
+		}
+		if c.Notice != nil {
+			fmt.Fprintf(c.Notice, "kvbench: transport auto: no usable RDMA device (%v); using tcp\n", err)
+		}
+		tr = "tcp"
+	}
+	cfg.Transport = tr
+	s, err := rdmakv.Listen(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("embedded server: %w", err)
+	}
+	return &Embedded{Server: s, Transport: tr, Config: cfg}, nil
+}

@@ -1,0 +1,42 @@
+package bench
+
+import "time"
+
+// Event says what a Status reports.
+type Event uint8
+
+// Events, in the order a phase produces them.
+const (
+	PhaseStart Event = iota
+	PhaseTick
+	PhaseEnd
+)
+
+// Status is a progress snapshot.
+type Status struct {
+	Event Event
+	// Cell counts from 0 up to Cells-1 in run order.
+	Cell, Cells          int
+	Threshold, ValueSize int
+	// Phase is "preload", "warmup" or "measure".
+	Phase   string
+	Elapsed time.Duration
+	// Limit and LimitOps bound the phase (0: not by that measure).
+	Limit    time.Duration
+	LimitOps int64
+	// Ops and Errors are completed operations and failed ones so far;
+	// not_found is an answer, not a failure, and is not counted in Errors.
+	Ops, Errors int64
+}
+
+// Observer hears a run's progress. Observe is called from one goroutine at
+// a time, off the workers' path.
+type Observer interface {
+	Observe(Status)
+}
+
+// ObserverFunc adapts a function to Observer.
+type ObserverFunc func(Status)
+
+// Observe implements Observer.
+func (f ObserverFunc) Observe(s Status) { f(s) }

@@ -1,0 +1,62 @@
+package bench_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kvbench/kvbench/internal/bench"
+	"github.com/kvbench/kvbench/internal/workload"
+	_ "github.com/kvbench/kvbench/rdmakv/tcp"
+)
+
+func TestRdmakvEmbedded(t *testing.T) {
+	var notice bytes.Buffer
+	emb, err := bench.StartEmbedded(bench.EmbeddedConfig{
+		Transport: "auto", Keys: 64, KeySize: 12, MaxValue: 20000, MaxThreshold: 8192, Workers: 4, Notice: &notice,
+	}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Close()
+	if emb.Transport != "tcp" || !strings.Contains(notice.String(), "using tcp") {
+		t.Errorf("auto without a device: transport %q, notice %q", emb.Transport, notice.String())
+	}
+	d := &bench.RdmakvDialer{Addr: emb.Addr(), Transport: emb.Transport, Timeout: 10 * time.Second, Depth: 2}
+	cfg := bench.Config{
+		Seed: 3, Keys: workload.Keys{Count: 64, Size: 12, Distribution: "uniform"},
+		ValueSizes: []int{100, 20000}, Thresholds: []int{8192},
+		Mix: workload.Mix{Get: 0.6, Set: 0.3, Delete: 0.1}, Preload: true,
+		Measure: workload.Phase{Ops: 400}, Load: workload.Load{Mode: "closed", Connections: 2, Depth: 2},
+		Verify: true, FreshServer: true, Dialer: d, Codec: bench.Values{},
+	}
+	rep := run(t, cfg)
+	if rep.Verify.Failed() || rep.Verify.Checked == 0 {
+		t.Errorf("verify %+v", rep.Verify)
+	}
+	seen := map[string]bool{}
+	for _, m := range rep.Measurements {
+		seen[m.Op.String()+"/"+m.Protocol.String()+"/"+map[bool]string{true: "small", false: "large"}[m.ValueSize == 100]] = true
+		for k, n := range m.Errors {
+			if k != int(bench.KindNone) && k != int(bench.KindNotFound) && n != 0 {
+				t.Errorf("%v %v size %d: %d %v errors", m.Op, m.Protocol, m.ValueSize, n, bench.ErrorKind(k))
+			}
+		}
+	}
+	for _, want := range []string{"set/eager/small", "get/eager/small", "set/rendezvous/large", "get/rendezvous/large"} {
+		if !seen[want] {
+			t.Errorf("no %s cell; have %v", want, seen)
+		}
+	}
+	if info, limits, ok := d.Info(); !ok || info.Transport != "tcp" || limits.MaxValue < 20000 {
+		t.Errorf("dialer info %+v %+v %v", info, limits, ok)
+	}
+}
+
+func TestEmbeddedMemoryLimit(t *testing.T) {
+	_, err := bench.EmbeddedConfig{Transport: "tcp", Keys: 1 << 20, KeySize: 16, MaxValue: 64 << 20, MaxThreshold: 4096, Workers: 8}.Plan(16 << 30)
+	if err == nil || !strings.Contains(err.Error(), "reduce keys.count") {
+		t.Errorf("a 64 TiB pool was accepted or explained poorly: %v", err)
+	}
+}

@@ -1,0 +1,71 @@
+package bench
+
+import (
+	"sync"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/kvbench/kvbench/internal/results"
+)
+
+// hset is one histogram per (op, protocol); nil until first used.
+type hset [numOps][numProtos]*hdrhistogram.Histogram
+
+// kindCounts counts outcomes per (op, protocol, kind).
+type kindCounts [numOps][numProtos][NumKinds]int64
+
+const intervalNs = int64(time.Second)
+
+// histPool recycles interval histograms between workers and the collector
+// so that rotating intervals does not allocate in steady state.
+var histPool = sync.Pool{New: func() any { return results.NewHistogram() }}
+
+// recorder is one worker's measurements for one phase. Only its worker
+// touches it until the phase ends.
+type recorder struct {
+	total  hset
+	ivl    hset
+	ivlK   int64
+	errs   kindCounts
+	sink   *collector
+	worker int
+}
+
+// record stores one operation's latency, measured in nanoseconds, and its
+// outcome. endNs is when it completed, relative to the phase start; it
+// picks the interval.
+func (r *recorder) record(op Op, p Protocol, latNs int64, kind ErrorKind, endNs int64) {
+	if latNs < results.LowestNs {
+		latNs = results.LowestNs
+	} else if latNs > results.HighestNs {
+		latNs = results.HighestNs
+	}
+	if k := endNs / intervalNs; k != r.ivlK {
+		r.rotate(k)
+	}
+	t := r.total[op][p]
+	if t == nil {
+		t = results.NewHistogram()
+		r.total[op][p] = t
+	}
+	t.RecordValue(latNs) // in range by the clamp above
+	iv := r.ivl[op][p]
+	if iv == nil {
+		iv = histPool.Get().(*hdrhistogram.Histogram)
+		r.ivl[op][p] = iv
+	}
+	iv.RecordValue(latNs)
+	r.errs[op][p][kind]++
+}
+
+// rotate hands the current interval to the collector and starts interval k.
+func (r *recorder) rotate(k int64) {
+	r.sink.submit(r.worker, r.ivlK, &r.ivl, k)
+	r.ivlK = k
+}
+
+// finish hands over the last interval and marks the worker done.
+func (r *recorder) finish() {
+	r.sink.submit(r.worker, r.ivlK, &r.ivl, doneMark)
+}

@@ -1,0 +1,431 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/kvbench/kvbench/internal/keygen"
+	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/workload"
+)
+
+// Measurement is one cell's measure phase for one (op, protocol).
+type Measurement struct {
+	Threshold, ValueSize int
+	Op                   Op
+	Protocol             Protocol
+	// Count is every completed operation, failed ones included; Hist holds
+	// all their latencies, so Hist.TotalCount() == Count.
+	Count int64
+	// Errors counts outcomes by kind; Errors[KindNone] is the successes.
+	Errors [NumKinds]int64
+	// Start is when the measure phase began; Duration its wall time, until
+	// the last worker finished.
+	Start    time.Time
+	Duration time.Duration
+	Hist     *hdrhistogram.Histogram
+	// Intervals are the per-second histograms, in time order.
+	Intervals []Interval
+	Load      results.CellLoad
+}
+
+// Report is what a run measured.
+type Report struct {
+	Start, End   time.Time
+	Measurements []Measurement
+	Verify       VerifyCounts
+	// Interrupted is set when the context was cancelled; Measurements then
+	// hold what was measured up to that point.
+	Interrupted bool
+}
+
+// Run executes every cell of cfg. On cancellation of ctx it stops issuing,
+// lets operations in flight finish, and returns what it measured with
+// Interrupted set and a nil error. An error (dialing, preloading) comes with
+// the partial report.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	r := &runner{cfg: cfg, rep: &Report{Start: time.Now()}, done: ctx.Done()}
+	r.opCtx = context.WithoutCancel(ctx)
+	stopWatch := context.AfterFunc(ctx, func() { r.stop.Store(true) })
+	defer stopWatch()
+	if r.cfg.Tick <= 0 {
+		r.cfg.Tick = time.Second
+	}
+	err := r.run()
+	r.rep.End = time.Now()
+	r.rep.Interrupted = ctx.Err() != nil
+	return r.rep, err
+}
+
+type runner struct {
+	cfg    Config
+	rep    *Report
+	opCtx  context.Context
+	done   <-chan struct{}
+	stop   atomic.Bool
+	shards []*shard
+	cell   int
+}
+
+func (r *runner) run() error {
+	W := r.cfg.Workers()
+	if r.cfg.Verify {
+		r.shards = make([]*shard, W)
+		for w := range r.shards {
+			r.shards[w] = newShard(int64(r.cfg.Keys.Count), w, W, r.cfg.FreshServer)
+		}
+	}
+	for _, th := range r.cfg.Thresholds {
+		if r.stop.Load() {
+			return nil
+		}
+		if err := r.threshold(th); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// threshold runs every value size over one fresh set of connections.
+func (r *runner) threshold(th int) error {
+	conns := make([]Conn, 0, r.cfg.Load.Connections)
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for range r.cfg.Load.Connections {
+		c, err := r.cfg.Dialer.Dial(r.opCtx, th)
+		if err != nil {
+			return fmt.Errorf("threshold %d: dial: %w", th, err)
+		}
+		conns = append(conns, c)
+	}
+	for _, size := range r.cfg.ValueSizes {
+		if r.stop.Load() {
+			return nil
+		}
+		err := r.runCell(conns, th, size)
+		r.cell++
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *runner) workers(conns []Conn, size int) ([]*worker, error) {
+	W := r.cfg.Workers()
+	m := r.cfg.Mix
+	sum := m.Get + m.Set + m.Delete
+	ws := make([]*worker, W)
+	for i := range ws {
+		w := &worker{
+			id: i, workers: W,
+			t:        conns[i/r.cfg.Load.Depth],
+			ctx:      r.opCtx,
+			done:     r.done,
+			stop:     &r.stop,
+			codec:    r.cfg.Codec,
+			keyCount: int64(r.cfg.Keys.Count),
+			keySize:  r.cfg.Keys.Size,
+			getP:     m.Get / sum,
+			setP:     (m.Get + m.Set) / sum,
+			key:      make([]byte, r.cfg.Keys.Size),
+			val:      make([]byte, size),
+			pub:      new(pub),
+		}
+		if r.cfg.Verify {
+			w.shard = r.shards[i]
+		}
+		w.init()
+		ws[i] = w
+	}
+	return ws, nil
+}
+
+// stream numbers a worker's random source: cell, phase and worker, so a
+// phase's operations do not depend on how long earlier phases ran.
+func stream(cell, phase, worker int) uint64 {
+	return uint64(cell)<<32 | uint64(phase)<<24 | uint64(worker)
+}
+
+func (r *runner) runCell(conns []Conn, th, size int) error {
+	ws, err := r.workers(conns, size)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		for _, w := range ws {
+			r.rep.Verify.add(w.verify)
+		}
+	}()
+	if r.cfg.Preload {
+		if err := r.preload(ws, th, size); err != nil {
+			return err
+		}
+	}
+	if ph := r.cfg.Warmup; ph.Duration > 0 || ph.Ops > 0 {
+		if _, err := r.phase(ws, th, size, "warmup", ph, 0); err != nil {
+			return err
+		}
+	}
+	if r.stop.Load() {
+		return nil
+	}
+	ms, err := r.phase(ws, th, size, "measure", r.cfg.Measure, 1)
+	r.rep.Measurements = append(r.rep.Measurements, ms...)
+	return err
+}
+
+// observe reports progress while fn runs in the workers.
+func (r *runner) observe(st Status, ws []*worker, base time.Time) (stop func()) {
+	obs := r.cfg.Observer
+	if obs == nil {
+		return func() {}
+	}
+	sum := func(ev Event) Status {
+		s := st
+		s.Event = ev
+		s.Elapsed = time.Since(base)
+		for _, w := range ws {
+			s.Ops += w.pub.ops.Load()
+			s.Errors += w.pub.errs.Load()
+		}
+		return s
+	}
+	obs.Observe(sum(PhaseStart))
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(r.cfg.Tick)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+				obs.Observe(sum(PhaseTick))
+			}
+		}
+	})
+	return func() {
+		close(quit)
+		wg.Wait()
+		obs.Observe(sum(PhaseEnd))
+	}
+}
+
+func (r *runner) status(th, size int, phase string) Status {
+	return Status{
+		Cell: r.cell, Cells: len(r.cfg.Thresholds) * len(r.cfg.ValueSizes),
+		Threshold: th, ValueSize: size, Phase: phase,
+	}
+}
+
+// preload writes every key once, worker w taking keys w, w+W, ... (the same
+// partition verify mode uses).
+func (r *runner) preload(ws []*worker, th, size int) error {
+	st := r.status(th, size, "preload")
+	st.LimitOps = int64(r.cfg.Keys.Count)
+	base := time.Now()
+	for _, w := range ws {
+		w.ops, w.errs = 0, 0
+		w.pub.ops.Store(0)
+		w.pub.errs.Store(0)
+	}
+	end := r.observe(st, ws, base)
+	defer end()
+	var first atomic.Pointer[error]
+	var wg sync.WaitGroup
+	for _, w := range ws {
+		wg.Go(func() {
+			for idx := int64(w.id); idx < w.keyCount; idx += int64(w.workers) {
+				if r.stop.Load() || first.Load() != nil {
+					break
+				}
+				w.key = keygen.Key(w.key, idx, w.keySize)
+				var slot int64
+				if w.shard != nil {
+					slot = idx / int64(w.workers)
+				}
+				_, kind := w.set(slot)
+				if kind != KindNone {
+					err := fmt.Errorf("preload threshold %d value size %d: set %s: %s", th, size, w.key, kind)
+					first.CompareAndSwap(nil, &err)
+					break
+				}
+				w.ops++
+				w.publish(false)
+			}
+			w.publish(true)
+		})
+	}
+	wg.Wait()
+	if p := first.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// phase runs one warmup or measure phase; measure phases return one
+// Measurement per (op, protocol) seen.
+func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phase, phaseID int) ([]Measurement, error) {
+	cfg := &r.cfg
+	W := len(ws)
+	measure := phaseID == 1
+	var pacer Pacer
+	var rampLen time.Duration
+	if cfg.Load.Mode == "open" {
+		switch {
+		case cfg.Load.Ramp != nil && measure:
+			rp, err := NewRampPacer(cfg.Load.Ramp.Rates(), time.Duration(cfg.Load.Ramp.StepDuration))
+			if err != nil {
+				return nil, err
+			}
+			pacer, rampLen = rp, rp.Duration()
+		case cfg.Load.Ramp != nil:
+			pacer = ConstantPacer{Rate: cfg.Load.Ramp.Start}
+		default:
+			pacer = ConstantPacer{Rate: cfg.Load.Rate}
+		}
+	}
+	st := r.status(th, size, name)
+	st.Limit, st.LimitOps = time.Duration(ph.Duration), ph.Ops
+	if st.Limit == 0 && st.LimitOps == 0 {
+		st.Limit = rampLen
+	}
+	base := time.Now()
+	var coll *collector
+	if measure {
+		coll = newCollector(W, base.UnixMilli())
+	}
+	for _, w := range ws {
+		w.ops, w.errs = 0, 0
+		w.pub.ops.Store(0)
+		w.pub.errs.Store(0)
+		w.rng = keygen.NewRand(cfg.Seed, stream(r.cell, phaseID, w.id))
+		g, err := keygen.New(cfg.Keys)
+		if err != nil {
+			return nil, err
+		}
+		w.keys = g
+		w.rec = nil
+		if measure {
+			w.rec = &recorder{sink: coll, worker: w.id}
+		}
+	}
+	end := r.observe(st, ws, base)
+	limitNs := int64(ph.Duration)
+	var wg sync.WaitGroup
+	for _, w := range ws {
+		wg.Go(func() {
+			if pacer != nil {
+				total := int64(-1)
+				if ph.Ops > 0 {
+					total = ph.Ops
+				}
+				w.runOpen(base, pacer, total, limitNs)
+			} else {
+				quota := int64(-1)
+				if ph.Ops > 0 {
+					quota = ph.Ops / int64(W)
+					if int64(w.id) < ph.Ops%int64(W) {
+						quota++
+					}
+				}
+				w.runClosed(base, quota, limitNs)
+			}
+			if w.rec != nil {
+				w.rec.finish()
+			}
+		})
+	}
+	wg.Wait()
+	dur := time.Since(base)
+	end()
+	if !measure {
+		return nil, nil
+	}
+	coll.end(base.Add(dur).UnixMilli())
+	load := results.CellLoad{Mode: cfg.Load.Mode, Connections: cfg.Load.Connections, Depth: cfg.Load.Depth}
+	if pacer != nil {
+		load.RateOps = cfg.Load.Rate
+	}
+	var ms []Measurement
+	for op := range Op(numOps) {
+		for p := range Protocol(numProtos) {
+			m := Measurement{Threshold: th, ValueSize: size, Op: op, Protocol: p, Start: base, Duration: dur, Load: load}
+			for _, w := range ws {
+				h := w.rec.total[op][p]
+				if h == nil {
+					continue
+				}
+				if m.Hist == nil {
+					m.Hist = results.NewHistogram()
+				}
+				m.Hist.Merge(h)
+				for k, n := range w.rec.errs[op][p] {
+					m.Errors[k] += n
+				}
+			}
+			if m.Hist == nil {
+				continue
+			}
+			m.Count = m.Hist.TotalCount()
+			m.Intervals = coll.intervals(op, p)
+			ms = append(ms, m)
+		}
+	}
+	if coll.err != nil {
+		return ms, coll.err
+	}
+	return ms, nil
+}
+
+// Cell converts a measurement to its results.json form, naming its
+// interval log (relative to the run directory) with results.HlogName.
+func (m *Measurement) Cell() (results.Cell, error) {
+	c := results.Cell{
+		Op: m.Op.String(), ValueSize: m.ValueSize, Threshold: m.Threshold, Protocol: m.Protocol.String(),
+		Count: m.Count, Errors: map[string]int64{}, DurationNs: int64(m.Duration), Load: m.Load,
+	}
+	for k, n := range m.Errors {
+		if k != int(KindNone) && n != 0 {
+			c.Errors[ErrorKind(k).String()] = n
+		}
+	}
+	if m.Duration > 0 {
+		secs := m.Duration.Seconds()
+		c.ThroughputOps = float64(m.Count) / secs
+		if m.Op != OpDelete {
+			ok := m.Count
+			for k, n := range m.Errors {
+				if k != int(KindNone) {
+					ok -= n
+				}
+			}
+			c.ThroughputBytes = float64(ok) * float64(m.ValueSize) / secs
+		}
+	}
+	if m.Hist == nil {
+		return c, errors.New("measurement without histogram")
+	}
+	c.Latency = results.Summarize(m.Hist)
+	enc, err := results.EncodeHistogram(m.Hist)
+	if err != nil {
+		return c, err
+	}
+	c.Histogram = enc
+	c.Hlog = results.HlogName(c)
+	return c, nil
+}

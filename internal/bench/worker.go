@@ -1,0 +1,260 @@
+package bench
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync/atomic"
+	"time"
+
+	"github.com/kvbench/kvbench/internal/keygen"
+)
+
+// KeyGen draws key indexes; keygen.Generator satisfies it.
+type KeyGen interface {
+	Next(r *rand.Rand) int64
+}
+
+// pub is what a worker publishes for progress reports, on its own cache
+// line so that workers never share one.
+type pub struct {
+	ops, errs atomic.Int64
+	_         [48]byte
+}
+
+// worker issues operations on one target. Everything it touches per
+// operation is its own.
+type worker struct {
+	id, workers int
+	t           Target
+	ctx         context.Context // for operations; not cancelled by an interrupt
+	done        <-chan struct{} // closed on interrupt
+	stop        *atomic.Bool
+	codec       Codec
+	keys        KeyGen
+	keyCount    int64
+	keySize     int
+	getP, setP  float64 // cumulative mix thresholds
+	shard       *shard  // verify state; nil unless verifying
+	verify      VerifyCounts
+
+	rng       *rand.Rand
+	key, val  []byte
+	valueSize int
+	filled    bool // val holds a valid value (not verifying)
+
+	rec    *recorder // nil outside measure
+	pub    *pub
+	ops    int64
+	errs   int64
+	timer  *time.Timer
+	viewFn func([]byte)
+	// state of the get in progress, read by viewFn
+	seen     bool
+	viewKind ErrorKind
+	viewVer  uint64
+	viewLen  int
+	wantLen  int
+}
+
+func (w *worker) init() {
+	w.viewFn = w.view
+	w.timer = time.NewTimer(time.Hour)
+	w.timer.Stop()
+}
+
+// view runs inside Get while the value is valid.
+func (w *worker) view(b []byte) {
+	w.seen = true
+	w.viewLen = len(b)
+	if w.shard == nil {
+		return
+	}
+	w.viewVer, w.viewKind = w.codec.Check(b, w.key, w.wantLen)
+}
+
+// step issues one operation and returns its outcome.
+func (w *worker) step() (Op, Protocol, ErrorKind) {
+	u := w.rng.Float64()
+	op := OpDelete
+	if u < w.getP {
+		op = OpGet
+	} else if u < w.setP {
+		op = OpSet
+	}
+	idx := w.keys.Next(w.rng)
+	var slot int64
+	if w.shard != nil {
+		idx = ownKey(idx, w.keyCount, w.id, w.workers)
+		slot = idx / int64(w.workers)
+	}
+	w.key = keygen.Key(w.key, idx, w.keySize)
+	var p Protocol
+	var kind ErrorKind
+	switch op {
+	case OpSet:
+		p, kind = w.set(slot)
+	case OpGet:
+		p, kind = w.get(slot)
+	default:
+		p, kind = w.del(slot)
+	}
+	return op, p, kind
+}
+
+func (w *worker) set(slot int64) (Protocol, ErrorKind) {
+	var ver uint64
+	if w.shard != nil {
+		ver = w.shard.next
+		w.shard.next++
+		w.codec.Fill(w.val, w.key, ver)
+	} else if !w.filled {
+		w.codec.Fill(w.val, w.key, 0)
+		w.filled = true
+	}
+	p, err := w.t.Set(w.ctx, w.key, w.val)
+	kind := Classify(err)
+	if s := w.shard; s != nil {
+		if kind == KindNone {
+			s.ver[slot], s.size[slot] = ver, int32(len(w.val))
+		} else {
+			s.ver[slot] = unknown
+		}
+	}
+	return p, kind
+}
+
+func (w *worker) del(slot int64) (Protocol, ErrorKind) {
+	p, err := w.t.Delete(w.ctx, w.key)
+	kind := Classify(err)
+	if s := w.shard; s != nil {
+		switch kind {
+		case KindNone:
+			s.ver[slot] = absent
+		case KindNotFound:
+			if v := s.ver[slot]; v != absent && v != unknown {
+				w.verify.Missing++
+			}
+			s.ver[slot] = absent
+		default:
+			s.ver[slot] = unknown
+		}
+	}
+	return p, kind
+}
+
+func (w *worker) get(slot int64) (Protocol, ErrorKind) {
+	w.seen, w.viewKind = false, KindNone
+	s := w.shard
+	want := uint64(unknown)
+	w.wantLen = -1
+	if s != nil {
+		want = s.ver[slot]
+		if want != absent && want != unknown {
+			w.wantLen = int(s.size[slot])
+		}
+	}
+	p, err := w.t.Get(w.ctx, w.key, w.viewFn)
+	kind := Classify(err)
+	if s == nil || (kind != KindNone && kind != KindNotFound) {
+		return p, kind
+	}
+	w.verify.Checked++
+	switch {
+	case kind == KindNotFound:
+		if want != absent && want != unknown {
+			w.verify.Missing++
+		}
+	case !w.seen:
+		// A successful get must show its value.
+		w.verify.Mismatches++
+		kind = KindVerifyMismatch
+	case w.viewKind != KindNone:
+		kind = w.viewKind
+		if kind == KindTorn {
+			w.verify.Torn++
+		} else {
+			w.verify.Mismatches++
+		}
+	case want == absent || (want != unknown && w.viewVer != 0 && w.viewVer != want):
+		// A deleted key came back, or an older version did.
+		w.verify.Mismatches++
+		kind = KindVerifyMismatch
+	}
+	return p, kind
+}
+
+// publish makes progress visible to the reporter every few operations.
+func (w *worker) publish(force bool) {
+	if force || w.ops&15 == 0 {
+		w.pub.ops.Store(w.ops)
+		w.pub.errs.Store(w.errs)
+	}
+}
+
+// after accounts one completed operation.
+func (w *worker) after(op Op, p Protocol, kind ErrorKind, startNs, endNs int64) {
+	w.ops++
+	if kind != KindNone && kind != KindNotFound {
+		w.errs++
+	}
+	if w.rec != nil {
+		w.rec.record(op, p, endNs-startNs, kind, endNs)
+	}
+	w.publish(false)
+}
+
+// runClosed issues operations back to back until quota operations are done
+// (quota < 0: no quota) or the phase's time is up (limitNs > 0).
+func (w *worker) runClosed(base time.Time, quota int64, limitNs int64) {
+	for n := int64(0); quota < 0 || n < quota; n++ {
+		if w.stop.Load() {
+			break
+		}
+		start := int64(time.Since(base))
+		op, p, kind := w.step()
+		end := int64(time.Since(base))
+		w.after(op, p, kind, start, end)
+		if limitNs > 0 && end >= limitNs {
+			break
+		}
+	}
+	w.publish(true)
+}
+
+// runOpen issues operations id, id+workers, id+2*workers, ... of the
+// schedule, each at its intended start or as soon as possible after it if
+// the worker is behind; latency counts from the intended start. Operations
+// that are late are never dropped. total < 0 means no operation limit;
+// limitNs > 0 ends the schedule at that offset.
+func (w *worker) runOpen(base time.Time, pacer Pacer, total int64, limitNs int64) {
+	for g := int64(w.id); total < 0 || g < total; g += int64(w.workers) {
+		off, ok := pacer.Offset(g)
+		if !ok || (limitNs > 0 && int64(off) >= limitNs) {
+			break
+		}
+		if w.stop.Load() {
+			break
+		}
+		if wait := off - time.Since(base); wait > 0 {
+			if !w.sleep(wait) {
+				break
+			}
+		}
+		op, p, kind := w.step()
+		end := int64(time.Since(base))
+		w.after(op, p, kind, int64(off), end)
+	}
+	w.publish(true)
+}
+
+// sleep waits d unless the run is interrupted first.
+func (w *worker) sleep(d time.Duration) bool {
+	w.timer.Reset(d)
+	select {
+	case <-w.timer.C:
+		return true
+	case <-w.done:
+		w.timer.Stop()
+		return false
+	}
+}

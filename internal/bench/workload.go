@@ -1,0 +1,19 @@
+package bench
+
+import "github.com/kvbench/kvbench/internal/workload"
+
+// FromWorkload plans a run of w (after overrides and validation). The
+// caller adds the Dialer, Codec, Observer and FreshServer.
+func FromWorkload(w *workload.Workload) Config {
+	c := Config{
+		Seed: w.Seed, Keys: w.Keys, Mix: w.Mix, Preload: w.Preload,
+		Warmup: w.Phases.Warmup, Measure: w.Phases.Measure, Load: w.Load, Verify: w.Verify,
+	}
+	for _, s := range w.ValueSizes() {
+		c.ValueSizes = append(c.ValueSizes, int(s))
+	}
+	for _, t := range w.SortedThresholds() {
+		c.Thresholds = append(c.Thresholds, int(t))
+	}
+	return c
+}

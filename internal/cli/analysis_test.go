@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"image"
+	_ "image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kvbench/kvbench/internal/report/synth"
+	"github.com/kvbench/kvbench/internal/tune"
+)
+
+// runCLI executes kvbench with args and returns stdout.
+func runCLI(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // hang guard
+	defer cancel()
+	var out bytes.Buffer
+	root := NewRoot()
+	root.SetArgs(args)
+	root.SetOut(&out)
+	root.SetErr(new(bytes.Buffer))
+	err := root.ExecuteContext(ctx)
+	return out.String(), err
+}
+
+func synthRun(t *testing.T, seed uint64, scale map[string]float64) string {
+	t.Helper()
+	dir := t.TempDir()
+	_, err := synth.Build(dir, synth.Spec{Ops: []string{"get", "set"}, Sizes: []int{64, 4096, 65536},
+		Thresholds: []int{4096}, Samples: 4000, Intervals: 4, Seed: seed, Model: synth.Default, Scale: scale})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestReportCommand(t *testing.T) {
+	dir := synthRun(t, 1, nil)
+	out, err := runCLI(t, "report", dir, "--format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(rows) != 7 || rows[0][0] != "op" {
+		t.Errorf("csv: %v, %d rows", err, len(rows))
+	}
+	if _, err := runCLI(t, "report", dir, "--format", "xml"); err == nil || ExitCode(err) == 0 {
+		t.Error("bad format accepted")
+	}
+	if _, err := runCLI(t, "report", filepath.Join(dir, "missing")); err == nil {
+		t.Error("missing directory accepted")
+	}
+}
+
+func TestPlotCommand(t *testing.T) {
+	dir := synthRun(t, 1, nil)
+	outDir := filepath.Join(t.TempDir(), "plots")
+	out, err := runCLI(t, "plot", dir, "-o", outDir, "--format", "png", "--percentiles=false", "--timelines=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := strings.Fields(out)
+	if len(files) != 6 { // 2 ops x (ops/s, MiB/s, latency)
+		t.Fatalf("wrote %v", files)
+	}
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, _, err := image.DecodeConfig(fh)
+		fh.Close()
+		if err != nil || cfg.Width != 800 || cfg.Height != 500 {
+			t.Errorf("%s: %v %dx%d", f, err, cfg.Width, cfg.Height)
+		}
+	}
+}
+
+func TestCompareCommandExitCodes(t *testing.T) {
+	a := synthRun(t, 1, nil)
+	b := synthRun(t, 2, map[string]float64{"get": 1.2})
+	out, err := runCLI(t, "compare", a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(out, "REGRESSED") != 3 {
+		t.Errorf("want 3 regressed cells:\n%s", out)
+	}
+	_, err = runCLI(t, "compare", a, b, "--fail-on-regression", "10")
+	if ExitCode(err) != 3 {
+		t.Errorf("--fail-on-regression 10: %v (exit %d), want exit 3", err, ExitCode(err))
+	}
+	if _, err := runCLI(t, "compare", a, b, "--fail-on-regression", "50"); err != nil {
+		t.Errorf("--fail-on-regression 50: %v", err)
+	}
+	c := synthRun(t, 3, map[string]float64{"get": 1.01})
+	if _, err := runCLI(t, "compare", a, c, "--fail-on-regression", "0"); err != nil {
+		t.Errorf("1%% wiggle failed the gate: %v", err)
+	}
+}
+
+func TestTuneCommandEndToEnd(t *testing.T) {
+	out := t.TempDir()
+	stdout, err := runCLI(t, "tune", "testdata/tune-quick.yaml", "--repeats", "2", "-o", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout, "| size range") || !strings.Contains(stdout, "saved 6 files") {
+		t.Errorf("output:\n%s", stdout)
+	}
+	dirs, _ := filepath.Glob(filepath.Join(out, "tune-tune-quick-*"))
+	if len(dirs) != 1 {
+		t.Fatalf("tune directories %v", dirs)
+	}
+	js, err := os.ReadFile(filepath.Join(dirs[0], tune.JSONFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res tune.Result
+	if err := json.Unmarshal(js, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Ops) != 2 {
+		t.Fatalf("%d ops", len(res.Ops))
+	}
+	for _, o := range res.Ops {
+		for _, p := range o.Points {
+			if len(p.Eager) != 2 || len(p.Rendezvous) != 2 || p.EagerP50 <= 0 || p.RdvP50 <= 0 {
+				t.Errorf("%s %d: %+v", o.Op, p.Size, p)
+			}
+		}
+	}
+	if _, err := runCLI(t, "tune", "testdata/tune-quick.yaml", "--repeats", "1", "-o", out); err == nil || !strings.Contains(err.Error(), "repeats 1") {
+		t.Errorf("repeats 1: %v", err)
+	}
+	if _, err := runCLI(t, "tune", "testdata/tune-quick.yaml", "--ops", "delete", "-o", out); err == nil || !strings.Contains(err.Error(), `op "delete"`) {
+		t.Errorf("ops delete: %v", err)
+	}
+}

@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kvbench/kvbench/internal/plot"
+	"github.com/kvbench/kvbench/internal/report"
+)
+
+func init() { register(newPlotCmd) }
+
+func newPlotCmd() *cobra.Command {
+	opt := plot.Options{}
+	var formats string
+	cmd := &cobra.Command{
+		Use:   "plot RESULTS_DIR",
+		Short: "Draw throughput, latency, percentile and timeline charts of a run",
+		Long: `plot reads RESULTS_DIR/results.json and the interval logs next to it and
+writes PNG and SVG charts into the output directory:
+
+  throughput-ops-OP, throughput-mib-OP   throughput against value size
+  latency-OP                             p50, p99, p99.9 against value size
+  percentiles-OP-SIZE                    latency by percentile (HdrHistogram style)
+  timeline-OP-SIZE                       throughput and p99 per interval
+
+Value size axes are log2, latency axes log10; dashed vertical lines mark
+the eager thresholds (sizes left of a line went eager, right of it
+rendezvous).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			run, dir, err := report.Load(args[0])
+			if err != nil {
+				return err
+			}
+			for _, f := range strings.Split(formats, ",") {
+				if f = strings.TrimSpace(f); f != "" {
+					opt.Formats = append(opt.Formats, f)
+				}
+			}
+			paths, warnings, err := plot.SaveAll(run, dir, opt)
+			for _, w := range warnings {
+				fmt.Fprintln(cmd.ErrOrStderr(), "kvbench plot: skipped:", w)
+			}
+			if err != nil {
+				return err
+			}
+			for _, p := range paths {
+				fmt.Fprintln(cmd.OutOrStdout(), p)
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&opt.OutDir, "out", "o", "plots", "directory the images are written to")
+	fl.StringVar(&formats, "format", "png,svg", "comma-separated image formats: png, svg")
+	fl.IntVar(&opt.WidthPx, "width", plot.DefaultWidthPx, "image width in pixels")
+	fl.IntVar(&opt.HeightPx, "height", plot.DefaultHeightPx, "image height in pixels")
+	fl.BoolVar(&opt.Percentiles, "percentiles", true, "draw a percentile distribution per op and value size")
+	fl.BoolVar(&opt.Timelines, "timelines", true, "draw throughput and p99 over time per op and value size")
+	return cmd
+}

@@ -1,0 +1,33 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kvbench/kvbench/internal/report"
+)
+
+func init() { register(newReportCmd) }
+
+func newReportCmd() *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "report RESULTS_DIR",
+		Short: "Print a run's cells as a table, markdown, CSV or JSON",
+		Long: `report reads RESULTS_DIR/results.json (or a results.json path) and prints
+one row per cell: op, value size, threshold, protocol, count, errors,
+throughput and latency percentiles. table and markdown are for people
+(units scaled); csv and json keep raw numbers (nanoseconds, bytes/s).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			run, _, err := report.Load(args[0])
+			if err != nil {
+				return err
+			}
+			return report.Write(cmd.OutOrStdout(), run, format)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
+	return cmd
+}

@@ -1,0 +1,252 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kvbench/kvbench/internal/bench"
+	"github.com/kvbench/kvbench/internal/progress"
+	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/workload"
+	_ "github.com/kvbench/kvbench/rdmakv/tcp"   // the TCP transport
+	_ "github.com/kvbench/kvbench/rdmakv/verbs" // the RDMA verbs transport (cgo, libibverbs)
+)
+
+func init() { register(newRunCmd) }
+
+type runFlags struct {
+	server, transport, out string
+	duration               time.Duration
+	connections, depth     int
+	rate                   float64
+	seed                   uint64
+	verify, quiet          bool
+}
+
+func newRunCmd() *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run WORKLOAD.yaml",
+		Short: "Run a workload and write its results directory",
+		Long: `Run replays a workload against an rdmakv server: for each eager threshold
+(with fresh connections) and each value size it preloads the keys, warms up
+without recording, then measures. Latencies go into HdrHistograms per
+(operation, protocol) in nanoseconds; open-loop runs measure each operation
+from its intended start, so stalls are not hidden (coordinated omission).
+
+Without target.server (or --server) an rdmakv server is started in-process
+on 127.0.0.1, sized for the workload.
+
+Results go to a new directory results/<workload>-<YYYYmmdd-HHMMSS> (or under
+-o DIR): results.json, hlog/*.hlog (HdrHistogram interval logs, one per
+cell) and summary.txt. Flags override the workload file only when given.
+
+Exit status: 0 on success, 1 on error or when verify mode found a bad value,
+2 when interrupted (what was measured so far is still written).`,
+		Example: `  kvbench run workloads/quickstart.yaml
+  kvbench run workloads/ycsb-a.yaml --server 10.0.0.2:7471 --transport verbs
+  kvbench run workloads/threshold-sweep.yaml --duration 30s --connections 4 --depth 8
+  kvbench run workloads/open-loop-latency.yaml --rate 50000 --seed 7 -o /tmp/runs
+  dir=$(kvbench run --quiet workloads/quickstart.yaml) && kvbench report "$dir"`,
+		Args: cobra.ExactArgs(1),
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return []string{"yaml", "yml"}, cobra.ShellCompDirectiveFilterFileExt
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return runRun(cmd, args[0], &f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.server, "server", "", "rdmakv server host:port (default: the workload's target.server, else an embedded server)")
+	fl.StringVar(&f.transport, "transport", "", "transport: tcp, verbs or auto (default: the workload's target.transport)")
+	fl.DurationVar(&f.duration, "duration", 0, "measure phase length per cell, replacing the workload's phases.measure")
+	fl.IntVar(&f.connections, "connections", 0, "client connections (load.connections)")
+	fl.IntVar(&f.depth, "depth", 0, "operations in flight per connection (load.depth)")
+	fl.Float64Var(&f.rate, "rate", 0, "run open loop at this many ops/s over all connections (load.rate)")
+	fl.Uint64Var(&f.seed, "seed", 0, "seed for every random choice; same seed, same operations")
+	fl.BoolVar(&f.verify, "verify", false, "check every get against what was written (--verify=false turns it off)")
+	fl.StringVarP(&f.out, "out", "o", results.DefaultParent, "directory to create the run directory in")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress and no table; print only the results directory")
+	cmd.RegisterFlagCompletionFunc("transport", cobra.FixedCompletions([]string{"tcp", "verbs", "auto"}, cobra.ShellCompDirectiveNoFileComp))
+	cmd.MarkFlagDirname("out")
+	return cmd
+}
+
+// overrides collects the flags the user set; the rest leave the file alone.
+func (f *runFlags) overrides(cmd *cobra.Command) workload.Overrides {
+	var o workload.Overrides
+	set := cmd.Flags().Changed
+	if set("server") {
+		o.Server = &f.server
+	}
+	if set("transport") {
+		o.Transport = &f.transport
+	}
+	if set("duration") {
+		o.Measure = &f.duration
+	}
+	if set("connections") {
+		o.Connections = &f.connections
+	}
+	if set("depth") {
+		o.Depth = &f.depth
+	}
+	if set("rate") {
+		o.Rate = &f.rate
+	}
+	if set("seed") {
+		o.Seed = &f.seed
+	}
+	if set("verify") {
+		o.Verify = &f.verify
+	}
+	return o
+}
+
+func runRun(cmd *cobra.Command, file string, f *runFlags) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	w, err := workload.LoadFile(file)
+	if err != nil {
+		return err
+	}
+	w.ApplyOverrides(f.overrides(cmd))
+	if err := w.Validate(); err != nil {
+		return err
+	}
+	cfg := bench.FromWorkload(w)
+	cfg.Codec = bench.Values{}
+	host := results.CollectHost()
+	workers := cfg.Workers()
+	maxValue := cfg.ValueSizes[len(cfg.ValueSizes)-1]
+
+	addr, tr := w.Target.Server, w.Target.Transport
+	var emb *bench.Embedded
+	if addr == "" {
+		emb, err = bench.StartEmbedded(bench.EmbeddedConfig{
+			Transport: tr, Keys: w.Keys.Count, KeySize: w.Keys.Size, MaxValue: maxValue,
+			MaxThreshold: cfg.Thresholds[len(cfg.Thresholds)-1], Workers: workers, Notice: stderr,
+		}, host.MemBytes)
+		if err != nil {
+			return err
+		}
+		defer emb.Close()
+		addr, tr = emb.Addr(), emb.Transport
+		cfg.FreshServer = true
+	}
+	dialer := &bench.RdmakvDialer{
+		Addr: addr, Transport: tr, Timeout: time.Duration(w.Timeout), Depth: w.Load.Depth,
+		StagingSize: stagingSize(w.Load.Depth, w.Keys.Size+maxValue), Notice: stderr,
+	}
+	cfg.Dialer = dialer
+
+	start := time.Now()
+	dir, err := results.CreateRunDir(f.out, w.Name, start)
+	if err != nil {
+		return err
+	}
+	if !f.quiet {
+		out, tty := stdout, false
+		if file, ok := stdout.(*os.File); ok {
+			tty = progress.IsTerminal(file)
+		}
+		cfg.Observer = progress.New(out, tty)
+		if tty {
+			cfg.Tick = 250 * time.Millisecond
+		}
+	}
+
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, runErr := bench.Run(ctx, cfg)
+	stop()
+	if rep == nil || (runErr != nil && len(rep.Measurements) == 0) {
+		// Nothing was measured: leave no empty run directory behind.
+		os.Remove(filepath.Join(dir, results.HlogDir))
+		os.Remove(dir)
+		return runErr
+	}
+
+	ver, rev := buildVersion()
+	run := &results.Run{
+		SchemaVersion: results.SchemaVersion, Workload: w, Seed: w.Seed, Version: ver, Revision: rev,
+		Start: rep.Start, End: rep.End, EndReason: "completed", Host: host,
+		Transport: results.Transport{Name: tr, Server: addr, Embedded: emb != nil},
+		Verify: results.VerifyCounts{Checked: rep.Verify.Checked, Mismatches: rep.Verify.Mismatches,
+			Missing: rep.Verify.Missing, Torn: rep.Verify.Torn},
+	}
+	switch {
+	case runErr != nil:
+		run.EndReason = "error: " + runErr.Error()
+	case rep.Interrupted:
+		run.EndReason = "interrupted"
+	}
+	if info, _, ok := dialer.Info(); ok {
+		t := &run.Transport
+		t.Name, t.Device, t.Firmware, t.Port, t.MTU, t.LinkLayer, t.GID =
+			info.Transport, info.Device, info.Firmware, info.Port, info.MTU, info.LinkLayer, info.GID
+	}
+	if err := writeRun(dir, run, rep); err != nil {
+		return errors.Join(runErr, err)
+	}
+
+	if f.quiet {
+		fmt.Fprintln(stdout, dir)
+	} else {
+		fmt.Fprintln(stdout)
+		if err := results.WriteSummary(stdout, run); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "results: %s\n", dir)
+	}
+	switch {
+	case runErr != nil:
+		return runErr
+	case rep.Interrupted:
+		return &ExitError{Code: 2, Err: fmt.Errorf("interrupted; partial results in %s", dir)}
+	case rep.Verify.Failed():
+		v := rep.Verify
+		return &ExitError{Code: 1, Err: fmt.Errorf("verify failed: %d mismatches, %d missing, %d torn of %d checked (see %s)",
+			v.Mismatches, v.Missing, v.Torn, v.Checked, dir)}
+	}
+	return nil
+}
+
+// writeRun writes the interval logs, then results.json and summary.txt,
+// each atomically; results.json last but one, so that a directory with a
+// results.json has every .hlog it names.
+func writeRun(dir string, run *results.Run, rep *bench.Report) error {
+	for i := range rep.Measurements {
+		m := &rep.Measurements[i]
+		c, err := m.Cell()
+		if err != nil {
+			return err
+		}
+		hs, err := bench.DecodeIntervals(m.Intervals)
+		if err != nil {
+			return err
+		}
+		comment := fmt.Sprintf("[kvbench cell op=%s protocol=%s value_size=%d threshold=%d]", c.Op, c.Protocol, c.ValueSize, c.Threshold)
+		if err := results.WriteHlog(filepath.Join(dir, filepath.FromSlash(c.Hlog)), comment, m.Start, hs); err != nil {
+			return err
+		}
+		run.Cells = append(run.Cells, c)
+	}
+	if err := run.Save(dir); err != nil {
+		return err
+	}
+	return results.SaveSummary(dir, run)
+}
+
+// stagingSize gives each connection room for depth rendezvous payloads of
+// the largest size at once, between 1 MiB and 256 MiB; a payload that does
+// not fit still works through a temporary registration, only slower.
+func stagingSize(depth, largest int) int {
+	per := 1 << bits.Len(uint(max(largest, 1)-1))
+	return min(max(depth*per, 1<<20), 256<<20)
+}

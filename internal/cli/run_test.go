@@ -1,0 +1,205 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/workload"
+)
+
+func execute(ctx context.Context, stdout *bytes.Buffer, args ...string) error {
+	return executeTo(ctx, stdout, args...)
+}
+
+func executeTo(ctx context.Context, stdout interface{ Write([]byte) (int, error) }, args ...string) error {
+	root := NewRoot()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(new(bytes.Buffer))
+	return root.ExecuteContext(ctx)
+}
+
+func hangGuard(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestRunEndToEnd(t *testing.T) {
+	out := t.TempDir()
+	var stdout bytes.Buffer
+	if err := execute(hangGuard(t), &stdout, "run", "testdata/run-quick.yaml", "-o", out, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	dir := strings.TrimSpace(stdout.String())
+	if filepath.Dir(dir) != out || !strings.HasPrefix(filepath.Base(dir), "run-quick-") {
+		t.Fatalf("quiet output %q: want the run directory under %s", dir, out)
+	}
+	r, err := results.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.EndReason != "completed" || r.Seed != 5 || !r.Transport.Embedded || r.Transport.Name != "tcp" {
+		t.Errorf("run: end %q seed %d transport %+v", r.EndReason, r.Seed, r.Transport)
+	}
+	if r.Verify.Checked == 0 || r.Verify.Mismatches+r.Verify.Missing+r.Verify.Torn != 0 {
+		t.Errorf("verify %+v", r.Verify)
+	}
+	perSize := map[int]int64{}
+	for _, c := range r.Cells {
+		perSize[c.ValueSize] += c.Count
+		h, err := c.Hist()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := results.CellHlogMerged(dir, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.TotalCount() != c.Count || m.TotalCount() != c.Count {
+			t.Errorf("%s: count %d, JSON histogram %d, hlog %d", c.Hlog, c.Count, h.TotalCount(), m.TotalCount())
+		}
+		if got := results.Summarize(m); got != c.Latency {
+			t.Errorf("%s: hlog percentiles %+v, JSON %+v", c.Hlog, got, c.Latency)
+		}
+	}
+	if perSize[64] != 1000 || perSize[8192] != 1000 || len(perSize) != 2 {
+		t.Errorf("operations per value size %v, want 1000 each for 64 and 8192", perSize)
+	}
+	sum, err := os.ReadFile(filepath.Join(dir, results.SummaryFile))
+	if err != nil || !strings.Contains(string(sum), "rendezvous") || !strings.Contains(string(sum), "p99.9[us]") {
+		t.Errorf("summary.txt: %v\n%s", err, sum)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.Contains(e.Name(), ".tmp") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}
+
+func TestRunFlagsOverride(t *testing.T) {
+	out := t.TempDir()
+	var stdout bytes.Buffer
+	err := execute(hangGuard(t), &stdout, "run", "testdata/run-quick.yaml", "-o", out, "-q",
+		"--seed", "99", "--connections", "1", "--depth", "3", "--verify=false", "--duration", "300ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := results.Load(strings.TrimSpace(stdout.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := r.Workload.(map[string]any)
+	if r.Seed != 99 || w["verify"] != false || r.Verify.Checked != 0 {
+		t.Errorf("seed %d verify %v checked %d: flags not applied", r.Seed, w["verify"], r.Verify.Checked)
+	}
+	ph := w["phases"].(map[string]any)["measure"].(map[string]any)
+	if ph["duration"] != float64(300*time.Millisecond) || ph["ops"] != nil {
+		t.Errorf("measure phase %v, want duration 300ms only", ph)
+	}
+	for _, c := range r.Cells {
+		if c.Load.Connections != 1 || c.Load.Depth != 3 {
+			t.Errorf("cell load %+v", c.Load)
+		}
+	}
+	// Flags not given leave the file's values.
+	if keys := w["keys"].(map[string]any); keys["count"] != float64(64) {
+		t.Errorf("keys %v changed without a flag", keys)
+	}
+}
+
+func TestRunRejectsBadInput(t *testing.T) {
+	out := t.TempDir()
+	var stdout bytes.Buffer
+	err := execute(hangGuard(t), &stdout, "run", "testdata/run-bad.yaml", "-o", out)
+	if err == nil || !strings.Contains(err.Error(), "run-bad.yaml:5") || !strings.Contains(err.Error(), "sideways") {
+		t.Errorf("error %v: want the file and line of load.mode", err)
+	}
+	err = execute(hangGuard(t), &stdout, "run", "testdata/run-quick.yaml", "-o", out, "--connections", "0")
+	if err == nil || !strings.Contains(err.Error(), "--connections") {
+		t.Errorf("error %v: want the flag named", err)
+	}
+	if ents, _ := os.ReadDir(out); len(ents) != 0 {
+		t.Errorf("bad input created %d entries in the results directory", len(ents))
+	}
+	if ExitCode(err) != 1 {
+		t.Errorf("exit code %d, want 1", ExitCode(err))
+	}
+}
+
+// cancelOn cancels when the progress output shows the measure phase.
+type cancelOn struct {
+	mu     sync.Mutex
+	buf    bytes.Buffer
+	cancel func()
+}
+
+func (c *cancelOn) Write(b []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.buf.Write(b)
+	if strings.Contains(c.buf.String(), "measure: start") {
+		c.cancel()
+	}
+	return len(b), nil
+}
+
+func TestRunInterrupted(t *testing.T) {
+	out := t.TempDir()
+	ctx, cancel := context.WithCancel(hangGuard(t))
+	defer cancel()
+	w := &cancelOn{cancel: cancel}
+	// A long measure phase that only the cancellation ends.
+	err := executeTo(ctx, w, "run", "testdata/run-quick.yaml", "-o", out, "--duration", "1h")
+	var ee *ExitError
+	if !errors.As(err, &ee) || ee.Code != 2 {
+		t.Fatalf("error %v: want exit code 2", err)
+	}
+	ents, _ := os.ReadDir(out)
+	if len(ents) != 1 {
+		t.Fatalf("%d run directories, want 1", len(ents))
+	}
+	r, err := results.Load(filepath.Join(out, ents[0].Name()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.EndReason != "interrupted" {
+		t.Errorf("end reason %q", r.EndReason)
+	}
+}
+
+func TestVersionCommand(t *testing.T) {
+	var stdout bytes.Buffer
+	if err := execute(context.Background(), &stdout, "version"); err != nil {
+		t.Fatal(err)
+	}
+	if s := stdout.String(); !strings.HasPrefix(s, "kvbench ") || !strings.Contains(s, "git revision ") || !strings.Contains(s, "go1.") {
+		t.Errorf("version output %q", s)
+	}
+}
+
+func TestCompletionCommand(t *testing.T) {
+	var stdout bytes.Buffer
+	if err := execute(context.Background(), &stdout, "completion", "bash"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout.String(), "__start_kvbench") {
+		t.Error("completion bash printed no kvbench completion script")
+	}
+}
+
+// The test workload is a valid, shortened quickstart.
+func TestRunTestdataValid(t *testing.T) {
+	if _, err := workload.LoadFile("testdata/run-quick.yaml"); err != nil {
+		t.Fatal(err)
+	}
+}

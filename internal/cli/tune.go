@@ -1,0 +1,218 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kvbench/kvbench/internal/bench"
+	"github.com/kvbench/kvbench/internal/progress"
+	"github.com/kvbench/kvbench/internal/report"
+	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/tune"
+	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv"
+)
+
+func init() { register(newTuneCmd) }
+
+type tuneFlags struct {
+	repeats     int
+	ops         string
+	out         string
+	server      string
+	transport   string
+	duration    time.Duration
+	connections int
+	depth       int
+	seed        uint64
+}
+
+func newTuneCmd() *cobra.Command {
+	f := &tuneFlags{}
+	cmd := &cobra.Command{
+		Use:   "tune WORKLOAD.yaml",
+		Short: "Measure forced eager against forced rendezvous and recommend an eager threshold",
+		Long: `tune measures, for every value size of the workload and each op (get,
+set), the p50 latency and throughput with eager forced (threshold above the
+size) and with rendezvous forced (threshold 0). Each pair is repeated
+--repeats times, interleaved, the order of the two protocols alternating
+between repetitions so that drift falls on both alike. The workload's
+thresholds are ignored; its keys, phases and load model are used.
+
+Per op, the crossover is the smallest size from which rendezvous's median
+p50 beats eager's by more than the run-to-run noise (the larger max-min
+spread of the repeats) and eager never wins again above it. The
+recommended threshold is the smallest crossover over the ops, as a power
+of two. If the sizes do not contain a crossover, tune says so and which
+range to measure instead.
+
+A table in the manner of UCX's protocol info is printed; tune.txt,
+tune.json and tune-OP.png/.svg (both curves, crossover marked) are saved in
+a new directory under --out.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runTune(cmd, args[0], f) },
+	}
+	fl := cmd.Flags()
+	fl.IntVar(&f.repeats, "repeats", tune.DefaultRepeats, "measurements per (op, size, protocol); their spread is the noise")
+	fl.StringVar(&f.ops, "ops", "", "comma-separated ops to tune: get, set (default: those in the workload's mix)")
+	fl.StringVarP(&f.out, "out", "o", results.DefaultParent, "directory to create the tune directory in")
+	fl.StringVar(&f.server, "server", "", "rdmakv server host:port (default: the workload's target.server, else an embedded server)")
+	fl.StringVar(&f.transport, "transport", "", "transport: tcp, verbs or auto (default: the workload's target.transport)")
+	fl.DurationVar(&f.duration, "duration", 0, "measure phase per measurement, replacing the workload's phases.measure")
+	fl.IntVar(&f.connections, "connections", 0, "client connections (load.connections)")
+	fl.IntVar(&f.depth, "depth", 0, "operations in flight per connection (load.depth)")
+	fl.Uint64Var(&f.seed, "seed", 0, "seed for every random choice")
+	return cmd
+}
+
+func (f *tuneFlags) overrides(cmd *cobra.Command) workload.Overrides {
+	var o workload.Overrides
+	set := cmd.Flags().Changed
+	if set("server") {
+		o.Server = &f.server
+	}
+	if set("transport") {
+		o.Transport = &f.transport
+	}
+	if set("duration") {
+		o.Measure = &f.duration
+	}
+	if set("connections") {
+		o.Connections = &f.connections
+	}
+	if set("depth") {
+		o.Depth = &f.depth
+	}
+	if set("seed") {
+		o.Seed = &f.seed
+	}
+	return o
+}
+
+// tuneOps is --ops, or the ops the workload's mix issues.
+func tuneOps(flag string, mix workload.Mix) []string {
+	var ops []string
+	if flag != "" {
+		for _, op := range strings.Split(flag, ",") {
+			if op = strings.TrimSpace(op); op != "" {
+				ops = append(ops, op)
+			}
+		}
+		return ops
+	}
+	if mix.Get > 0 {
+		ops = append(ops, "get")
+	}
+	if mix.Set > 0 {
+		ops = append(ops, "set")
+	}
+	if len(ops) == 0 {
+		ops = []string{"get", "set"}
+	}
+	return ops
+}
+
+func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	w, err := workload.LoadFile(file)
+	if err != nil {
+		return err
+	}
+	w.ApplyOverrides(f.overrides(cmd))
+	if err := w.Validate(); err != nil {
+		return err
+	}
+	cfg := tune.Config{Ops: tuneOps(f.ops, w.Mix), Repeats: f.repeats, KeySize: w.Keys.Size}
+	for _, s := range w.ValueSizes() {
+		cfg.Sizes = append(cfg.Sizes, int(s))
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	bcfg := bench.FromWorkload(w)
+	bcfg.Codec = bench.Values{}
+	maxValue := cfg.Sizes[len(cfg.Sizes)-1]
+	// Eager is forced with threshold key + size + 1, the largest one the
+	// embedded server must accept.
+	maxThreshold := w.Keys.Size + maxValue + 1
+
+	addr, tr := w.Target.Server, w.Target.Transport
+	if addr == "" {
+		emb, err := bench.StartEmbedded(bench.EmbeddedConfig{
+			Transport: tr, Keys: w.Keys.Count, KeySize: w.Keys.Size, MaxValue: maxValue,
+			MaxThreshold: maxThreshold, Workers: bcfg.Workers(), Notice: stderr,
+		}, results.CollectHost().MemBytes)
+		if err != nil {
+			return err
+		}
+		defer emb.Close()
+		addr, tr = emb.Addr(), emb.Transport
+	}
+	bcfg.Dialer = &bench.RdmakvDialer{
+		Addr: addr, Transport: tr, Timeout: time.Duration(w.Timeout), Depth: w.Load.Depth,
+		StagingSize: stagingSize(w.Load.Depth, w.Keys.Size+maxValue), Notice: stderr,
+	}
+	m := &tune.BenchMeasurer{
+		Config: bcfg,
+		// A server whose eager limit is below the forced threshold refuses
+		// the connection: eager cannot carry that size there.
+		Unsupported: func(err error) bool { return errors.Is(err, rdmakv.ErrThreshold) },
+	}
+
+	total := cfg.Repeats * len(cfg.Sizes) * len(cfg.Ops) * 2
+	fmt.Fprintf(stderr, "kvbench tune: %s over %s: %d ops x %d sizes x 2 protocols x %d repeats = %d measurements",
+		w.Name, tr, len(cfg.Ops), len(cfg.Sizes), cfg.Repeats, total)
+	if per := time.Duration(w.Phases.Warmup.Duration) + time.Duration(w.Phases.Measure.Duration); per > 0 {
+		fmt.Fprintf(stderr, " of about %s (at least %s)", per, per*time.Duration(total))
+	}
+	fmt.Fprintln(stderr)
+	tty := false
+	if file, ok := stderr.(*os.File); ok {
+		tty = progress.IsTerminal(file)
+	}
+	cfg.Progress = func(done, total int, op string, size int, p tune.Protocol) {
+		line := fmt.Sprintf("[%d/%d] %s %s %s", done, total, op, report.Bytes(int64(size)), p)
+		if tty {
+			fmt.Fprintf(stderr, "\r%-40s", line)
+			if done == total {
+				fmt.Fprintln(stderr)
+			}
+		} else if done%max(1, total/20) == 0 || done == total {
+			fmt.Fprintln(stderr, line)
+		}
+	}
+
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := tune.Run(ctx, cfg, m)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return &ExitError{Code: 2, Err: errors.New("tune interrupted; nothing saved")}
+		}
+		return err
+	}
+	if err := res.WriteTable(stdout); err != nil {
+		return err
+	}
+	dir, err := results.CreateRunDir(f.out, "tune-"+w.Name, time.Now())
+	if err != nil {
+		return err
+	}
+	// A tune directory holds no interval logs.
+	os.Remove(filepath.Join(dir, results.HlogDir))
+	paths, err := res.Save(dir)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\nsaved %d files in %s\n", len(paths), dir)
+	return nil
+}

@@ -1,0 +1,239 @@
+// Package compare sets two kvbench runs side by side, cell by cell, and
+// says which changes in p50, p99 and throughput exceed the measurement
+// noise. The method is described in docs/COMPARE.md.
+package compare
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/kvbench/kvbench/internal/report"
+	"github.com/kvbench/kvbench/internal/results"
+)
+
+// DefaultMinEffect is the smallest relative change reported as significant:
+// below it a change is too small to matter even when it is real.
+const DefaultMinEffect = 0.03
+
+// Options tune Compare.
+type Options struct {
+	// MinEffect is the smallest relative change (0.03 = 3%) that can be
+	// significant.
+	MinEffect float64
+	// DirA and DirB are the run directories, used to read interval logs
+	// for the throughput noise; empty skips them.
+	DirA, DirB string
+}
+
+// Key identifies a cell across runs.
+type Key struct {
+	Op        string `json:"op"`
+	ValueSize int    `json:"value_size"`
+	Threshold int    `json:"threshold"`
+	Protocol  string `json:"protocol"`
+}
+
+func (k Key) String() string {
+	return fmt.Sprintf("%s/%s/t=%s/%s", k.Op, report.Bytes(int64(k.ValueSize)), report.Bytes(int64(k.Threshold)), k.Protocol)
+}
+
+func keyOf(c results.Cell) Key { return Key{c.Op, c.ValueSize, c.Threshold, c.Protocol} }
+
+// Metric is one quantity compared between the runs.
+type Metric struct {
+	Name string   `json:"name"` // "p50", "p99", "ops/s"
+	A    Interval `json:"a"`
+	B    Interval `json:"b"`
+	// Change is (B-A)/A.
+	Change float64 `json:"change"`
+	// Known is false when no noise estimate was possible; the change is
+	// then never significant.
+	Known bool `json:"known"`
+	// Significant: the intervals do not overlap and |Change| >= MinEffect.
+	Significant bool `json:"significant"`
+	// Regression: significant and for the worse (latency up, throughput
+	// down).
+	Regression bool `json:"regression"`
+	// Method names how the intervals were obtained.
+	Method string `json:"method"`
+}
+
+// Worse is the change expressed so that positive is worse.
+func (m Metric) Worse() float64 {
+	if m.Name == "ops/s" {
+		return -m.Change
+	}
+	return m.Change
+}
+
+// CellDiff is one matched cell.
+type CellDiff struct {
+	Key     Key      `json:"cell"`
+	Metrics []Metric `json:"metrics"`
+}
+
+// Result is a comparison of run A (baseline) with run B.
+type Result struct {
+	MinEffect float64    `json:"min_effect"`
+	Cells     []CellDiff `json:"cells"`
+	// OnlyA and OnlyB are cells present in one run only.
+	OnlyA []Key `json:"only_a,omitempty"`
+	OnlyB []Key `json:"only_b,omitempty"`
+}
+
+// Compare matches cells on (op, value size, threshold, protocol).
+func Compare(a, b *results.Run, opt Options) (*Result, error) {
+	if opt.MinEffect < 0 {
+		return nil, fmt.Errorf("min effect %g: want >= 0", opt.MinEffect)
+	}
+	res := &Result{MinEffect: opt.MinEffect}
+	inB := map[Key]results.Cell{}
+	for _, c := range b.Cells {
+		inB[keyOf(c)] = c
+	}
+	seen := map[Key]bool{}
+	for _, ca := range a.Cells {
+		k := keyOf(ca)
+		seen[k] = true
+		cb, ok := inB[k]
+		if !ok {
+			res.OnlyA = append(res.OnlyA, k)
+			continue
+		}
+		d, err := compareCell(ca, cb, opt)
+		if err != nil {
+			return nil, err
+		}
+		res.Cells = append(res.Cells, d)
+	}
+	for _, cb := range b.Cells {
+		if !seen[keyOf(cb)] {
+			res.OnlyB = append(res.OnlyB, keyOf(cb))
+		}
+	}
+	order := func(x, y Key) int {
+		return cmp.Or(cmp.Compare(x.Op, y.Op), cmp.Compare(x.ValueSize, y.ValueSize),
+			cmp.Compare(x.Threshold, y.Threshold), cmp.Compare(x.Protocol, y.Protocol))
+	}
+	slices.SortFunc(res.Cells, func(x, y CellDiff) int { return order(x.Key, y.Key) })
+	slices.SortFunc(res.OnlyA, order)
+	slices.SortFunc(res.OnlyB, order)
+	return res, nil
+}
+
+func compareCell(ca, cb results.Cell, opt Options) (CellDiff, error) {
+	d := CellDiff{Key: keyOf(ca)}
+	ha, errA := report.Histogram(ca)
+	hb, errB := report.Histogram(cb)
+	for _, q := range []struct {
+		name string
+		q    float64
+		sum  func(results.Latency) int64
+	}{{"p50", 0.50, func(l results.Latency) int64 { return l.P50 }}, {"p99", 0.99, func(l results.Latency) int64 { return l.P99 }}} {
+		m := Metric{Name: q.name, Method: "order-statistic CI from the histogram"}
+		if errA == nil && errB == nil && ha.TotalCount() > 0 && hb.TotalCount() > 0 {
+			m.A, m.B, m.Known = QuantileCI(ha, q.q), QuantileCI(hb, q.q), true
+		} else {
+			m.A = Interval{Est: float64(q.sum(ca.Latency))}
+			m.B = Interval{Est: float64(q.sum(cb.Latency))}
+			m.Method = "summary only (no histogram): no noise estimate"
+		}
+		d.Metrics = append(d.Metrics, judge(m, opt.MinEffect))
+	}
+	d.Metrics = append(d.Metrics, judge(throughput(ca, cb, ha, hb, opt), opt.MinEffect))
+	return d, nil
+}
+
+// throughput compares ops/s. The noise comes from the per-interval rates
+// of the interval logs when both runs have at least three intervals;
+// otherwise from the latency histogram: in a closed loop throughput is the
+// concurrency over the mean latency, so it carries the mean's relative
+// standard error.
+func throughput(ca, cb results.Cell, ha, hb *hdrhistogram.Histogram, opt Options) Metric {
+	m := Metric{Name: "ops/s", A: Interval{Est: ca.ThroughputOps}, B: Interval{Est: cb.ThroughputOps}}
+	if opt.DirA != "" && opt.DirB != "" {
+		ra, okA := intervalRates(opt.DirA, ca)
+		rb, okB := intervalRates(opt.DirB, cb)
+		if okA && okB {
+			ia, _ := MeanCI(ra)
+			ib, _ := MeanCI(rb)
+			// Centre the intervals on the cell's throughput (whole-phase
+			// count over duration), keeping the interval-derived width.
+			m.A = Interval{Est: ca.ThroughputOps, Lo: ca.ThroughputOps - (ia.Est - ia.Lo), Hi: ca.ThroughputOps + (ia.Hi - ia.Est)}
+			m.B = Interval{Est: cb.ThroughputOps, Lo: cb.ThroughputOps - (ib.Est - ib.Lo), Hi: cb.ThroughputOps + (ib.Hi - ib.Est)}
+			m.Known, m.Method = true, "mean of per-interval rates (t interval)"
+			return m
+		}
+	}
+	if ha != nil && hb != nil && ha.TotalCount() > 1 && hb.TotalCount() > 1 && ha.Mean() > 0 && hb.Mean() > 0 {
+		rel := func(h *hdrhistogram.Histogram) float64 {
+			return z * h.StdDev() / (h.Mean() * math.Sqrt(float64(h.TotalCount())))
+		}
+		m.A.Lo, m.A.Hi = m.A.Est*(1-rel(ha)), m.A.Est*(1+rel(ha))
+		m.B.Lo, m.B.Hi = m.B.Est*(1-rel(hb)), m.B.Est*(1+rel(hb))
+		m.Known, m.Method = true, "standard error of the mean latency"
+		return m
+	}
+	m.Method = "no histogram or intervals: no noise estimate"
+	return m
+}
+
+func intervalRates(dir string, c results.Cell) ([]float64, bool) {
+	hs, err := results.CellIntervals(dir, c)
+	if err != nil {
+		return nil, false
+	}
+	var rates []float64
+	for _, h := range hs {
+		if secs := float64(h.EndTimeMs()-h.StartTimeMs()) / 1000; secs > 0 {
+			rates = append(rates, float64(h.TotalCount())/secs)
+		}
+	}
+	return rates, len(rates) >= 3
+}
+
+func judge(m Metric, minEffect float64) Metric {
+	if m.A.Est > 0 {
+		m.Change = (m.B.Est - m.A.Est) / m.A.Est
+	}
+	m.Significant = m.Known && m.A.Est > 0 && !m.A.Overlaps(m.B) && math.Abs(m.Change) >= minEffect
+	m.Regression = m.Significant && m.Worse() > 0
+	return m
+}
+
+// Regressions lists the significant regressions worse than pct percent.
+func (r *Result) Regressions(pct float64) []string {
+	var out []string
+	for _, c := range r.Cells {
+		for _, m := range c.Metrics {
+			if m.Regression && 100*m.Worse() > pct {
+				out = append(out, fmt.Sprintf("%s %s %+.1f%%", c.Key, m.Name, 100*m.Change))
+			}
+		}
+	}
+	return out
+}
+
+// RegressionError lists the significant regressions beyond the limit.
+type RegressionError struct {
+	Pct   float64
+	Cells []string
+}
+
+func (e *RegressionError) Error() string {
+	return fmt.Sprintf("%d significant regression(s) over %g%%: %s", len(e.Cells), e.Pct, strings.Join(e.Cells, "; "))
+}
+
+// Check returns a *RegressionError when a significant regression is worse
+// than pct percent.
+func (r *Result) Check(pct float64) error {
+	if cells := r.Regressions(pct); len(cells) > 0 {
+		return &RegressionError{Pct: pct, Cells: cells}
+	}
+	return nil
+}

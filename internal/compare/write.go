@@ -1,0 +1,100 @@
+package compare
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/kvbench/kvbench/internal/report"
+)
+
+// Formats lists the accepted --format values.
+var Formats = []string{"table", "json"}
+
+// Write renders the comparison in format.
+func (r *Result) Write(w io.Writer, format string) error {
+	switch format {
+	case "table":
+		return r.writeTable(w)
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	return fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+}
+
+func (m Metric) value(v float64) string {
+	if m.Name == "ops/s" {
+		return report.Rate(v)
+	}
+	return report.Duration(v)
+}
+
+// delta prints the change with a mark: "*" significant, "?" no noise
+// estimate, nothing when within noise or below the minimum effect.
+func (m Metric) delta() string {
+	s := fmt.Sprintf("%+.1f%%", 100*m.Change)
+	switch {
+	case m.Significant:
+		s += " *"
+	case !m.Known:
+		s += " ?"
+	}
+	return s
+}
+
+func (c CellDiff) verdict() string {
+	var worse, better bool
+	for _, m := range c.Metrics {
+		worse = worse || m.Regression
+		better = better || (m.Significant && !m.Regression)
+	}
+	switch {
+	case worse && better:
+		return "MIXED"
+	case worse:
+		return "REGRESSED"
+	case better:
+		return "improved"
+	}
+	return ""
+}
+
+func (r *Result) writeTable(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "op\tvalue\tthreshold\tprotocol\tp50 A\tp50 B\tΔp50\tp99 A\tp99 B\tΔp99\tops/s A\tops/s B\tΔops/s\t\t")
+	var regressed, improved int
+	for _, c := range r.Cells {
+		row := []string{c.Key.Op, report.Bytes(int64(c.Key.ValueSize)), report.Bytes(int64(c.Key.Threshold)), c.Key.Protocol}
+		for _, m := range c.Metrics {
+			row = append(row, m.value(m.A.Est), m.value(m.B.Est), m.delta())
+		}
+		v := c.verdict()
+		switch v {
+		case "REGRESSED", "MIXED":
+			regressed++
+		case "improved":
+			improved++
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t"+v+"\t")
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%d cells compared: %d regressed, %d improved, %d unchanged within noise.\n",
+		len(r.Cells), regressed, improved, len(r.Cells)-regressed-improved)
+	fmt.Fprintf(&b, "* significant: 95%% intervals do not overlap and |change| >= %.1f%% (see docs/COMPARE.md); ? no noise estimate.\n",
+		100*r.MinEffect)
+	for _, k := range r.OnlyA {
+		fmt.Fprintf(&b, "only in A: %s\n", k)
+	}
+	for _, k := range r.OnlyB {
+		fmt.Fprintf(&b, "only in B: %s\n", k)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,95 @@
+package plot
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/kvbench/kvbench/internal/results"
+)
+
+// Options control SaveAll.
+type Options struct {
+	// OutDir receives the image files; it is created if missing.
+	OutDir string
+	// WidthPx and HeightPx are the image size; zero means 800x500.
+	WidthPx, HeightPx int
+	// Formats are the image formats; empty means png and svg.
+	Formats []string
+	// Percentiles and Timelines enable the per-size figures, which are one
+	// file per operation and value size.
+	Percentiles, Timelines bool
+}
+
+// Figures builds every figure for the run: per op, throughput (ops/s and
+// MiB/s) and latency against value size, then per op and value size the
+// percentile distribution and the timeline when enabled. dir is the run
+// directory the interval logs are read from. Problems that only cost one
+// figure are returned in warnings.
+func Figures(run *results.Run, dir string, opt Options) (figs []*Figure, warnings []error, err error) {
+	add := func(f *Figure, err error) error {
+		if err != nil {
+			return err
+		}
+		if f != nil {
+			figs = append(figs, f)
+		}
+		return nil
+	}
+	for _, op := range Ops(run) {
+		if err := add(Throughput(run, op, OpsPerSec)); err != nil {
+			return nil, nil, err
+		}
+		if err := add(Throughput(run, op, MiBPerSec)); err != nil {
+			return nil, nil, err
+		}
+		if err := add(Latency(run, op)); err != nil {
+			return nil, nil, err
+		}
+		for _, size := range Sizes(run, op) {
+			if opt.Percentiles {
+				if err := add(Percentiles(run, op, size)); err != nil {
+					return nil, nil, err
+				}
+			}
+			if opt.Timelines {
+				f, skipped, err := Timeline(run, dir, op, size)
+				warnings = append(warnings, skipped...)
+				if err := add(f, err); err != nil {
+					return nil, nil, err
+				}
+			}
+		}
+	}
+	return figs, warnings, nil
+}
+
+// SaveAll builds and writes every figure, returning the files written.
+func SaveAll(run *results.Run, dir string, opt Options) (paths []string, warnings []error, err error) {
+	if opt.WidthPx == 0 {
+		opt.WidthPx = DefaultWidthPx
+	}
+	if opt.HeightPx == 0 {
+		opt.HeightPx = DefaultHeightPx
+	}
+	if opt.WidthPx < 200 || opt.HeightPx < 150 {
+		return nil, nil, fmt.Errorf("image size %dx%d too small (at least 200x150)", opt.WidthPx, opt.HeightPx)
+	}
+	figs, warnings, err := Figures(run, dir, opt)
+	if err != nil {
+		return nil, warnings, err
+	}
+	if len(figs) == 0 {
+		return nil, warnings, fmt.Errorf("nothing to plot: no cell has a positive value size and measurements")
+	}
+	if err := os.MkdirAll(opt.OutDir, 0o755); err != nil {
+		return nil, warnings, err
+	}
+	for _, f := range figs {
+		ps, err := f.Save(opt.OutDir, opt.WidthPx, opt.HeightPx, opt.Formats...)
+		paths = append(paths, ps...)
+		if err != nil {
+			return paths, warnings, fmt.Errorf("%s: %w", f.Name, err)
+		}
+	}
+	return paths, warnings, nil
+}

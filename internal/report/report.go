@@ -1,0 +1,201 @@
+// Package report renders a run's results.json as a table, markdown, CSV or
+// JSON, one row per cell.
+package report
+
+import (
+	"cmp"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/kvbench/kvbench/internal/results"
+)
+
+// Formats lists the accepted --format values.
+var Formats = []string{"table", "markdown", "csv", "json"}
+
+// Row is one cell flattened for output. Latencies are nanoseconds and rates
+// per second so CSV and JSON keep full precision.
+type Row struct {
+	Op          string  `json:"op"`
+	ValueSize   int     `json:"value_size"`
+	Threshold   int     `json:"threshold"`
+	Protocol    string  `json:"protocol"`
+	Count       int64   `json:"count"`
+	Errors      int64   `json:"errors"`
+	OpsPerSec   float64 `json:"throughput_ops"`
+	BytesPerSec float64 `json:"throughput_bytes"`
+	P50         int64   `json:"p50_ns"`
+	P90         int64   `json:"p90_ns"`
+	P99         int64   `json:"p99_ns"`
+	P999        int64   `json:"p999_ns"`
+	Max         int64   `json:"max_ns"`
+}
+
+// Rows flattens and orders the cells: by op, value size, threshold, then
+// protocol, so eager and rendezvous at one size sit next to each other.
+func Rows(run *results.Run) []Row {
+	rows := make([]Row, 0, len(run.Cells))
+	for _, c := range run.Cells {
+		var errs int64
+		for _, n := range c.Errors {
+			errs += n
+		}
+		rows = append(rows, Row{
+			Op: c.Op, ValueSize: c.ValueSize, Threshold: c.Threshold, Protocol: c.Protocol,
+			Count: c.Count, Errors: errs,
+			OpsPerSec: c.ThroughputOps, BytesPerSec: c.ThroughputBytes,
+			P50: c.Latency.P50, P90: c.Latency.P90, P99: c.Latency.P99, P999: c.Latency.P999, Max: c.Latency.Max,
+		})
+	}
+	slices.SortStableFunc(rows, func(a, b Row) int {
+		return cmp.Or(cmp.Compare(a.Op, b.Op), cmp.Compare(a.ValueSize, b.ValueSize),
+			cmp.Compare(a.Threshold, b.Threshold), cmp.Compare(a.Protocol, b.Protocol))
+	})
+	return rows
+}
+
+// Write renders run in format (one of Formats).
+func Write(w io.Writer, run *results.Run, format string) error {
+	switch format {
+	case "table":
+		return writeTable(w, run)
+	case "markdown":
+		return writeMarkdown(w, run)
+	case "csv":
+		return writeCSV(w, run)
+	case "json":
+		return writeJSON(w, run)
+	}
+	return fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+}
+
+// WorkloadName digs the name out of the generic workload document.
+func WorkloadName(run *results.Run) string {
+	if m, ok := run.Workload.(map[string]any); ok {
+		if s, ok := m["name"].(string); ok {
+			return s
+		}
+	}
+	return ""
+}
+
+// header is the run description shared by table and markdown.
+func header(run *results.Run) [][2]string {
+	tr := run.Transport.Name
+	if run.Transport.Device != "" {
+		tr += " (" + run.Transport.Device + ")"
+	}
+	server := run.Transport.Server
+	if run.Transport.Embedded {
+		server += " (embedded)"
+	}
+	return [][2]string{
+		{"workload", WorkloadName(run)},
+		{"transport", tr},
+		{"server", server},
+		{"host", fmt.Sprintf("%s, %d cores, %s", run.Host.Hostname, run.Host.Cores, run.Host.CPUModel)},
+		{"start", run.Start.UTC().Format(time.RFC3339)},
+		{"duration", run.End.Sub(run.Start).Round(time.Millisecond).String()},
+		{"end", run.EndReason},
+		{"version", strings.TrimSpace(run.Version + " " + run.Revision)},
+		{"seed", strconv.FormatUint(run.Seed, 10)},
+	}
+}
+
+var tableColumns = []string{"op", "value", "threshold", "protocol", "count", "errors",
+	"ops/s", "MiB/s", "p50", "p90", "p99", "p99.9", "max"}
+
+func humanRow(r Row) []string {
+	return []string{r.Op, Bytes(int64(r.ValueSize)), Bytes(int64(r.Threshold)), r.Protocol,
+		strconv.FormatInt(r.Count, 10), strconv.FormatInt(r.Errors, 10),
+		Rate(r.OpsPerSec), MiB(r.BytesPerSec),
+		Duration(float64(r.P50)), Duration(float64(r.P90)), Duration(float64(r.P99)),
+		Duration(float64(r.P999)), Duration(float64(r.Max))}
+}
+
+func writeTable(w io.Writer, run *results.Run) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, kv := range header(run) {
+		fmt.Fprintf(tw, "%s:\t%s\n", kv[0], kv[1])
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, strings.Join(tableColumns, "\t")+"\t")
+	for _, r := range Rows(run) {
+		fmt.Fprintln(tw, strings.Join(humanRow(r), "\t")+"\t")
+	}
+	return tw.Flush()
+}
+
+func writeMarkdown(w io.Writer, run *results.Run) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## kvbench run %s\n\n", WorkloadName(run))
+	for _, kv := range header(run) {
+		fmt.Fprintf(&b, "- **%s**: %s\n", kv[0], mdEscape(kv[1]))
+	}
+	b.WriteString("\n| " + strings.Join(tableColumns, " | ") + " |\n|")
+	for i := range tableColumns {
+		if i < 4 {
+			b.WriteString(" --- |")
+		} else {
+			b.WriteString(" ---: |")
+		}
+	}
+	b.WriteString("\n")
+	for _, r := range Rows(run) {
+		cells := humanRow(r)
+		for i := range cells {
+			cells[i] = mdEscape(cells[i])
+		}
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+func writeCSV(w io.Writer, run *results.Run) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"op", "value_size", "threshold", "protocol", "count", "errors",
+		"throughput_ops", "throughput_bytes", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"})
+	for _, r := range Rows(run) {
+		_ = cw.Write([]string{r.Op, strconv.Itoa(r.ValueSize), strconv.Itoa(r.Threshold), r.Protocol,
+			strconv.FormatInt(r.Count, 10), strconv.FormatInt(r.Errors, 10),
+			strconv.FormatFloat(r.OpsPerSec, 'f', -1, 64), strconv.FormatFloat(r.BytesPerSec, 'f', -1, 64),
+			strconv.FormatInt(r.P50, 10), strconv.FormatInt(r.P90, 10), strconv.FormatInt(r.P99, 10),
+			strconv.FormatInt(r.P999, 10), strconv.FormatInt(r.Max, 10)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// jsonReport is the json format: the run description and the rows.
+type jsonReport struct {
+	Workload  string            `json:"workload"`
+	Transport results.Transport `json:"transport"`
+	Start     time.Time         `json:"start"`
+	End       time.Time         `json:"end"`
+	EndReason string            `json:"end_reason"`
+	Seed      uint64            `json:"seed"`
+	Rows      []Row             `json:"cells"`
+}
+
+func writeJSON(w io.Writer, run *results.Run) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(jsonReport{
+		Workload: WorkloadName(run), Transport: run.Transport, Start: run.Start, End: run.End,
+		EndReason: run.EndReason, Seed: run.Seed, Rows: Rows(run),
+	})
+}

@@ -1,0 +1,236 @@
+package results
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func TestCreateRunDirNeverOverwrites(t *testing.T) {
+	parent := t.TempDir()
+	at := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	var dirs []string
+	for range 3 {
+		d, err := CreateRunDir(parent, "my workload/1", at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, filepath.Base(d))
+		if err := os.WriteFile(filepath.Join(d, "marker"), []byte(d), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"my_workload_1-20260304-050607", "my_workload_1-20260304-050607-2", "my_workload_1-20260304-050607-3"}
+	for i := range want {
+		if dirs[i] != want[i] {
+			t.Errorf("dir %d = %s, want %s", i, dirs[i], want[i])
+		}
+		b, err := os.ReadFile(filepath.Join(parent, want[i], "marker"))
+		if err != nil || !strings.HasSuffix(string(b), want[i]) {
+			t.Errorf("%s: marker %q, %v: a later run overwrote it", want[i], b, err)
+		}
+		if fi, err := os.Stat(filepath.Join(parent, want[i], HlogDir)); err != nil || !fi.IsDir() {
+			t.Errorf("%s: no %s directory", want[i], HlogDir)
+		}
+	}
+}
+
+func TestWriteFileAtomic(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f.json")
+	if err := WriteFileAtomic(p, []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileAtomic(p, []byte("two")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "two" {
+		t.Errorf("content %q, want two", b)
+	}
+	// A failing write (the target is a directory) leaves the old state and
+	// no temporary file behind.
+	blocked := filepath.Join(dir, "blocked")
+	if err := os.Mkdir(blocked, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(blocked, "x"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileAtomic(blocked, []byte("three")); err == nil {
+		t.Error("writing over a non-empty directory succeeded")
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 2 {
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Errorf("directory holds %v, want only f.json and blocked", names)
+	}
+}
+
+// sampleRun builds a run with one cell whose histogram and interval log
+// hold the same values.
+func sampleRun(t *testing.T, dir string) *Run {
+	t.Helper()
+	start := time.Date(2026, 3, 4, 5, 6, 7, 250e6, time.UTC)
+	var ivls []*hdrhistogram.Histogram
+	total := NewHistogram()
+	for i := range int64(3) {
+		h := NewHistogram()
+		for v := int64(1); v <= 1000; v++ {
+			h.RecordValue(v*1000 + i*7919)
+		}
+		h.RecordValue(int64(i+1) * int64(time.Millisecond) * 50)
+		h.SetStartTimeMs(start.UnixMilli() + i*1000)
+		h.SetEndTimeMs(start.UnixMilli() + (i+1)*1000)
+		total.Merge(h)
+		ivls = append(ivls, h)
+	}
+	enc, err := EncodeHistogram(total)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Cell{Op: "get", ValueSize: 4096, Threshold: 8192, Protocol: "eager", Count: total.TotalCount(),
+		Errors: map[string]int64{"timeout": 2, "not_found": 5}, DurationNs: int64(3 * time.Second),
+		ThroughputOps: float64(total.TotalCount()) / 3, ThroughputBytes: float64(total.TotalCount()) * 4096 / 3,
+		Latency: Summarize(total), Histogram: enc, Load: CellLoad{Mode: "closed", Connections: 2, Depth: 4}}
+	c.Hlog = HlogName(c)
+	if dir != "" {
+		if err := WriteHlog(filepath.Join(dir, c.Hlog), "cell get", start, ivls); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &Run{SchemaVersion: SchemaVersion, Workload: map[string]any{"name": "sample"}, Seed: 9,
+		Version: "v0.0.0-test", Start: start, End: start.Add(3 * time.Second), EndReason: "completed",
+		Transport: Transport{Name: "tcp", Server: "127.0.0.1:1", Embedded: true},
+		Verify:    VerifyCounts{Checked: 10}, Cells: []Cell{c}}
+}
+
+func TestRunRoundTrip(t *testing.T) {
+	parent := t.TempDir()
+	dir, err := CreateRunDir(parent, "sample", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sampleRun(t, dir)
+	if err := r.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Cells) != 1 || got.Seed != 9 || got.EndReason != "completed" || got.Cells[0].Errors["timeout"] != 2 {
+		t.Fatalf("loaded %+v", got)
+	}
+	c := got.Cells[0]
+	h, err := c.Hist()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.TotalCount() != c.Count || Summarize(h) != c.Latency {
+		t.Errorf("JSON histogram (%d, %+v) disagrees with the cell (%d, %+v)", h.TotalCount(), Summarize(h), c.Count, c.Latency)
+	}
+	m, err := CellHlogMerged(dir, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.TotalCount() != c.Count || Summarize(m) != c.Latency {
+		t.Errorf(".hlog gives (%d, %+v), JSON (%d, %+v)", m.TotalCount(), Summarize(m), c.Count, c.Latency)
+	}
+	ivls, err := CellIntervals(dir, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ivls) != 3 || ivls[0].StartTimeMs() != r.Start.UnixMilli() || ivls[2].EndTimeMs() != r.Start.UnixMilli()+3000 {
+		t.Errorf("intervals: %d, first start %d, last end %d; want 3, %d, %d", len(ivls),
+			ivls[0].StartTimeMs(), ivls[len(ivls)-1].EndTimeMs(), r.Start.UnixMilli(), r.Start.UnixMilli()+3000)
+	}
+}
+
+func TestDecodeRejects(t *testing.T) {
+	for name, doc := range map[string]string{
+		"future schema": `{"schema_version": 99}`,
+		"no schema":     `{}`,
+		"trailing":      `{"schema_version": 1} {}`,
+		"not json":      `schema_version: 1`,
+	} {
+		if _, err := Decode([]byte(doc)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func TestSummaryGolden(t *testing.T) {
+	r := sampleRun(t, "")
+	var buf bytes.Buffer
+	if err := WriteSummary(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "summary.golden")
+	if *update {
+		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), want) {
+		t.Errorf("summary differs from %s (rerun with -update if intended):\n%s", golden, buf.String())
+	}
+}
+
+func TestCollectHost(t *testing.T) {
+	h := CollectHost()
+	if h.Cores < 1 || h.GoVer == "" || h.Kernel == "" {
+		t.Errorf("host %+v", h)
+	}
+	if _, err := os.Stat("/proc/meminfo"); err == nil && h.MemBytes == 0 {
+		t.Errorf("memory not read from /proc/meminfo: %+v", h)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	r := sampleRun(&testing.T{}, "")
+	b, _ := r.Encode()
+	f.Add(b)
+	f.Add([]byte(`{"schema_version":1,"cells":[{"histogram":"HISTFAAAAA=="}]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := Decode(b)
+		if err != nil {
+			return
+		}
+		for i := range r.Cells {
+			r.Cells[i].Hist() // must not panic
+		}
+		if _, err := r.Encode(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func FuzzDecodeHlog(f *testing.F) {
+	var buf bytes.Buffer
+	h := NewHistogram()
+	h.RecordValue(1234)
+	h.SetStartTimeMs(1e12)
+	h.SetEndTimeMs(1e12 + 1000)
+	b, _ := EncodeHlog("x", time.UnixMilli(1e12), []*hdrhistogram.Histogram{h})
+	buf.Write(b)
+	f.Add(buf.Bytes())
+	f.Add([]byte("Tag=a\n0.1,1,2,HISTFAAAAA==\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		DecodeHlog(bytes.NewReader(b)) // must not panic
+	})
+}

@@ -1,0 +1,89 @@
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/kvbench/kvbench/internal/bench"
+	"github.com/kvbench/kvbench/internal/workload"
+)
+
+// BenchMeasurer measures with the load runner: each call is one bench.Run
+// of a single cell whose mix is only the op, with the threshold forcing the
+// protocol: 0 for rendezvous, key size + value size + 1 for eager (the
+// threshold counts key plus value bytes and eager needs strictly fewer).
+type BenchMeasurer struct {
+	// Config is the template: seed, keys, phases, load, dialer and codec.
+	// ValueSizes, Thresholds, Mix, Preload and Verify are set per call.
+	Config bench.Config
+	// Unsupported reports whether an error from the run means the protocol
+	// cannot carry the size (for example the server's eager limit); nil
+	// means no error does.
+	Unsupported func(error) bool
+}
+
+// Measure implements Measurer.
+func (b *BenchMeasurer) Measure(ctx context.Context, op string, size int, p Protocol) (Sample, error) {
+	cfg := b.Config
+	cfg.ValueSizes = []int{size}
+	cfg.Thresholds = []int{0}
+	if p == Eager {
+		cfg.Thresholds = []int{cfg.Keys.Size + size + 1}
+	}
+	cfg.Verify = false
+	var want bench.Op
+	switch op {
+	case "get":
+		cfg.Mix, cfg.Preload, want = workload.Mix{Get: 1}, true, bench.OpGet
+	case "set":
+		cfg.Mix, cfg.Preload, want = workload.Mix{Set: 1}, false, bench.OpSet
+	default:
+		return Sample{}, fmt.Errorf("op %q cannot be tuned (get or set)", op)
+	}
+	rep, err := bench.Run(ctx, cfg)
+	if err != nil {
+		if b.Unsupported != nil && b.Unsupported(err) {
+			return Sample{}, fmt.Errorf("%w: %v", ErrUnsupported, err)
+		}
+		return Sample{}, err
+	}
+	if rep.Interrupted {
+		return Sample{}, context.Canceled
+	}
+	wantP := bench.Rendezvous
+	if p == Eager {
+		wantP = bench.Eager
+	}
+	var other bool
+	for _, m := range rep.Measurements {
+		if m.Op != want || m.Count == 0 {
+			continue
+		}
+		if m.Protocol != wantP {
+			other = other || m.Protocol != bench.Unknown
+			continue
+		}
+		var failed int64
+		for k, n := range m.Errors {
+			if bench.ErrorKind(k) != bench.KindNone {
+				failed += n
+			}
+		}
+		if 2*failed > m.Count {
+			return Sample{}, fmt.Errorf("%d of %d operations failed", failed, m.Count)
+		}
+		secs := m.Duration.Seconds()
+		if secs <= 0 {
+			return Sample{}, errors.New("measure phase took no time")
+		}
+		ops := float64(m.Count) / secs
+		return Sample{P50: float64(m.Hist.ValueAtQuantile(50)), OpsPerSec: ops, BytesPerSec: ops * float64(size)}, nil
+	}
+	if other {
+		// The target chose the other protocol despite the forced threshold:
+		// this one cannot carry the size.
+		return Sample{}, fmt.Errorf("%w: target used another protocol", ErrUnsupported)
+	}
+	return Sample{}, fmt.Errorf("no %s operation completed", op)
+}

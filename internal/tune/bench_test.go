@@ -1,0 +1,97 @@
+package tune
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/kvbench/kvbench/internal/bench"
+	"github.com/kvbench/kvbench/internal/bench/benchtest"
+	"github.com/kvbench/kvbench/internal/workload"
+)
+
+func benchConfig(d bench.Dialer) bench.Config {
+	return bench.Config{
+		Seed:    1,
+		Keys:    workload.Keys{Count: 32, Size: 16, Distribution: "uniform"},
+		Measure: workload.Phase{Ops: 200},
+		Load:    workload.Load{Mode: "closed", Connections: 1, Depth: 1},
+		Dialer:  d,
+		Codec:   bench.Values{},
+	}
+}
+
+func TestBenchMeasurerForcesProtocol(t *testing.T) {
+	fake := &benchtest.Fake{Record: true}
+	m := &BenchMeasurer{Config: benchConfig(fake)}
+	for _, op := range []string{"get", "set"} {
+		for _, p := range []Protocol{Eager, Rendezvous} {
+			// The fake answers eager only when key+value is below the
+			// threshold, so a wrongly placed threshold shows up as the
+			// other protocol and an error here.
+			s, err := m.Measure(context.Background(), op, 4096, p)
+			if err != nil {
+				t.Fatalf("%s %s: %v", op, p, err)
+			}
+			if s.OpsPerSec <= 0 || s.BytesPerSec != s.OpsPerSec*4096 {
+				t.Errorf("%s %s: sample %+v", op, p, s)
+			}
+		}
+	}
+	// Only the forced op is measured: a get run issues no set after preload.
+	conns := fake.Conns()
+	last := conns[len(conns)-1].Ops() // set, rendezvous
+	for _, r := range last {
+		if r.Op != bench.OpSet {
+			t.Fatalf("set run issued %v", r.Op)
+		}
+	}
+}
+
+// capped refuses eager above a limit by lowering the threshold, as a server
+// with a smaller eager limit would.
+type capped struct {
+	*benchtest.Fake
+	limit int
+}
+
+func (c capped) Dial(ctx context.Context, threshold int) (bench.Conn, error) {
+	return c.Fake.Dial(ctx, min(threshold, c.limit))
+}
+
+func TestBenchMeasurerUnsupported(t *testing.T) {
+	m := &BenchMeasurer{Config: benchConfig(capped{&benchtest.Fake{}, 1024})}
+	if _, err := m.Measure(context.Background(), "set", 512, Eager); err != nil {
+		t.Fatalf("eager below the cap: %v", err)
+	}
+	_, err := m.Measure(context.Background(), "set", 4096, Eager)
+	if !errors.Is(err, ErrUnsupported) {
+		t.Errorf("eager above the cap: %v, want ErrUnsupported", err)
+	}
+	if _, err := m.Measure(context.Background(), "delete", 64, Eager); err == nil {
+		t.Error("delete accepted")
+	}
+	dialErr := errors.New("threshold too large")
+	m = &BenchMeasurer{
+		Config:      benchConfig(bench.DialerFunc(func(context.Context, int) (bench.Conn, error) { return nil, dialErr })),
+		Unsupported: func(err error) bool { return errors.Is(err, dialErr) },
+	}
+	if _, err := m.Measure(context.Background(), "get", 64, Eager); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("dial error: %v", err)
+	}
+}
+
+func TestRunOverBench(t *testing.T) {
+	// End to end through the runner: with no latency difference the fake
+	// gives no crossover, and the run completes with every point measured.
+	m := &BenchMeasurer{Config: benchConfig(&benchtest.Fake{})}
+	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: []int{64, 1024}, Repeats: 2, KeySize: 16}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range res.Ops[0].Points {
+		if len(p.Eager) != 2 || len(p.Rendezvous) != 2 {
+			t.Errorf("size %d: %d eager, %d rendezvous samples", p.Size, len(p.Eager), len(p.Rendezvous))
+		}
+	}
+}

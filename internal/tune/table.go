@@ -1,0 +1,110 @@
+package tune
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/kvbench/kvbench/internal/report"
+)
+
+var tableHeader = []string{"size range", "protocol", "eager p50", "rdv p50", "eager MiB/s", "rdv MiB/s", "ratio"}
+
+// WriteTable prints, per op, a table in the manner of UCX's protocol info:
+// one row per measured size covering the sizes up to the next one, the
+// protocol the recommended threshold selects there, the medians of both
+// protocols and their ratio. The explanation follows.
+func (r *Result) WriteTable(w io.Writer) error {
+	var b strings.Builder
+	for _, o := range r.Ops {
+		title := o.Op + ": " + o.Verdict
+		if o.Found {
+			title = fmt.Sprintf("%s: crossover at %s, eager threshold for %s alone %s", o.Op,
+				report.Bytes(int64(o.Crossover)), o.Op, report.Bytes(int64(o.Threshold)))
+		}
+		b.WriteString(title + "\n")
+		rows := [][]string{tableHeader}
+		for i, p := range o.Points {
+			rng := "[" + report.Bytes(int64(p.Size)) + ", "
+			if i+1 < len(o.Points) {
+				rng += report.Bytes(int64(o.Points[i+1].Size)) + ")"
+			} else {
+				rng += "inf)"
+			}
+			eagerP50, eagerRate, ratio := "n/a", "n/a", "-"
+			if len(p.Eager) > 0 {
+				eagerP50, eagerRate = report.Duration(p.EagerP50), report.MiB(p.EagerRate)
+				ratio = fmt.Sprintf("%.2f", p.Ratio)
+			}
+			rows = append(rows, []string{rng, r.protocolCell(p), eagerP50, report.Duration(p.RdvP50),
+				eagerRate, report.MiB(p.RdvRate), ratio})
+		}
+		writeGrid(&b, rows)
+		b.WriteString("\n")
+	}
+	b.WriteString(fmt.Sprintf("ratio = eager p50 / rendezvous p50 (above 1: rendezvous faster). Medians of %d repeats;\n", r.Config.Repeats))
+	b.WriteString("a size is a tie when the p50 gap is within the noise, the larger max-min spread of the two.\n")
+	if r.Recommended > 0 {
+		b.WriteString("protocol: what the recommended threshold selects; \"(tie)\" marks sizes within noise,\n\"!\" sizes where the other protocol measured significantly faster.\n")
+	} else {
+		b.WriteString("protocol: the measured winner (no threshold recommended).\n")
+	}
+	b.WriteString("\n")
+	for _, e := range r.Explanation {
+		b.WriteString(e + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// protocolCell names the protocol used at p: under the recommended
+// threshold when there is one, else the measured winner.
+func (r *Result) protocolCell(p Point) string {
+	if r.Recommended == 0 {
+		return p.Winner
+	}
+	chosen := "eager"
+	if p.Size+r.Config.KeySize >= r.Recommended || len(p.Eager) == 0 {
+		chosen = "rendezvous"
+	}
+	switch {
+	case p.Winner == "tie":
+		return chosen + " (tie)"
+	case p.Winner != chosen:
+		return chosen + " !"
+	}
+	return chosen
+}
+
+// writeGrid draws rows (the first is the header) as a +---+ bordered grid.
+func writeGrid(b *strings.Builder, rows [][]string) {
+	widths := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for i, c := range row {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	rule := func() {
+		for _, w := range widths {
+			b.WriteString("+" + strings.Repeat("-", w+2))
+		}
+		b.WriteString("+\n")
+	}
+	rule()
+	for i, row := range rows {
+		for j, c := range row {
+			pad := strings.Repeat(" ", widths[j]-utf8.RuneCountInString(c))
+			if j == 0 || j == 1 {
+				b.WriteString("| " + c + pad + " ")
+			} else {
+				b.WriteString("| " + pad + c + " ")
+			}
+		}
+		b.WriteString("|\n")
+		if i == 0 {
+			rule()
+		}
+	}
+	rule()
+}

@@ -1,0 +1,399 @@
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+
+	"github.com/kvbench/kvbench/internal/report"
+)
+
+// Config is what to sweep.
+type Config struct {
+	// Ops are the operations to tune, "get" and/or "set", each measured
+	// alone.
+	Ops []string `json:"ops"`
+	// Sizes are the value sizes in bytes; sorted and deduplicated by Run.
+	Sizes []int `json:"sizes"`
+	// Repeats is how many times each (op, size, protocol) is measured; the
+	// spread of the repeats is the noise. At least 2; 5 is a good default.
+	Repeats int `json:"repeats"`
+	// KeySize is added to the value size when placing the threshold, since
+	// the threshold counts key plus value bytes.
+	KeySize int `json:"key_size"`
+	// Progress, if set, is called after each measurement.
+	Progress func(done, total int, op string, size int, p Protocol) `json:"-"`
+}
+
+// DefaultRepeats is the repetition count when none is given.
+const DefaultRepeats = 5
+
+// Validate reports every problem with c.
+func (c *Config) Validate() error {
+	var errs []error
+	if len(c.Ops) == 0 {
+		errs = append(errs, errors.New("no operations to tune"))
+	}
+	for _, op := range c.Ops {
+		// A delete carries no value, so it has no protocol to tune.
+		if op != "get" && op != "set" {
+			errs = append(errs, fmt.Errorf("op %q: want get or set", op))
+		}
+	}
+	if len(c.Sizes) < 2 {
+		errs = append(errs, fmt.Errorf("%d value sizes: need at least 2 to locate a crossover", len(c.Sizes)))
+	}
+	for _, s := range c.Sizes {
+		if s <= 0 {
+			errs = append(errs, fmt.Errorf("value size %d: want > 0", s))
+		}
+	}
+	if c.Repeats < 2 {
+		errs = append(errs, fmt.Errorf("repeats %d: want >= 2 (the spread of repeats is the noise)", c.Repeats))
+	}
+	if c.KeySize < 0 {
+		errs = append(errs, fmt.Errorf("key size %d: want >= 0", c.KeySize))
+	}
+	return errors.Join(errs...)
+}
+
+// Point is one (op, size) comparison.
+type Point struct {
+	Size int `json:"size"`
+	// Eager and Rendezvous are the repetitions in measurement order. Eager
+	// is empty when eager cannot carry the size.
+	Eager      []Sample `json:"eager,omitempty"`
+	Rendezvous []Sample `json:"rendezvous"`
+	// Medians over the repetitions (p50 in ns, throughput in bytes/s).
+	EagerP50  float64 `json:"eager_p50_ns"`
+	RdvP50    float64 `json:"rdv_p50_ns"`
+	EagerRate float64 `json:"eager_bytes_per_sec"`
+	RdvRate   float64 `json:"rdv_bytes_per_sec"`
+	// Noise is the larger of the two p50 spreads (max - min over repeats).
+	Noise float64 `json:"noise_ns"`
+	// Ratio is EagerP50/RdvP50: above 1 rendezvous is faster.
+	Ratio float64 `json:"ratio"`
+	// Winner is "eager" or "rendezvous" when the p50 gap exceeds Noise,
+	// else "tie".
+	Winner string `json:"winner"`
+}
+
+// OpResult is the analysis of one op.
+type OpResult struct {
+	Op     string  `json:"op"`
+	Points []Point `json:"points"`
+	// Found says a crossover lies inside the measured sizes: rendezvous
+	// wins significantly from Crossover on and eager is not significantly
+	// better at any larger size.
+	Found bool `json:"found"`
+	// Crossover is the smallest such measured size; Below the measured size
+	// before it (0 if none).
+	Crossover int `json:"crossover,omitempty"`
+	Below     int `json:"below,omitempty"`
+	// EqualAt estimates where the median p50 curves cross, interpolating
+	// in log size between Below and Crossover.
+	EqualAt float64 `json:"equal_at,omitempty"`
+	// Threshold is the eager threshold this op alone would want.
+	Threshold int `json:"threshold,omitempty"`
+	// Verdict explains the outcome in one sentence; Suggestion says which
+	// sizes to measure when the crossover was not found.
+	Verdict    string `json:"verdict"`
+	Suggestion string `json:"suggestion,omitempty"`
+}
+
+// Result is a tuning run.
+type Result struct {
+	Config Config     `json:"config"`
+	Ops    []OpResult `json:"ops"`
+	// Recommended is the eager threshold for all ops (0 when no op found a
+	// crossover), and Explanation says how it was chosen.
+	Recommended int      `json:"recommended_threshold"`
+	Explanation []string `json:"explanation"`
+}
+
+// Run measures every (op, size) under both protocols, Repeats times. The
+// order is repetition, then size, then op, and within each (op, size) the
+// two protocols alternate which goes first from one repetition to the next,
+// so slow drift (thermal, background load, server memory growth) lands on
+// both protocols equally.
+func Run(ctx context.Context, cfg Config, m Measurer) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg.Sizes = slices.Clone(cfg.Sizes)
+	slices.Sort(cfg.Sizes)
+	cfg.Sizes = slices.Compact(cfg.Sizes)
+	type key struct {
+		op   string
+		size int
+	}
+	eager := map[key][]Sample{}
+	rdv := map[key][]Sample{}
+	noEager := map[key]bool{}
+	total := cfg.Repeats * len(cfg.Sizes) * len(cfg.Ops) * 2
+	done := 0
+	for r := range cfg.Repeats {
+		order := []Protocol{Eager, Rendezvous}
+		if r%2 == 1 {
+			order = []Protocol{Rendezvous, Eager}
+		}
+		for _, size := range cfg.Sizes {
+			for _, op := range cfg.Ops {
+				k := key{op, size}
+				for _, p := range order {
+					if err := ctx.Err(); err != nil {
+						return nil, err
+					}
+					done++
+					if p == Eager && noEager[k] {
+						if cfg.Progress != nil {
+							cfg.Progress(done, total, op, size, p)
+						}
+						continue
+					}
+					s, err := m.Measure(ctx, op, size, p)
+					if cfg.Progress != nil {
+						cfg.Progress(done, total, op, size, p)
+					}
+					switch {
+					case p == Eager && errors.Is(err, ErrUnsupported):
+						noEager[k] = true
+						continue
+					case err != nil:
+						return nil, fmt.Errorf("%s %s %s: %w", op, report.Bytes(int64(size)), p, err)
+					}
+					if p == Eager {
+						eager[k] = append(eager[k], s)
+					} else {
+						rdv[k] = append(rdv[k], s)
+					}
+				}
+			}
+		}
+	}
+	res := &Result{Config: cfg}
+	for _, op := range cfg.Ops {
+		var pts []Point
+		for _, size := range cfg.Sizes {
+			k := key{op, size}
+			if noEager[k] {
+				pts = append(pts, NewPoint(size, nil, rdv[k]))
+			} else {
+				pts = append(pts, NewPoint(size, eager[k], rdv[k]))
+			}
+		}
+		res.Ops = append(res.Ops, Analyze(op, pts, cfg.KeySize))
+	}
+	res.recommend(cfg.KeySize)
+	return res, nil
+}
+
+// NewPoint summarises the repetitions of one (op, size). A nil eager means
+// eager cannot carry the size, which rendezvous wins by default.
+func NewPoint(size int, eager, rdv []Sample) Point {
+	pt := Point{Size: size, Eager: eager, Rendezvous: rdv}
+	rp50, rspread := medianSpread(rdv, func(s Sample) float64 { return s.P50 })
+	pt.RdvP50 = rp50
+	pt.RdvRate, _ = medianSpread(rdv, func(s Sample) float64 { return s.BytesPerSec })
+	if len(eager) == 0 {
+		pt.Winner = "rendezvous"
+		pt.Noise = rspread
+		return pt
+	}
+	ep50, espread := medianSpread(eager, func(s Sample) float64 { return s.P50 })
+	pt.EagerP50 = ep50
+	pt.EagerRate, _ = medianSpread(eager, func(s Sample) float64 { return s.BytesPerSec })
+	pt.Noise = math.Max(espread, rspread)
+	if rp50 > 0 {
+		pt.Ratio = ep50 / rp50
+	}
+	gap := ep50 - rp50
+	switch {
+	case gap > pt.Noise && gap > 0:
+		pt.Winner = "rendezvous"
+	case -gap > pt.Noise && gap < 0:
+		pt.Winner = "eager"
+	default:
+		pt.Winner = "tie"
+	}
+	return pt
+}
+
+func medianSpread(ss []Sample, f func(Sample) float64) (median, spread float64) {
+	if len(ss) == 0 {
+		return 0, 0
+	}
+	v := make([]float64, len(ss))
+	for i, s := range ss {
+		v[i] = f(s)
+	}
+	slices.Sort(v)
+	n := len(v)
+	median = v[n/2]
+	if n%2 == 0 {
+		median = (v[n/2-1] + v[n/2]) / 2
+	}
+	return median, v[n-1] - v[0]
+}
+
+// Analyze finds op's crossover in points (sorted by size).
+func Analyze(op string, pts []Point, keySize int) OpResult {
+	res := OpResult{Op: op, Points: pts}
+	if len(pts) == 0 {
+		res.Verdict = "no measurements"
+		return res
+	}
+	// The crossover is the first size of the final run of sizes where
+	// eager never wins significantly, starting at a significant rendezvous
+	// win. Ties inside the run are tolerated: above the crossover the
+	// curves may run close without eager being better.
+	k := -1
+	for i := len(pts) - 1; i >= 0; i-- {
+		if pts[i].Winner == "eager" {
+			break
+		}
+		if pts[i].Winner == "rendezvous" {
+			k = i
+		}
+	}
+	lo, hi := pts[0].Size, pts[len(pts)-1].Size
+	switch {
+	case k < 0 && anyWinner(pts, "eager"):
+		last := 0
+		for _, p := range pts {
+			if p.Winner == "eager" {
+				last = p.Size
+			}
+		}
+		if last == hi {
+			res.Verdict = fmt.Sprintf("eager is still faster at the largest size measured, %s; the crossover lies above the measured range",
+				report.Bytes(int64(hi)))
+		} else {
+			res.Verdict = fmt.Sprintf("eager is faster up to %s and the two are within noise from there to %s; the crossover lies above the measured range",
+				report.Bytes(int64(last)), report.Bytes(int64(hi)))
+		}
+		res.Suggestion = fmt.Sprintf("extend values.range.max beyond %s (try up to %s)", report.Bytes(int64(hi)), report.Bytes(int64(hi)*16))
+		if last != hi {
+			res.Suggestion += ", or raise --repeats or the measure phase so the larger sizes separate from the noise"
+		}
+		return res
+	case k < 0:
+		res.Verdict = "eager and rendezvous are within run-to-run noise at every size"
+		res.Suggestion = fmt.Sprintf("raise the repeats or the measure phase to lower the noise, or extend values.range.max beyond %s", report.Bytes(int64(hi)))
+		return res
+	case k == 0:
+		res.Verdict = fmt.Sprintf("rendezvous already beats eager at the smallest size, %s; the crossover lies below the measured range",
+			report.Bytes(int64(lo)))
+		if lo > 1 {
+			res.Suggestion = fmt.Sprintf("extend values.range.min below %s (try from %s)", report.Bytes(int64(lo)), report.Bytes(int64(max(1, lo/16))))
+		}
+		return res
+	}
+	res.Found = true
+	res.Crossover = pts[k].Size
+	res.Below = pts[k-1].Size
+	res.EqualAt = equalAt(pts[k-1], pts[k])
+	res.Threshold = thresholdFor(res.Below+keySize, res.Crossover+keySize)
+	c := pts[k]
+	res.Verdict = fmt.Sprintf("rendezvous is faster from %s on (p50 %s vs eager %s, gap %s > noise %s); curves cross near %s",
+		report.Bytes(int64(c.Size)), report.Duration(c.RdvP50), report.Duration(c.EagerP50),
+		report.Duration(c.EagerP50-c.RdvP50), report.Duration(c.Noise), report.Bytes(int64(math.Round(res.EqualAt))))
+	return res
+}
+
+func anyWinner(pts []Point, w string) bool {
+	return slices.ContainsFunc(pts, func(p Point) bool { return p.Winner == w })
+}
+
+// equalAt interpolates, in log2 size, where eager p50 - rendezvous p50
+// turns positive between a and b.
+func equalAt(a, b Point) float64 {
+	if len(a.Eager) == 0 || len(b.Eager) == 0 {
+		return float64(b.Size)
+	}
+	da, db := a.EagerP50-a.RdvP50, b.EagerP50-b.RdvP50
+	if da >= 0 || db <= da {
+		return float64(a.Size)
+	}
+	la, lb := math.Log2(float64(a.Size)), math.Log2(float64(b.Size))
+	return math.Exp2(la + (lb-la)*(-da)/(db-da))
+}
+
+// thresholdFor picks a power-of-two threshold t with below < t <= above
+// (key plus value bytes), so the last eager-or-tied size stays eager and
+// the crossover size goes rendezvous. The largest such power is used,
+// keeping eager for as much as possible; if none fits, the power of two
+// nearest to above.
+func thresholdFor(below, above int) int {
+	t := 1 << (bits.Len(uint(above)) - 1) // largest power of two <= above
+	if t > below {
+		return t
+	}
+	lo, hi := t, t<<1
+	if above-lo <= hi-above {
+		return lo
+	}
+	return hi
+}
+
+// recommend sets the overall threshold: the smallest per-op threshold.
+func (r *Result) recommend(keySize int) {
+	var found []OpResult
+	for _, o := range r.Ops {
+		if o.Found {
+			found = append(found, o)
+		}
+	}
+	if len(found) == 0 {
+		r.Explanation = append(r.Explanation, "no crossover was found within the measured sizes, so no threshold is recommended:")
+		for _, o := range r.Ops {
+			line := fmt.Sprintf("%s: %s", o.Op, o.Verdict)
+			if o.Suggestion != "" {
+				line += "; " + o.Suggestion
+			}
+			r.Explanation = append(r.Explanation, line)
+		}
+		return
+	}
+	best := slices.MinFunc(found, func(a, b OpResult) int { return a.Threshold - b.Threshold })
+	r.Recommended = best.Threshold
+	r.Explanation = append(r.Explanation, fmt.Sprintf(
+		"recommended eager threshold: %s (%d bytes), the smallest per-op crossover (%s, rendezvous faster from %s), as a power of two",
+		report.Bytes(int64(r.Recommended)), r.Recommended, best.Op, report.Bytes(int64(best.Crossover))))
+	if keySize > 0 {
+		r.Explanation = append(r.Explanation, fmt.Sprintf(
+			"the threshold counts key plus value bytes: with %d-byte keys, values of up to %d bytes go eager",
+			keySize, r.Recommended-keySize-1))
+	}
+	for _, o := range r.Ops {
+		switch {
+		case !o.Found:
+			line := fmt.Sprintf("%s: %s", o.Op, o.Verdict)
+			if o.Suggestion != "" {
+				line += "; " + o.Suggestion
+			}
+			r.Explanation = append(r.Explanation, line)
+		case o.Threshold > r.Recommended:
+			// The shared threshold sends this op rendezvous early; say what
+			// that costs at worst.
+			worst := 0.0
+			for _, p := range o.Points {
+				if p.Size+keySize >= r.Recommended && p.Size < o.Crossover && p.Ratio > 0 && p.Ratio < 1 {
+					worst = math.Max(worst, 1/p.Ratio-1)
+				}
+			}
+			line := fmt.Sprintf("%s alone would use %s (rendezvous faster from %s)", o.Op,
+				report.Bytes(int64(o.Threshold)), report.Bytes(int64(o.Crossover)))
+			if worst > 0 {
+				line += fmt.Sprintf("; between %s and %s it pays up to %.0f%% higher p50 under the shared threshold",
+					report.Bytes(int64(r.Recommended)), report.Bytes(int64(o.Crossover)), 100*worst)
+			}
+			r.Explanation = append(r.Explanation, line)
+		default:
+			r.Explanation = append(r.Explanation, fmt.Sprintf("%s: %s", o.Op, o.Verdict))
+		}
+	}
+}

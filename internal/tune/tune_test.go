@@ -1,0 +1,266 @@
+package tune
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// linear is a fake system: latency = base + perByte*size per protocol, with
+// multiplicative Gaussian noise of relative size sigma from a seeded source.
+type linear struct {
+	eagerBase, eagerPerByte, rdvBase, rdvPerByte, sigma float64
+	maxEager                                            int // eager unsupported above this size; 0 = no limit
+	rnd                                                 *rand.Rand
+	calls                                               []string
+}
+
+// crossover is where the two noiseless lines meet.
+func (l *linear) crossover() float64 {
+	return (l.rdvBase - l.eagerBase) / (l.eagerPerByte - l.rdvPerByte)
+}
+
+func (l *linear) Measure(_ context.Context, op string, size int, p Protocol) (Sample, error) {
+	l.calls = append(l.calls, fmt.Sprintf("%s/%d/%s", op, size, p))
+	if p == Eager && l.maxEager > 0 && size > l.maxEager {
+		return Sample{}, fmt.Errorf("size %d above max eager: %w", size, ErrUnsupported)
+	}
+	lat := l.rdvBase + l.rdvPerByte*float64(size)
+	if p == Eager {
+		lat = l.eagerBase + l.eagerPerByte*float64(size)
+	}
+	lat *= 1 + l.sigma*l.rnd.NormFloat64()
+	return Sample{P50: lat, OpsPerSec: 1e9 / lat, BytesPerSec: 1e9 / lat * float64(size)}, nil
+}
+
+func newLinear(seed uint64) *linear {
+	return &linear{eagerBase: 1000, eagerPerByte: 1, rdvBase: 5000, rdvPerByte: 0.05, sigma: 0.01,
+		rnd: rand.New(rand.NewPCG(seed, 2))}
+}
+
+func pow2(lo, hi int) []int {
+	var s []int
+	for v := lo; v <= hi; v *= 2 {
+		s = append(s, v)
+	}
+	return s
+}
+
+func TestFindsKnownCrossover(t *testing.T) {
+	for seed := uint64(1); seed <= 5; seed++ {
+		m := newLinear(seed)
+		res, err := Run(context.Background(), Config{Ops: []string{"get", "set"}, Sizes: pow2(64, 1<<20), Repeats: 5, KeySize: 16}, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range res.Ops {
+			if !o.Found || o.Crossover != 8192 || o.Below != 4096 {
+				t.Fatalf("seed %d %s: found=%v crossover=%d below=%d (%s)", seed, o.Op, o.Found, o.Crossover, o.Below, o.Verdict)
+			}
+			if want := m.crossover(); math.Abs(o.EqualAt-want)/want > 0.05 {
+				t.Errorf("seed %d %s: equal at %.0f, want within 5%% of %.0f", seed, o.Op, o.EqualAt, want)
+			}
+			if o.Threshold != 8192 {
+				t.Errorf("%s: threshold %d, want 8192", o.Op, o.Threshold)
+			}
+		}
+		if res.Recommended != 8192 {
+			t.Errorf("recommended %d, want 8192", res.Recommended)
+		}
+	}
+}
+
+func TestInterleavedAlternatingOrder(t *testing.T) {
+	m := newLinear(1)
+	_, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: []int{1024, 64}, Repeats: 3}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"get/64/eager", "get/64/rendezvous", "get/1024/eager", "get/1024/rendezvous",
+		"get/64/rendezvous", "get/64/eager", "get/1024/rendezvous", "get/1024/eager",
+		"get/64/eager", "get/64/rendezvous", "get/1024/eager", "get/1024/rendezvous",
+	}
+	if strings.Join(m.calls, " ") != strings.Join(want, " ") {
+		t.Errorf("calls\n%v\nwant\n%v", m.calls, want)
+	}
+}
+
+func TestCrossoverAboveRange(t *testing.T) {
+	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(64, 1024), Repeats: 5}, newLinear(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := res.Ops[0]
+	if o.Found || res.Recommended != 0 {
+		t.Fatalf("found a crossover in %v", o)
+	}
+	if !strings.Contains(o.Suggestion, "extend values.range.max beyond 1KiB") {
+		t.Errorf("suggestion %q", o.Suggestion)
+	}
+	var buf bytes.Buffer
+	if err := res.WriteTable(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "no crossover was found") || !strings.Contains(buf.String(), "extend values.range.max") {
+		t.Errorf("table does not say so:\n%s", buf.String())
+	}
+}
+
+func TestCrossoverBelowRange(t *testing.T) {
+	res, err := Run(context.Background(), Config{Ops: []string{"set"}, Sizes: pow2(65536, 1<<20), Repeats: 5}, newLinear(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := res.Ops[0]
+	if o.Found || !strings.Contains(o.Suggestion, "extend values.range.min below 64KiB") {
+		t.Errorf("found=%v suggestion %q", o.Found, o.Suggestion)
+	}
+}
+
+func TestNoiseMakesTies(t *testing.T) {
+	// Both protocols identical: every size must come out a tie, never a
+	// crossover.
+	m := newLinear(5)
+	m.rdvBase, m.rdvPerByte, m.sigma = m.eagerBase, m.eagerPerByte, 0.05
+	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(64, 65536), Repeats: 5}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range res.Ops[0].Points {
+		if p.Winner != "tie" {
+			t.Errorf("size %d: winner %s with ratio %.3f noise %.0f", p.Size, p.Winner, p.Ratio, p.Noise)
+		}
+	}
+	if res.Ops[0].Found || !strings.Contains(res.Ops[0].Verdict, "noise") {
+		t.Errorf("verdict %q", res.Ops[0].Verdict)
+	}
+}
+
+func TestEagerUnsupported(t *testing.T) {
+	m := newLinear(6)
+	m.eagerBase, m.eagerPerByte = 100, 0.01 // eager always faster where it can go
+	m.maxEager = 16384
+	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(4096, 65536), Repeats: 3}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := res.Ops[0]
+	if !o.Found || o.Crossover != 32768 || o.Threshold != 32768 {
+		t.Errorf("found=%v crossover=%d threshold=%d", o.Found, o.Crossover, o.Threshold)
+	}
+	// Eager is tried once per unsupported size, then skipped.
+	n := 0
+	for _, c := range m.calls {
+		if c == "get/65536/eager" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("eager at 64KiB tried %d times", n)
+	}
+}
+
+func TestSmallestCrossoverWins(t *testing.T) {
+	set := newLinear(7)
+	get := newLinear(8)
+	get.rdvBase = 20000 // get crosses near 20KiB: 32KiB measured
+	mux := MeasurerFunc(func(ctx context.Context, op string, size int, p Protocol) (Sample, error) {
+		if op == "get" {
+			return get.Measure(ctx, op, size, p)
+		}
+		return set.Measure(ctx, op, size, p)
+	})
+	res, err := Run(context.Background(), Config{Ops: []string{"get", "set"}, Sizes: pow2(64, 1<<20), Repeats: 5}, mux)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Ops[0].Threshold != 32768 || res.Ops[1].Threshold != 8192 || res.Recommended != 8192 {
+		t.Errorf("thresholds get=%d set=%d overall=%d", res.Ops[0].Threshold, res.Ops[1].Threshold, res.Recommended)
+	}
+	all := strings.Join(res.Explanation, "\n")
+	if !strings.Contains(all, "smallest per-op crossover (set") || !strings.Contains(all, "get alone would use 32KiB") {
+		t.Errorf("explanation:\n%s", all)
+	}
+}
+
+func TestThresholdFor(t *testing.T) {
+	cases := []struct{ below, above, want int }{
+		{4112, 8208, 8192}, {4096, 8192, 8192}, {5000, 6000, 4096}, {5000, 7000, 8192}, {1, 2, 2},
+	}
+	for _, c := range cases {
+		if got := thresholdFor(c.below, c.above); got != c.want {
+			t.Errorf("thresholdFor(%d, %d) = %d, want %d", c.below, c.above, got, c.want)
+		}
+	}
+}
+
+func TestValidate(t *testing.T) {
+	_, err := Run(context.Background(), Config{Ops: []string{"scan"}, Sizes: []int{0}, Repeats: 1}, newLinear(1))
+	for _, want := range []string{`op "scan"`, "1 value sizes", "value size 0", "repeats 1"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v does not mention %q", err, want)
+		}
+	}
+}
+
+func TestMeasureErrorStops(t *testing.T) {
+	boom := errors.New("link down")
+	m := MeasurerFunc(func(context.Context, string, int, Protocol) (Sample, error) { return Sample{}, boom })
+	_, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: []int{64, 128}, Repeats: 2}, m)
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "get 64B eager") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestSaveGolden(t *testing.T) {
+	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(1024, 65536), Repeats: 5, KeySize: 16}, newLinear(9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	paths, err := res.Save(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) != 4 { // json, txt, png, svg
+		t.Errorf("wrote %v", paths)
+	}
+	txt, err := os.ReadFile(filepath.Join(dir, TextFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "tune.txt.golden")
+	if *update {
+		if err := os.WriteFile(golden, txt, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if !bytes.Equal(txt, want) {
+		t.Errorf("tune.txt differs from golden:\n%s", txt)
+	}
+	var back Result
+	js, _ := os.ReadFile(filepath.Join(dir, JSONFile))
+	if err := json.Unmarshal(js, &back); err != nil || back.Recommended != res.Recommended || len(back.Ops[0].Points) != 7 {
+		t.Errorf("tune.json round trip: %v, %+v", err, back.Recommended)
+	}
+	figs := res.Figures()
+	if len(figs) != 1 || len(figs[0].Panels[0].Series) != 2 || figs[0].Panels[0].Markers[0] != 8192 {
+		t.Errorf("figure model: %+v", figs[0].Panels[0])
+	}
+}

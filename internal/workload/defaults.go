@@ -1,0 +1,89 @@
+package workload
+
+import (
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Defaults, applied to fields absent from the file. This is the one place
+// they are defined; workloads/README.md lists them for users.
+const (
+	DefaultSeed            = 1
+	DefaultTransport       = "tcp"
+	DefaultKeyCount        = 1000
+	DefaultKeySize         = 16
+	DefaultDistribution    = "uniform"
+	DefaultZipfianConstant = 0.99 // zipfian, scrambled_zipfian and latest only
+	DefaultHotFraction     = 0.2  // hotspot only
+	DefaultHotProbability  = 0.8  // hotspot only
+	DefaultThreshold       = 4096 // rdmakv's own default eager threshold
+	DefaultMixGet          = 0.5  // when mix is absent; a mix that is present has absent members 0
+	DefaultMixSet          = 0.5
+	DefaultPreload         = true
+	DefaultWarmup          = 2 * time.Second  // when phases.warmup is absent
+	DefaultMeasure         = 10 * time.Second // when phases.measure is absent and there is no ramp
+	DefaultMode            = "closed"
+	DefaultConnections     = 1
+	DefaultDepth           = 1
+	DefaultVerify          = false
+	DefaultTimeout         = 5 * time.Second
+)
+
+// applyDefaults fills what the file (or a flag) did not set. Values has no
+// default: a workload must say which sizes it measures. An open-loop rate
+// has none either.
+func (w *Workload) applyDefaults() {
+	s := w.src
+	set := func(path string, f func()) {
+		if !s.has(path) {
+			f()
+		}
+	}
+	set("name", func() { w.Name = nameFromFile(s.file) })
+	set("seed", func() { w.Seed = DefaultSeed })
+	set("target.transport", func() { w.Target.Transport = DefaultTransport })
+	set("keys.count", func() { w.Keys.Count = DefaultKeyCount })
+	set("keys.size", func() { w.Keys.Size = DefaultKeySize })
+	set("keys.distribution", func() { w.Keys.Distribution = DefaultDistribution })
+	switch w.Keys.Distribution {
+	case "zipfian", "scrambled_zipfian", "latest":
+		set("keys.zipfian_constant", func() { w.Keys.ZipfianConstant = DefaultZipfianConstant })
+	case "hotspot":
+		set("keys.hot_fraction", func() { w.Keys.HotFraction = DefaultHotFraction })
+		set("keys.hot_probability", func() { w.Keys.HotProbability = DefaultHotProbability })
+	}
+	set("thresholds", func() { w.Thresholds = []Size{DefaultThreshold} })
+	set("mix", func() { w.Mix = Mix{Get: DefaultMixGet, Set: DefaultMixSet} })
+	set("preload", func() { w.Preload = DefaultPreload })
+	set("phases.warmup", func() { w.Phases.Warmup = Phase{Duration: Duration(DefaultWarmup)} })
+	if w.Load.Ramp == nil {
+		set("phases.measure", func() { w.Phases.Measure = Phase{Duration: Duration(DefaultMeasure)} })
+	}
+	set("load.mode", func() { w.Load.Mode = DefaultMode })
+	set("load.connections", func() { w.Load.Connections = DefaultConnections })
+	set("load.depth", func() { w.Load.Depth = DefaultDepth })
+	set("verify", func() { w.Verify = DefaultVerify })
+	set("timeout", func() { w.Timeout = Duration(DefaultTimeout) })
+}
+
+// nameFromFile turns "workloads/ycsb-a.yaml" into "ycsb-a", replacing
+// characters a name may not hold with '-'.
+func nameFromFile(file string) string {
+	base := filepath.Base(file)
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	b := []byte(base)
+	for i, c := range b {
+		if !nameChar(c) {
+			b[i] = '-'
+		}
+	}
+	if len(b) == 0 || base == "." {
+		return "workload"
+	}
+	return string(b)
+}
+
+func nameChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
+}

@@ -1,0 +1,81 @@
+package workload
+
+import (
+	"strings"
+	"time"
+)
+
+// Overrides are the command-line flags a user actually set; nil fields
+// leave the workload alone. They apply after the file, so the precedence
+// is defaults, then YAML, then flags. Problems they cause are reported as
+// "flag --name: field: message" by the following Validate.
+type Overrides struct {
+	Server      *string        // --server: target.server
+	Transport   *string        // --transport: target.transport
+	Measure     *time.Duration // --duration: phases.measure becomes {duration: D} (ops cleared)
+	Connections *int           // --connections: load.connections
+	Depth       *int           // --depth: load.depth
+	// Rate (--rate) makes the run open loop at this rate: load.mode becomes
+	// "open", load.rate the value and any load.ramp is dropped.
+	Rate   *float64
+	Seed   *uint64 // --seed: seed
+	Verify *bool   // --verify: verify
+}
+
+// ApplyOverrides sets each non-nil override on w and records the flag as
+// the field's origin. Call Validate afterwards.
+func (w *Workload) ApplyOverrides(o Overrides) {
+	if w.src == nil {
+		w.src = newSource("")
+	}
+	mark := func(flag string, paths ...string) {
+		for _, p := range paths {
+			w.src.locs[p] = loc{flag: flag}
+			delete(w.src.bad, p)
+		}
+	}
+	if o.Server != nil {
+		w.Target.Server = *o.Server
+		mark("--server", "target.server")
+	}
+	if o.Transport != nil {
+		w.Target.Transport = *o.Transport
+		mark("--transport", "target.transport")
+	}
+	if o.Measure != nil {
+		w.Phases.Measure = Phase{Duration: Duration(*o.Measure)}
+		mark("--duration", "phases.measure", "phases.measure.duration")
+		delete(w.src.locs, "phases.measure.ops")
+	}
+	if o.Connections != nil {
+		w.Load.Connections = *o.Connections
+		mark("--connections", "load.connections")
+	}
+	if o.Depth != nil {
+		w.Load.Depth = *o.Depth
+		mark("--depth", "load.depth")
+	}
+	if o.Rate != nil {
+		w.Load.Mode = "open"
+		w.Load.Rate = *o.Rate
+		w.Load.Ramp = nil
+		for p := range w.src.locs {
+			if strings.HasPrefix(p, "load.ramp") {
+				delete(w.src.locs, p)
+			}
+		}
+		mark("--rate", "load.mode", "load.rate")
+		if !w.src.has("phases.measure") {
+			// The ramp had stood in for the measure phase.
+			w.Phases.Measure = Phase{Duration: Duration(DefaultMeasure)}
+		}
+	}
+	if o.Seed != nil {
+		w.Seed = *o.Seed
+		mark("--seed", "seed")
+	}
+	if o.Verify != nil {
+		w.Verify = *o.Verify
+		mark("--verify", "verify")
+	}
+}

@@ -1,0 +1,71 @@
+package workload
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Every workload shipped in workloads/ must load and validate.
+func TestShippedWorkloads(t *testing.T) {
+	files, _ := filepath.Glob("../../workloads/*.yaml")
+	if len(files) < 6 {
+		t.Fatalf("found %d shipped workloads, want at least 6", len(files))
+	}
+	for _, f := range files {
+		w, err := LoadFile(f)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		if want := nameFromFile(f); w.Name != want {
+			t.Errorf("%s: name %q, want the file's name %q", f, w.Name, want)
+		}
+	}
+}
+
+// The quickstart promises a run under 30 s: its phases must add up to well
+// under that, leaving room for preload and start-up.
+func TestQuickstartBudget(t *testing.T) {
+	w, err := LoadFile("../../workloads/quickstart.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := time.Duration(w.Phases.Warmup.Duration) + w.MeasureDuration()
+	if w.Phases.Measure.Ops != 0 || w.Phases.Warmup.Ops != 0 {
+		t.Fatal("quickstart phases must be time-bounded")
+	}
+	if total := time.Duration(len(w.Cells())) * per; total > 20*time.Second {
+		t.Fatalf("%d cells x %v = %v of phases, want <= 20s", len(w.Cells()), per, total)
+	}
+	if !w.Verify || w.Target.Transport != "tcp" || w.Target.Server != "" || w.Load.Mode != "closed" {
+		t.Fatalf("quickstart should be verified, closed loop, embedded TCP: %+v", w)
+	}
+}
+
+// The example in workloads/README.md is valid and forms the cells it says.
+func TestReadmeExample(t *testing.T) {
+	b, err := os.ReadFile("../../workloads/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	_, after, ok := strings.Cut(doc, "## Example\n\n```yaml\n")
+	if !ok {
+		t.Fatal("README has no example")
+	}
+	example, _, _ := strings.Cut(after, "```")
+	w, err := Parse("README example", []byte(example))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := w.ValueSizes(); !slices.Equal(got, []int64{100, 1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10}) {
+		t.Fatalf("sizes %v", got)
+	}
+	if !strings.Contains(doc, "x 2 thresholds = 12 cells") || len(w.Cells()) != 12 {
+		t.Fatalf("%d cells; README says 12", len(w.Cells()))
+	}
+}

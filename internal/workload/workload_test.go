@@ -1,0 +1,280 @@
+package workload
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/bad/*.err golden files")
+
+func TestGoodFiles(t *testing.T) {
+	files, _ := filepath.Glob("testdata/good/*.yaml")
+	if len(files) == 0 {
+		t.Fatal("no testdata/good files")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			w, err := LoadFile(f)
+			if err != nil {
+				t.Fatalf("%v", err)
+			}
+			if err := w.Validate(); err != nil {
+				t.Fatalf("Validate after load: %v", err)
+			}
+			if len(w.Cells()) == 0 {
+				t.Fatal("no cells")
+			}
+		})
+	}
+}
+
+func TestBadFilesGolden(t *testing.T) {
+	files, _ := filepath.Glob("testdata/bad/*.yaml")
+	if len(files) == 0 {
+		t.Fatal("no testdata/bad files")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			w, err := LoadFile(f)
+			if err == nil {
+				t.Fatalf("accepted: %+v", w)
+			}
+			if w != nil {
+				t.Fatal("returned a workload with an error")
+			}
+			var fe *FieldError
+			if !errors.As(err, &fe) {
+				t.Fatalf("no FieldError in %v", err)
+			}
+			for _, line := range strings.Split(err.Error(), "\n") {
+				if !strings.HasPrefix(line, f+":") {
+					t.Errorf("problem without file position: %q", line)
+				}
+			}
+			got := err.Error() + "\n"
+			golden := strings.TrimSuffix(f, ".yaml") + ".err"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create)", err)
+			}
+			if got != string(want) {
+				t.Errorf("errors differ from %s:\n got:\n%s\nwant:\n%s", golden, got, want)
+			}
+		})
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	w, err := Parse("dir/my-load.yaml", []byte("values: {sizes: [4KiB]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Workload{
+		Name:       "my-load",
+		Seed:       DefaultSeed,
+		Target:     Target{Transport: DefaultTransport},
+		Keys:       Keys{Count: DefaultKeyCount, Size: DefaultKeySize, Distribution: DefaultDistribution},
+		Values:     Values{Sizes: []Size{4096}},
+		Thresholds: []Size{DefaultThreshold},
+		Mix:        Mix{Get: DefaultMixGet, Set: DefaultMixSet},
+		Preload:    DefaultPreload,
+		Phases:     Phases{Warmup: Phase{Duration: Duration(DefaultWarmup)}, Measure: Phase{Duration: Duration(DefaultMeasure)}},
+		Load:       Load{Mode: DefaultMode, Connections: DefaultConnections, Depth: DefaultDepth},
+		Verify:     DefaultVerify,
+		Timeout:    Duration(DefaultTimeout),
+	}
+	got := *w
+	got.src = nil
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("defaults:\n got %+v\nwant %+v", got, want)
+	}
+	// Conditional defaults, and a present mix keeps absent members at 0.
+	w, err = Parse("x", []byte("values: {sizes: [1]}\nkeys: {distribution: hotspot}\nmix: {get: 1}\nphases: {measure: {ops: 10}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Keys.HotFraction != DefaultHotFraction || w.Keys.HotProbability != DefaultHotProbability || w.Keys.ZipfianConstant != 0 {
+		t.Fatalf("hotspot defaults: %+v", w.Keys)
+	}
+	if w.Mix != (Mix{Get: 1}) || w.Phases.Measure != (Phase{Ops: 10}) {
+		t.Fatalf("mix %+v measure %+v", w.Mix, w.Phases.Measure)
+	}
+	w, err = Parse("x", []byte("values: {sizes: [1]}\nkeys: {distribution: latest}\n"))
+	if err != nil || w.Keys.ZipfianConstant != DefaultZipfianConstant {
+		t.Fatalf("latest: %v %+v", err, w)
+	}
+}
+
+func TestFullFile(t *testing.T) {
+	w, err := LoadFile("testdata/good/full.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Name != "full-example" || w.Seed != 12345 || w.Target.Server != "127.0.0.1:7070" || w.Keys.ZipfianConstant != 0.9 ||
+		w.Preload || !w.Verify || w.Timeout != Duration(250*time.Millisecond) || w.Phases.Warmup.Ops != 1000 ||
+		w.Phases.Measure.Duration != Duration(90*time.Second) || w.Load.Depth != 8 {
+		t.Fatalf("decoded %+v", w)
+	}
+	wantSizes := []int64{64, 100, 1024, 2048, 4000, 4096, 8192, 16384, 32768, 65536, 1 << 20}
+	if got := w.ValueSizes(); !reflect.DeepEqual(got, wantSizes) {
+		t.Fatalf("ValueSizes %v, want %v", got, wantSizes)
+	}
+	cells := w.Cells()
+	if len(cells) != len(wantSizes)*3 {
+		t.Fatalf("%d cells", len(cells))
+	}
+	if c := cells[0]; c.Threshold != 1024 || c.ValueSize != 64 || c.Index != 0 || c.Name() != "v64B-t1KiB" {
+		t.Fatalf("first cell %+v %s", c, c.Name())
+	}
+	if c := cells[len(cells)-1]; c.Threshold != 16384 || c.ValueSize != 1<<20 || c.Index != len(cells)-1 {
+		t.Fatalf("last cell %+v", c)
+	}
+}
+
+func TestRangeSizes(t *testing.T) {
+	cases := []struct {
+		r    Range
+		want []int64
+	}{
+		{Range{Min: 64, Max: 1 << 20, Step: "x2"}, []int64{64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576}},
+		{Range{Min: 1000, Max: 10000, Step: "3000"}, []int64{1000, 4000, 7000, 10000}},
+		{Range{Min: 1000, Max: 9000, Step: "3000"}, []int64{1000, 4000, 7000}},
+		{Range{Min: 10, Max: 40, Step: "x1.5"}, []int64{10, 15, 23, 35}},
+		{Range{Min: 1, Max: 3, Step: "x1.01"}, []int64{1, 2, 3}},
+		{Range{Min: 5, Max: 5, Step: "1KiB"}, []int64{5}},
+	}
+	for _, c := range cases {
+		if got := rangeSizes(&c.r, 100); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%+v: %v, want %v", c.r, got, c.want)
+		}
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	good := map[string]Size{"64B": 64, "4KiB": 4096, "1MiB": 1 << 20, "1GiB": 1 << 30, "4KB": 4000, "4kb": 4000,
+		"2MB": 2000000, "4096": 4096, " 8 KiB ": 8192, "1TiB": 1 << 40, "-3B": -3, "0": 0}
+	for s, want := range good {
+		if got, err := ParseSize(s); err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"", "KiB", "1.5KiB", "4QB", "9999999999TiB", "x2", "-", "1 2"} {
+		if got, err := ParseSize(s); err == nil {
+			t.Errorf("ParseSize(%q) = %d, want error", s, got)
+		}
+	}
+	if Size(4096).String() != "4KiB" || Size(1000).String() != "1000B" || Size(0).String() != "0B" || Size(3<<30).String() != "3GiB" {
+		t.Error("Size.String")
+	}
+}
+
+func TestRampRates(t *testing.T) {
+	r := &Ramp{Start: 1000, End: 5000, Step: 1000}
+	if got := r.Rates(); !reflect.DeepEqual(got, []float64{1000, 2000, 3000, 4000, 5000}) {
+		t.Fatalf("up: %v", got)
+	}
+	r = &Ramp{Start: 500, End: 100, Step: 150}
+	if got := r.Rates(); !reflect.DeepEqual(got, []float64{500, 350, 200}) {
+		t.Fatalf("down: %v", got)
+	}
+	w, err := LoadFile("testdata/good/open-ramp.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := w.MeasureDuration(); got != 25*time.Second {
+		t.Fatalf("ramp measure %v, want 5 rates x 5s", got)
+	}
+}
+
+func TestOverrides(t *testing.T) {
+	w, err := LoadFile("testdata/good/full.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	server, transport, d, conns, depth, seed, verify := "10.0.0.1:9", "tcp", 3*time.Second, 7, 2, uint64(99), false
+	w.ApplyOverrides(Overrides{Server: &server, Transport: &transport, Measure: &d, Connections: &conns, Depth: &depth, Seed: &seed, Verify: &verify})
+	if err := w.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if w.Target.Server != server || w.Target.Transport != "tcp" || w.Phases.Measure != (Phase{Duration: Duration(d)}) ||
+		w.Load.Connections != 7 || w.Load.Depth != 2 || w.Seed != 99 || w.Verify {
+		t.Fatalf("overrides not applied: %+v", w)
+	}
+	// Bad flag values are reported against the flag, every one of them.
+	zero, badT, rate := 0, "ib", -5.0
+	w.ApplyOverrides(Overrides{Connections: &zero, Transport: &badT, Rate: &rate})
+	err = w.Validate()
+	if err == nil {
+		t.Fatal("accepted bad overrides")
+	}
+	for _, want := range []string{"flag --connections: load.connections: must be at least 1", "flag --transport: target.transport:", "flag --rate: load.rate: open loop needs a positive rate"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in:\n%v", want, err)
+		}
+	}
+	// --rate turns a ramp workload into a fixed-rate one with a default
+	// measure phase.
+	w, err = LoadFile("testdata/good/open-ramp.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rate = 1234
+	w.ApplyOverrides(Overrides{Rate: &rate})
+	if err := w.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if w.Load.Ramp != nil || w.Load.Rate != 1234 || w.MeasureDuration() != DefaultMeasure {
+		t.Fatalf("%+v", w.Load)
+	}
+	// --duration on a ramp conflicts.
+	w, _ = LoadFile("testdata/good/open-ramp.yaml")
+	w.ApplyOverrides(Overrides{Measure: &d})
+	if err := w.Validate(); err == nil || !strings.Contains(err.Error(), "flag --duration: phases.measure:") {
+		t.Fatalf("want conflict, got %v", err)
+	}
+	// A Workload built in code validates without positions.
+	var empty Workload
+	if err := empty.Validate(); err == nil || !strings.Contains(err.Error(), "\nkeys.count: must be at least 1") {
+		t.Fatalf("code-built: %v", err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, dir := range []string{"testdata/good", "testdata/bad", "../../workloads"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+		for _, p := range files {
+			if b, err := os.ReadFile(p); err == nil {
+				f.Add(b)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		w, err := Parse("fuzz.yaml", data)
+		if (w == nil) == (err == nil) {
+			t.Fatalf("workload %v with error %v", w, err)
+		}
+		if err != nil {
+			for _, line := range strings.Split(err.Error(), "\n") {
+				if !strings.HasPrefix(line, "fuzz.yaml") {
+					t.Fatalf("unpositioned problem %q", line)
+				}
+			}
+			return
+		}
+		if err := w.Validate(); err != nil {
+			t.Fatalf("Parse accepted, Validate rejects: %v", err)
+		}
+		_ = w.Cells()
+	})
+}

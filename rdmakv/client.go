@@ -1,0 +1,213 @@
+package rdmakv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kvbench/kvbench/rdmakv/transport"
+	"github.com/kvbench/kvbench/rdmakv/wire"
+)
+
+// Client is a connection to an rdmakv server. It is safe for concurrent use:
+// up to the depth requests are in flight at once, matched to replies by
+// request id.
+type Client struct {
+	opts      options
+	log       *slog.Logger
+	conn      transport.Conn
+	threshold int
+	limits    Limits
+
+	slots []*cslot
+	free  chan *cslot
+
+	staging *staging
+
+	helloCh chan *transport.Message
+	ready   atomic.Bool
+
+	done      chan struct{} // closed when the connection is gone
+	doneOnce  sync.Once
+	doneErr   error
+	closeOnce sync.Once
+	closeErr  error
+
+	valMu  sync.Mutex
+	values []*Value
+}
+
+// Dial connects to addr and performs the handshake (kv_open).
+func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
+	o := defaultOptions()
+	for _, f := range opts {
+		f(&o)
+	}
+	if err := o.validate(); err != nil {
+		return nil, fmt.Errorf("rdmakv: dial %s: %w", addr, err)
+	}
+	if o.logger == nil {
+		o.logger = slog.Default()
+	}
+	c := &Client{
+		opts:      o,
+		log:       o.logger,
+		threshold: o.threshold,
+		helloCh:   make(chan *transport.Message, 1),
+		done:      make(chan struct{}),
+	}
+	recv := wire.HeaderSize + max(o.threshold, wire.LimitsSize)
+	cfg := transport.Config{
+		MaxMessage: recv,
+		RecvDepth:  o.depth + 8,
+		SendDepth:  2*o.depth + 8,
+		Poll:       o.poll,
+		Device:     o.device,
+		OpTimeout:  o.timeout,
+	}
+	err := withNetwork(o.transport, c.log, func(n transport.Network) error {
+		conn, err := n.Dial(ctx, addr, cfg, handler{c})
+		if err != nil {
+			return err
+		}
+		c.conn = conn
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("rdmakv: dial %s over %s: %w", addr, o.transport, err)
+	}
+	if err := c.handshake(ctx, recv); err != nil {
+		c.conn.Close()
+		return nil, fmt.Errorf("rdmakv: dial %s: %w", addr, err)
+	}
+	depth := min(o.depth, max(c.limits.MaxInflight, 1))
+	c.slots = make([]*cslot, depth)
+	c.free = make(chan *cslot, depth)
+	for i := range c.slots {
+		t := time.NewTimer(time.Hour)
+		t.Stop()
+		s := &cslot{idx: uint32(i), ch: make(chan *transport.Message, 1), timer: t}
+		c.slots[i] = s
+		c.free <- s
+	}
+	c.staging, err = newStaging(c.conn, o.staging)
+	if err != nil {
+		c.conn.Close()
+		return nil, fmt.Errorf("rdmakv: dial %s: %w", addr, err)
+	}
+	c.ready.Store(true)
+	return c, nil
+}
+
+func (c *Client) handshake(ctx context.Context, recv int) error {
+	var hb [wire.HelloBodySize]byte
+	(&wire.HelloBody{RecvSize: uint32(recv), Threshold: uint32(c.threshold), Depth: uint32(c.opts.depth)}).Encode(hb[:])
+	var h [wire.HeaderSize]byte
+	(&wire.Header{Type: wire.Hello, ValueLen: wire.HelloBodySize}).Encode(h[:])
+	if err := c.conn.Send(h[:], nil, hb[:]); err != nil {
+		return c.connError(err)
+	}
+	t := time.NewTimer(c.opts.timeout)
+	defer t.Stop()
+	var m *transport.Message
+	select {
+	case m = <-c.helloCh:
+	case <-t.C:
+		return fmt.Errorf("%w: no HELLO reply within %v", ErrTimeout, c.opts.timeout)
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.done:
+		return c.connError(nil)
+	}
+	defer m.Release()
+	f, err := wire.Decode(m.Data)
+	if err != nil {
+		return fmt.Errorf("%w: HELLO reply: %v", ErrProtocol, err)
+	}
+	if f.Status == wire.Threshold {
+		return fmt.Errorf("%w: threshold %d, server accepts at most %d", ErrThreshold, c.threshold, c.serverMaxEagerHint(f))
+	}
+	if f.Status != wire.OK {
+		return statusErr("HELLO", f.Status)
+	}
+	l, err := wire.DecodeLimits(f.Value)
+	if err != nil {
+		return fmt.Errorf("%w: HELLO reply: %v", ErrProtocol, err)
+	}
+	c.limits = Limits{
+		MaxEager: int(l.MaxEager), MaxKey: int(l.MaxKey), MaxValue: int64(l.MaxValue), PoolSize: int64(l.PoolSize),
+		Lease: time.Duration(l.LeaseMillis) * time.Millisecond, MaxInflight: int(l.MaxInflight),
+	}
+	if c.threshold > c.limits.MaxEager {
+		return fmt.Errorf("%w: threshold %d, server accepts at most %d", ErrThreshold, c.threshold, c.limits.MaxEager)
+	}
+	return nil
+}
+
+// serverMaxEagerHint reads the server's limit from a refusal when it sent
+// one; the refusal may carry no body.
+func (c *Client) serverMaxEagerHint(f wire.Frame) any {
+	if l, err := wire.DecodeLimits(f.Value); err == nil {
+		return l.MaxEager
+	}
+	return "less"
+}
+
+// Limits are the server's limits from the handshake.
+func (c *Client) Limits() Limits { return c.limits }
+
+// Info describes the link.
+func (c *Client) Info() transport.Info { return c.conn.Info() }
+
+// ProtocolFor says which protocol a Set of these sizes uses.
+func (c *Client) ProtocolFor(keyLen, valueLen int) Protocol {
+	if keyLen+valueLen < c.threshold {
+		return Eager
+	}
+	return Rendezvous
+}
+
+// Close closes the connection (kv_close). Requests in flight fail with
+// ErrClosed. The bytes of Values not yet released become invalid (the
+// connection's registered memory goes with it), though releasing them
+// stays harmless. Idempotent.
+func (c *Client) Close() error {
+	c.closeOnce.Do(func() {
+		c.markDone(nil)
+		c.closeErr = c.conn.Close()
+		if c.staging != nil {
+			c.staging.close()
+		}
+	})
+	return c.closeErr
+}
+
+func (c *Client) markDone(err error) {
+	c.doneOnce.Do(func() {
+		c.doneErr = err
+		close(c.done)
+	})
+}
+
+// connError maps a transport failure to ErrClosed, keeping the cause.
+func (c *Client) connError(err error) error {
+	select {
+	case <-c.done:
+		if c.doneErr != nil {
+			return fmt.Errorf("%w: %v", ErrClosed, c.doneErr)
+		}
+		return ErrClosed
+	default:
+	}
+	if errors.Is(err, transport.ErrClosed) {
+		return ErrClosed
+	}
+	if errors.Is(err, transport.ErrTimeout) {
+		return fmt.Errorf("%w: %v", ErrTimeout, err)
+	}
+	return fmt.Errorf("%w: %v", ErrProtocol, err)
+}

@@ -1,0 +1,203 @@
+package rdmakv
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kvbench/kvbench/rdmakv/transport"
+	"github.com/kvbench/kvbench/rdmakv/wire"
+)
+
+// coreFakeServer speaks the server side of the protocol by hand so a test can
+// delay replies. It answers HELLO, holds the first GET's reply back until
+// the test releases it, and answers later GETs inline.
+type coreFakeServer struct {
+	t       *testing.T
+	ln      transport.Listener
+	release chan struct{}
+	got     chan wire.Frame // requests after HELLO, copied
+	mu      sync.Mutex
+	gets    int
+}
+
+func newCoreFakeServer(t *testing.T) *coreFakeServer {
+	f := &coreFakeServer{t: t, release: make(chan struct{}), got: make(chan wire.Frame, 16)}
+	n, err := transport.Lookup("tcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := transport.Config{MaxMessage: 8192, RecvDepth: 16, SendDepth: 16}
+	f.ln, err = n.Listen("127.0.0.1:0", cfg, func(transport.Conn) transport.Handler { return f })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.ln.Close() })
+	return f
+}
+
+func (f *coreFakeServer) reply(c transport.Conn, h wire.Header, value []byte) {
+	b := wire.AppendFrame(nil, h, nil, value)
+	_ = c.Send(b, nil, nil)
+}
+
+func (f *coreFakeServer) Deliver(c transport.Conn, m *transport.Message) {
+	fr, err := wire.Decode(m.Data)
+	if err != nil {
+		m.Release()
+		return
+	}
+	fr.Key = bytes.Clone(fr.Key)
+	fr.Value = bytes.Clone(fr.Value)
+	m.Release()
+	switch fr.Type {
+	case wire.Hello:
+		var lim [wire.LimitsSize]byte
+		(&wire.Limits{PoolSize: 1 << 20, MaxValue: 1 << 20, MaxEager: 8000, MaxKey: 64, LeaseMillis: 1000, MaxInflight: 4}).Encode(lim[:])
+		f.reply(c, wire.Header{Type: wire.HelloReply, ReqID: fr.ReqID}, lim[:])
+		return
+	case wire.Get:
+		f.mu.Lock()
+		f.gets++
+		first := f.gets == 1
+		f.mu.Unlock()
+		if first {
+			go func() {
+				<-f.release
+				f.reply(c, wire.Header{Type: wire.GetReplyRdv, ReqID: fr.ReqID, Addr: 4096, RKey: 99, Length: 100, Token: 7}, nil)
+			}()
+		} else {
+			f.reply(c, wire.Header{Type: wire.GetReplyInline, ReqID: fr.ReqID}, []byte("fresh"))
+		}
+	}
+	f.got <- fr
+}
+
+func (f *coreFakeServer) Closed(transport.Conn, error) {}
+
+func (f *coreFakeServer) next(t *testing.T) wire.Frame {
+	t.Helper()
+	select {
+	case fr := <-f.got:
+		return fr
+	case <-time.After(10 * time.Second):
+		t.Fatal("fake server got nothing (hang guard)")
+	}
+	panic("unreachable")
+}
+
+// TestTimeoutLateReply: a GET times out; its rendezvous reply arrives late
+// and the client answers it with GET_RELEASE for the reply's token, then
+// keeps working.
+func TestTimeoutLateReply(t *testing.T) {
+	f := newCoreFakeServer(t)
+	c, err := Dial(context.Background(), f.ln.Addr(), WithTransport("tcp"), WithTimeout(100*time.Millisecond),
+		WithStagingSize(64<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.Limits().MaxInflight != 4 {
+		t.Fatalf("limits %+v", c.Limits())
+	}
+	if _, err := c.Get(context.Background(), []byte("slow")); !errors.Is(err, ErrTimeout) {
+		t.Fatalf("Get against a silent server: %v, want ErrTimeout", err)
+	}
+	if fr := f.next(t); fr.Type != wire.Get {
+		t.Fatalf("server saw %s", fr.Type)
+	}
+	close(f.release)
+	if fr := f.next(t); fr.Type != wire.GetRelease || fr.Token != 7 {
+		t.Fatalf("late rendezvous reply answered with %s token %d, want GET_RELEASE token 7", fr.Type, fr.Token)
+	}
+	v, err := c.Get(context.Background(), []byte("again"))
+	if err != nil || string(v.Bytes()) != "fresh" || v.Protocol() != Eager {
+		t.Fatalf("Get after a timeout: %v", err)
+	}
+	v.Release()
+}
+
+// coreFakeVerbs stands in for a verbs build on a machine without an RDMA NIC.
+type coreFakeVerbs struct{}
+
+func (coreFakeVerbs) Name() string { return "verbs" }
+func (coreFakeVerbs) Listen(string, transport.Config, transport.AcceptFunc) (transport.Listener, error) {
+	return nil, transport.ErrNoDevice
+}
+func (coreFakeVerbs) Dial(context.Context, string, transport.Config, transport.Handler) (transport.Conn, error) {
+	return nil, transport.ErrNoDevice
+}
+
+func TestAutoFallsBackToTCP(t *testing.T) {
+	if _, err := transport.Lookup("verbs"); err != nil {
+		transport.RegisterNetwork(coreFakeVerbs{})
+	}
+	logs := &coreLogBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, nil))
+	s, err := Listen(ServerConfig{Listen: "127.0.0.1:0", Transport: "auto", PoolSize: 1 << 20, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	c, err := Dial(context.Background(), s.Addr(), WithTransport("auto"), WithLogger(log), WithStagingSize(1<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if s.Info().Transport != "tcp" || c.Info().Transport != "tcp" {
+		t.Fatalf("auto picked %q / %q, want tcp", s.Info().Transport, c.Info().Transport)
+	}
+	if n := strings.Count(logs.String(), "falling back to the tcp transport"); n != 2 {
+		t.Fatalf("want one fallback warning each for server and client, got:\n%s", logs.String())
+	}
+}
+
+// TestStagingOverflow moves values larger than the staging region: they
+// take the temporary-region path and still round-trip.
+func TestStagingOverflow(t *testing.T) {
+	s, _ := coreServer(t, nil)
+	c := coreDial(t, s, WithStagingSize(64<<10))
+	ctx := context.Background()
+	val := coreFill(1<<20, 9)
+	if err := c.Set(ctx, []byte("big"), val); err != nil {
+		t.Fatal(err)
+	}
+	v, err := c.Get(ctx, []byte("big"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(v.Bytes(), val) || v.Protocol() != Rendezvous {
+		t.Fatal("value larger than staging did not round-trip")
+	}
+	v.Release()
+}
+
+// TestEagerZeroAllocs checks the eager data path allocates nothing per
+// operation once warm (client, server and transport together).
+func TestEagerZeroAllocs(t *testing.T) {
+	s, _ := coreServer(t, nil)
+	c := coreDial(t, s)
+	ctx := context.Background()
+	key, val := []byte("k"), coreFill(100, 1)
+	op := func() {
+		if err := c.Set(ctx, key, val); err != nil {
+			t.Fatal(err)
+		}
+		v, err := c.Get(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v.Release()
+	}
+	for i := 0; i < 100; i++ {
+		op()
+	}
+	if n := testing.AllocsPerRun(300, op); n >= 1 {
+		t.Fatalf("eager Set+Get allocates %.2f times per operation", n)
+	}
+}

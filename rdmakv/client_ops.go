@@ -1,0 +1,200 @@
+package rdmakv
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kvbench/kvbench/rdmakv/wire"
+)
+
+// Set stores value under key (kv_set): eager if key+value is below the
+// threshold, else rendezvous (the value is written into a server window
+// with one WRITE_WITH_IMM).
+func (c *Client) Set(ctx context.Context, key, value []byte) error {
+	if err := c.closedErr(); err != nil {
+		return err
+	}
+	if err := c.checkKey(key); err != nil {
+		return err
+	}
+	if int64(len(value)) > c.limits.MaxValue {
+		return fmt.Errorf("%w: %d bytes, server accepts %d", ErrValueTooLarge, len(value), c.limits.MaxValue)
+	}
+	s, err := c.acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.releaseSlot(s)
+	if c.ProtocolFor(len(key), len(value)) == Eager {
+		if err := c.call(s, wire.Header{Type: wire.Set}, key, value); err != nil {
+			return err
+		}
+		m, f, err := c.wait(ctx, s, wire.SetReply)
+		if err != nil {
+			return err
+		}
+		st := f.Status
+		m.Release()
+		return statusErr("SET", st)
+	}
+	return c.setRendezvous(ctx, s, key, value)
+}
+
+func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte) error {
+	n := len(value)
+	var buf stageBuf
+	if n > 0 {
+		var err error
+		if buf, err = c.staging.get(n); err != nil {
+			return c.connError(err)
+		}
+		defer c.staging.put(buf)
+		copy(buf.bytes(), value)
+	}
+	if err := c.call(s, wire.Header{Type: wire.SetRdvReq, Length: uint64(n)}, key, nil); err != nil {
+		return err
+	}
+	m, f, err := c.wait(ctx, s, wire.SetRdvGrant)
+	if err != nil {
+		return err
+	}
+	m.Release()
+	if f.Status != wire.OK {
+		return statusErr("SET_RDV_REQ", f.Status)
+	}
+	if f.Length != uint64(n) || f.Token == 0 {
+		c.late(c.conn, nil, &f)
+		return fmt.Errorf("%w: grant for %d bytes (token %d), asked %d", ErrProtocol, f.Length, f.Token, n)
+	}
+	s.rearm()
+	if n > 0 {
+		if err := c.conn.WriteImm(buf.region, buf.off, n, f.Addr, f.RKey, f.Token); err != nil {
+			if m := s.disarm(); m != nil {
+				m.Release()
+			}
+			return c.connError(err)
+		}
+	} else if err := c.send(s, wire.Header{Type: wire.SetFin, Token: f.Token}, nil, nil); err != nil {
+		if m := s.disarm(); m != nil {
+			m.Release()
+		}
+		return err
+	}
+	m, f, err = c.wait(ctx, s, wire.SetReply)
+	if err != nil {
+		return err
+	}
+	st := f.Status
+	m.Release()
+	return statusErr("SET", st)
+}
+
+// Get fetches key's value (kv_get). The Value views client memory (a
+// receive buffer for eager replies, the staging region for rendezvous) and
+// must be released.
+func (c *Client) Get(ctx context.Context, key []byte) (*Value, error) {
+	if err := c.closedErr(); err != nil {
+		return nil, err
+	}
+	if err := c.checkKey(key); err != nil {
+		return nil, err
+	}
+	s, err := c.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer c.releaseSlot(s)
+	if err := c.call(s, wire.Header{Type: wire.Get, Aux: uint32(c.threshold)}, key, nil); err != nil {
+		return nil, err
+	}
+	s.timer.Reset(c.opts.timeout)
+	m, err := c.waitAny(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	f, _ := wire.Decode(m.Data)
+	switch {
+	case f.Type == wire.GetReplyInline:
+		if f.Status != wire.OK {
+			m.Release()
+			return nil, statusErr("GET", f.Status)
+		}
+		v := c.newValue()
+		v.msg, v.data, v.proto = m, f.Value, Eager
+		return v, nil
+	case f.Type == wire.GetReplyRdv:
+		m.Release()
+		if f.Status != wire.OK {
+			return nil, statusErr("GET", f.Status)
+		}
+		return c.getRendezvous(s, &f)
+	}
+	m.Release()
+	return nil, fmt.Errorf("%w: GET answered %s", ErrProtocol, f.Type)
+}
+
+// getRendezvous READs the value from the server's window into staging,
+// then releases the window at once so the server can reclaim the slot.
+func (c *Client) getRendezvous(s *cslot, f *wire.Frame) (*Value, error) {
+	n := f.Length
+	release := func() error {
+		if f.Token == 0 {
+			return nil
+		}
+		return c.send(s, wire.Header{Type: wire.GetRelease, Token: f.Token}, nil, nil)
+	}
+	if n > uint64(c.limits.MaxValue) {
+		release()
+		return nil, fmt.Errorf("%w: rendezvous reply of %d bytes", ErrProtocol, n)
+	}
+	v := c.newValue()
+	v.proto = Rendezvous
+	if n == 0 {
+		v.data = []byte{}
+		return v, release()
+	}
+	buf, err := c.staging.get(int(n))
+	if err != nil {
+		release()
+		c.putValue(v)
+		return nil, c.connError(err)
+	}
+	if err := c.conn.Read(buf.region, buf.off, int(n), f.Addr, f.RKey); err != nil {
+		c.staging.put(buf)
+		c.putValue(v)
+		release() // best effort: a failed READ usually means the connection is gone
+		return nil, c.connError(err)
+	}
+	if err := release(); err != nil {
+		c.staging.put(buf)
+		c.putValue(v)
+		return nil, err
+	}
+	v.buf, v.data = buf, buf.bytes()
+	return v, nil
+}
+
+// Delete removes key; ErrNotFound if it was absent.
+func (c *Client) Delete(ctx context.Context, key []byte) error {
+	if err := c.closedErr(); err != nil {
+		return err
+	}
+	if err := c.checkKey(key); err != nil {
+		return err
+	}
+	s, err := c.acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.releaseSlot(s)
+	if err := c.call(s, wire.Header{Type: wire.Delete}, key, nil); err != nil {
+		return err
+	}
+	m, f, err := c.wait(ctx, s, wire.DeleteReply)
+	if err != nil {
+		return err
+	}
+	st := f.Status
+	m.Release()
+	return statusErr("DELETE", st)
+}

@@ -1,0 +1,74 @@
+package rdmakv
+
+import (
+	"github.com/kvbench/kvbench/rdmakv/transport"
+	"github.com/kvbench/kvbench/rdmakv/wire"
+)
+
+// handler receives the connection's completions; kept apart so Client does
+// not export Deliver and Closed.
+type handler struct{ c *Client }
+
+func (h handler) Deliver(conn transport.Conn, m *transport.Message) {
+	c := h.c
+	if m.Kind != transport.KindRecv {
+		m.Release()
+		return
+	}
+	f, err := wire.Decode(m.Data)
+	if err != nil {
+		m.Release()
+		c.log.Warn("rdmakv: closing connection: malformed message from server", "remote", conn.RemoteAddr(), "err", err)
+		conn.Close()
+		return
+	}
+	if !c.ready.Load() {
+		if f.Type == wire.HelloReply {
+			select {
+			case c.helloCh <- m:
+				return
+			default:
+			}
+		}
+		m.Release()
+		return
+	}
+	if idx := f.ReqID & 0xffff; int(idx) < len(c.slots) {
+		s := c.slots[idx]
+		s.mu.Lock()
+		if s.wait && s.id == f.ReqID {
+			s.wait = false
+			s.ch <- m // cap 1 and wait was set, so the channel is empty
+			s.mu.Unlock()
+			return
+		}
+		s.mu.Unlock()
+	}
+	c.late(conn, m, &f)
+}
+
+// late disposes of a reply whose request already gave up: a read window
+// is released at once and a write grant is cancelled (a SET_FIN whose
+// length cannot match makes the server free the slot) instead of waiting
+// for the lease.
+func (c *Client) late(conn transport.Conn, m *transport.Message, f *wire.Frame) {
+	var h wire.Header
+	switch {
+	case f.Type == wire.GetReplyRdv && f.Status == wire.OK && f.Token != 0:
+		h = wire.Header{Type: wire.GetRelease, Token: f.Token}
+	case f.Type == wire.SetRdvGrant && f.Status == wire.OK && f.Token != 0:
+		h = wire.Header{Type: wire.SetFin, Token: f.Token, Length: ^uint64(0)}
+	}
+	if m != nil {
+		m.Release()
+	}
+	if h.Type != 0 {
+		b := make([]byte, wire.HeaderSize)
+		h.Encode(b)
+		_ = conn.Send(b, nil, nil)
+	}
+}
+
+func (h handler) Closed(conn transport.Conn, err error) {
+	h.c.markDone(err)
+}

@@ -1,0 +1,177 @@
+package rdmakv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/kvbench/kvbench/rdmakv/transport"
+	"github.com/kvbench/kvbench/rdmakv/wire"
+)
+
+// cslot is one request slot: a reusable header buffer, reply channel and
+// timer, so a request allocates nothing.
+type cslot struct {
+	idx   uint32
+	gen   uint32 // owned by the goroutine holding the slot
+	mu    sync.Mutex
+	wait  bool   // a reply with id is expected
+	id    uint32 // gen<<16 | idx
+	ch    chan *transport.Message
+	timer *time.Timer
+	hdr   [wire.HeaderSize]byte
+}
+
+// acquire takes a free request slot.
+func (c *Client) acquire(ctx context.Context) (*cslot, error) {
+	select {
+	case s := <-c.free:
+		return s, nil
+	default:
+	}
+	select {
+	case s := <-c.free:
+		return s, nil
+	case <-c.done:
+		return nil, c.connError(nil)
+	case <-ctx.Done():
+		return nil, ctxErr(ctx)
+	}
+}
+
+func (c *Client) releaseSlot(s *cslot) { c.free <- s }
+
+func ctxErr(ctx context.Context) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("%w: %v", ErrTimeout, ctx.Err())
+	}
+	return ctx.Err()
+}
+
+// arm gives the slot a fresh request id and expects its reply.
+func (s *cslot) arm() uint32 {
+	s.gen++
+	if s.gen&0xffff == 0 {
+		s.gen++ // id 0 is never a request, so a late cancel can use it
+	}
+	id := s.gen<<16 | s.idx
+	s.mu.Lock()
+	s.id, s.wait = id, true
+	s.mu.Unlock()
+	return id
+}
+
+// rearm expects a second reply to the same request (a set's SET_REPLY
+// after its grant).
+func (s *cslot) rearm() {
+	s.mu.Lock()
+	s.wait = true
+	s.mu.Unlock()
+}
+
+// disarm stops expecting a reply. If the reply raced in, it is returned
+// so the caller can dispose of it.
+func (s *cslot) disarm() *transport.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.wait {
+		s.wait = false
+		return nil
+	}
+	return <-s.ch
+}
+
+// send encodes h with the slot's request id and sends it.
+func (c *Client) send(s *cslot, h wire.Header, key, value []byte) error {
+	h.ReqID = s.id
+	h.KeyLen, h.ValueLen = uint16(len(key)), uint32(len(value))
+	h.Encode(s.hdr[:])
+	if err := c.conn.Send(s.hdr[:], key, value); err != nil {
+		return c.connError(err)
+	}
+	return nil
+}
+
+// call arms the slot and sends a request; on failure the slot is disarmed.
+func (c *Client) call(s *cslot, h wire.Header, key, value []byte) error {
+	s.arm()
+	if err := c.send(s, h, key, value); err != nil {
+		if m := s.disarm(); m != nil {
+			m.Release()
+		}
+		return err
+	}
+	return nil
+}
+
+// wait blocks for the slot's reply, the timeout, ctx, or the connection's
+// end. On success the caller owns the returned Message.
+func (c *Client) wait(ctx context.Context, s *cslot, want wire.Type) (*transport.Message, wire.Frame, error) {
+	s.timer.Reset(c.opts.timeout)
+	var err error
+	select {
+	case m := <-s.ch:
+		s.timer.Stop()
+		f, derr := wire.Decode(m.Data) // validated by Deliver already
+		if derr != nil || f.Type != want {
+			m.Release()
+			return nil, wire.Frame{}, fmt.Errorf("%w: got %s, want %s", ErrProtocol, f.Type, want)
+		}
+		return m, f, nil
+	case <-s.timer.C:
+		err = fmt.Errorf("%w: no %s within %v", ErrTimeout, want, c.opts.timeout)
+	case <-ctx.Done():
+		s.timer.Stop()
+		err = ctxErr(ctx)
+	case <-c.done:
+		s.timer.Stop()
+		err = c.connError(nil)
+	}
+	if m := s.disarm(); m != nil {
+		f, _ := wire.Decode(m.Data)
+		c.late(c.conn, m, &f)
+	}
+	return nil, wire.Frame{}, err
+}
+
+func (c *Client) closedErr() error {
+	select {
+	case <-c.done:
+		return c.connError(nil)
+	default:
+		return nil
+	}
+}
+
+func (c *Client) checkKey(key []byte) error {
+	if len(key) > c.limits.MaxKey {
+		return fmt.Errorf("%w: %d bytes, server accepts %d", ErrKeyTooLong, len(key), c.limits.MaxKey)
+	}
+	return nil
+}
+
+// waitAny is wait for a GET, whose reply has one of two types; the timer
+// is already running.
+func (c *Client) waitAny(ctx context.Context, s *cslot) (*transport.Message, error) {
+	var err error
+	select {
+	case m := <-s.ch:
+		s.timer.Stop()
+		return m, nil
+	case <-s.timer.C:
+		err = fmt.Errorf("%w: no GET reply within %v", ErrTimeout, c.opts.timeout)
+	case <-ctx.Done():
+		s.timer.Stop()
+		err = ctxErr(ctx)
+	case <-c.done:
+		s.timer.Stop()
+		err = c.connError(nil)
+	}
+	if m := s.disarm(); m != nil {
+		f, _ := wire.Decode(m.Data)
+		c.late(c.conn, m, &f)
+	}
+	return nil, err
+}

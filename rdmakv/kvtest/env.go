@@ -1,0 +1,225 @@
+// Package kvtest is the conformance suite every rdmakv transport must pass.
+// One suite, parameterised by transport, so the TCP emulation and the verbs
+// transport are held to exactly the same behaviour: a transport test file
+// calls Run with its Env and gets every case as a subtest.
+package kvtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/kvbench/kvbench/rdmakv"
+)
+
+// Env describes the transport under test.
+type Env struct {
+	// Transport is the registered transport name ("tcp", "verbs"); the
+	// caller imports the transport package so it is registered.
+	Transport string
+	// Addr is the host:port servers listen on; port 0 picks a free port.
+	Addr string
+	// MaxValue is the largest value the suite moves. Slow links (Soft-RoCE
+	// under emulation) pass a few MiB; zero means 1 MiB.
+	MaxValue int64
+	// Clients is the number of concurrent clients in the stress case; zero
+	// means 8.
+	Clients int
+}
+
+func (e Env) withDefaults() Env {
+	if e.MaxValue <= 0 {
+		e.MaxValue = 1 << 20
+	}
+	if e.Clients <= 0 {
+		e.Clients = 8
+	}
+	return e
+}
+
+// caseTimeout bounds every case; it is a hang guard, not a measurement.
+const caseTimeout = 45 * time.Second
+
+// Run runs every conformance case as a subtest of t. Each case starts its
+// own server(s), so cases do not share state and a failure stays local.
+func Run(t *testing.T, env Env) {
+	if env.Transport == "" || env.Addr == "" {
+		t.Fatalf("kvtest.Run: Env needs Transport and Addr, got %+v", env)
+	}
+	env = env.withDefaults()
+	cases := []struct {
+		name string
+		fn   func(*testing.T, Env)
+	}{
+		{"Limits", testLimits},
+		{"BadConfig", testBadConfig},
+		{"RoundTripThreshold", testRoundTripThreshold},
+		{"RoundTripSizes", testRoundTripSizes},
+		{"ThresholdZero", testThresholdZero},
+		{"ThresholdMaxEager", testThresholdMaxEager},
+		{"ThresholdAboveMaxEager", testThresholdAboveMaxEager},
+		{"DeleteNotFound", testDeleteNotFound},
+		{"Overwrite", testOverwrite},
+		{"EmptyKey", testEmptyKey},
+		{"KeyTooLong", testKeyTooLong},
+		{"ValueTooLarge", testValueTooLarge},
+		{"PoolExhausted", testPoolExhausted},
+		{"ZeroCopyGet", testZeroCopyGet},
+		{"HeldValuesUpToDepth", testHeldValues},
+		{"StagingOverflow", testStagingOverflow},
+		{"Concurrency", testConcurrency},
+		{"SharedClients", testSharedClients},
+		{"RendezvousGetIsolation", testRendezvousGetIsolation},
+		{"RendezvousGetIsolationRaw", testRendezvousGetIsolationRaw},
+		{"VanishingClientLease", testVanishingClient},
+		{"GetLeaseExpiry", testGetLeaseExpiry},
+		{"RawStatuses", testRawStatuses},
+		{"MisbehavingClients", testMisbehaving},
+		{"SlowConsumer", testSlowConsumer},
+		{"Timeout", testTimeout},
+		{"LateReplies", testLateReplies},
+		{"Close", testClose},
+		{"CloseInFlight", testCloseInFlight},
+		{"ServerCloseInFlight", testServerCloseInFlight},
+		{"HeldValueSurvivesServer", testHeldValueSurvivesServer},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			guard(t, caseTimeout, func() { c.fn(t, env) })
+		})
+	}
+}
+
+// guard runs fn on the test goroutine (so t.Fatal works as usual) while a
+// watchdog waits d. A hung case would otherwise stall the whole run until
+// the go test deadline with no hint of which case hung; the watchdog names
+// the case, dumps every goroutine and aborts the run.
+func guard(t *testing.T, d time.Duration, fn func()) {
+	t.Helper()
+	done := make(chan struct{})
+	defer close(done)
+	name := t.Name()
+	go func() {
+		select {
+		case <-done:
+		case <-time.After(d):
+			buf := make([]byte, 1<<22)
+			n := runtime.Stack(buf, true)
+			fmt.Fprintf(os.Stderr, "kvtest: %s still running after %v (hang guard)\n%s\n", name, d, buf[:n])
+			panic("kvtest: " + name + " hung")
+		}
+	}()
+	fn()
+}
+
+// serverConfig is the baseline server: a pool small enough to start fast
+// (allocator setup is linear in the pool size, slow under -race) and large
+// enough for every case but the biggest values, which use bigServerConfig.
+func serverConfig(env Env) rdmakv.ServerConfig {
+	return rdmakv.ServerConfig{
+		Listen:    env.Addr,
+		Transport: env.Transport,
+		PoolSize:  16 << 20,
+		MaxEager:  16 << 10,
+		MaxKey:    1024,
+		MaxValue:  min(env.MaxValue, 4<<20),
+		Lease:     2 * time.Second,
+	}
+}
+
+// bigServerConfig takes values up to env.MaxValue.
+func bigServerConfig(env Env) rdmakv.ServerConfig {
+	cfg := serverConfig(env)
+	cfg.MaxValue = env.MaxValue
+	cfg.PoolSize = max(cfg.PoolSize, (2*env.MaxValue+(1<<20)+63)&^63)
+	return cfg
+}
+
+// startServer starts a server with cfg and closes it when the test ends.
+func startServer(t *testing.T, cfg rdmakv.ServerConfig) *rdmakv.Server {
+	t.Helper()
+	s, err := rdmakv.Listen(cfg)
+	if err != nil {
+		t.Fatalf("rdmakv.Listen(%s on %s, pool %d, max eager %d, max value %d): %v",
+			cfg.Transport, cfg.Listen, cfg.PoolSize, cfg.MaxEager, cfg.MaxValue, err)
+	}
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("server Close: %v", err)
+		}
+	})
+	return s
+}
+
+// dial connects a client to s and closes it when the test ends.
+func dial(t *testing.T, env Env, addr string, opts ...rdmakv.Option) *rdmakv.Client {
+	t.Helper()
+	c, err := dialErr(env, addr, opts...)
+	if err != nil {
+		t.Fatalf("Dial %s over %s: %v", addr, env.Transport, err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func dialErr(env Env, addr string, opts ...rdmakv.Option) (*rdmakv.Client, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	all := append([]rdmakv.Option{rdmakv.WithTransport(env.Transport), rdmakv.WithTimeout(10 * time.Second)}, opts...)
+	return rdmakv.Dial(ctx, addr, all...)
+}
+
+// opCtx is the context for one operation: the client's own timeout is the
+// primary bound, this only keeps a broken client from hanging the case.
+func opCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func mustSet(t *testing.T, c *rdmakv.Client, key, value []byte) {
+	t.Helper()
+	if err := c.Set(opCtx(t), key, value); err != nil {
+		t.Fatalf("Set(key %d bytes %q, value %d bytes): %v", len(key), short(key), len(value), err)
+	}
+}
+
+// mustGetEqual gets key and checks its bytes against want; it returns the
+// protocol the server answered with.
+func mustGetEqual(t *testing.T, c *rdmakv.Client, key, want []byte) rdmakv.Protocol {
+	t.Helper()
+	v, err := c.Get(opCtx(t), key)
+	if err != nil {
+		t.Fatalf("Get(key %q) after Set of %d bytes: %v", short(key), len(want), err)
+	}
+	defer v.Release()
+	if msg := diffBytes(v.Bytes(), want); msg != "" {
+		t.Fatalf("Get(key %q): %s", short(key), msg)
+	}
+	return v.Protocol()
+}
+
+func mustNotFound(t *testing.T, c *rdmakv.Client, key []byte) {
+	t.Helper()
+	v, err := c.Get(opCtx(t), key)
+	if err == nil {
+		n := len(v.Bytes())
+		v.Release()
+		t.Fatalf("Get(key %q) = %d bytes, want ErrNotFound", short(key), n)
+	}
+	if !errors.Is(err, rdmakv.ErrNotFound) {
+		t.Fatalf("Get(key %q) error = %v, want ErrNotFound", short(key), err)
+	}
+}
+
+// short keeps failure messages readable when keys are kilobytes long.
+func short(b []byte) string {
+	if len(b) <= 40 {
+		return string(b)
+	}
+	return string(b[:32]) + "...(" + itoa(len(b)) + " bytes)"
+}

@@ -1,0 +1,208 @@
+package kvtest
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kvbench/kvbench/rdmakv"
+	"github.com/kvbench/kvbench/rdmakv/transport"
+	"github.com/kvbench/kvbench/rdmakv/wire"
+)
+
+// lateServer answers some requests only after lateDelay, long after the
+// client's timeout, and everything else at once. It records what the
+// client sends back about the late answers.
+type lateServer struct {
+	ln     transport.Listener
+	region transport.Region
+	mu     sync.Mutex
+	fins   map[uint32]uint64 // SET_FIN token -> length
+	rels   map[uint32]bool   // GET_RELEASE tokens
+	events chan struct{}     // poked on every record
+	stale  chan struct{}     // closed once the late inline reply is sent
+}
+
+const (
+	lateDelay  = time.Second
+	lateRdvTok = 77
+	lateSetTok = 88
+)
+
+type lateConn struct{ s *lateServer }
+
+func (h lateConn) Deliver(c transport.Conn, m *transport.Message) {
+	f, err := wire.Decode(m.Data)
+	key := ""
+	if err == nil {
+		key = string(f.Key)
+	}
+	m.Release()
+	if err != nil {
+		return
+	}
+	s := h.s
+	reply := func(d time.Duration, hd wire.Header, value []byte) {
+		hd.ReqID = f.ReqID
+		b := wire.AppendFrame(nil, hd, nil, value)
+		go func() {
+			time.Sleep(d)
+			c.Send(b, nil, nil)
+		}()
+	}
+	switch f.Type {
+	case wire.Hello:
+		body := make([]byte, wire.LimitsSize)
+		(&wire.Limits{PoolSize: 1 << 20, MaxValue: 1 << 20, MaxEager: 16 << 10, MaxKey: 1024, LeaseMillis: 5000, MaxInflight: 64}).Encode(body)
+		reply(0, wire.Header{Type: wire.HelloReply}, body)
+	case wire.Get:
+		switch key {
+		case "slow-inline":
+			b := wire.AppendFrame(nil, wire.Header{Type: wire.GetReplyInline, ReqID: f.ReqID}, nil, []byte("STALE"))
+			go func() {
+				time.Sleep(lateDelay)
+				c.Send(b, nil, nil)
+				close(s.stale)
+			}()
+		case "hold":
+			// Answered only after the late reply, so the late reply
+			// arrives while this request waits on the same slot.
+			b := wire.AppendFrame(nil, wire.Header{Type: wire.GetReplyInline, ReqID: f.ReqID}, nil, []byte("fresh:hold"))
+			go func() {
+				<-s.stale
+				c.Send(b, nil, nil)
+			}()
+		case "slow-rdv":
+			rkey, _ := c.Grant(s.region, 0, 8192, transport.AccessRemoteRead)
+			reply(lateDelay, wire.Header{Type: wire.GetReplyRdv, Addr: s.region.Addr(), RKey: rkey, Length: 8192,
+				Token: lateRdvTok, Aux: 5000}, nil)
+		default:
+			reply(0, wire.Header{Type: wire.GetReplyInline}, []byte("fresh:"+key))
+		}
+	case wire.SetRdvReq:
+		if key == "slow-grant" {
+			rkey, _ := c.Grant(s.region, 0, int(f.Length), transport.AccessRemoteWrite)
+			reply(lateDelay, wire.Header{Type: wire.SetRdvGrant, Addr: s.region.Addr(), RKey: rkey, Length: f.Length,
+				Token: lateSetTok, Aux: 5000}, nil)
+		}
+	case wire.GetRelease:
+		s.record(func() { s.rels[f.Token] = true })
+	case wire.SetFin:
+		s.record(func() { s.fins[f.Token] = f.Length })
+	}
+}
+
+func (lateConn) Closed(transport.Conn, error) {}
+
+func (s *lateServer) record(fn func()) {
+	s.mu.Lock()
+	fn()
+	s.mu.Unlock()
+	select {
+	case s.events <- struct{}{}:
+	default:
+	}
+}
+
+func (s *lateServer) finLen(tok uint32) uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.fins[tok]
+}
+
+// waitFor polls cond on every record, bounded by a hang guard.
+func (s *lateServer) waitFor(cond func() bool) bool {
+	deadline := time.After(10 * time.Second)
+	for {
+		s.mu.Lock()
+		ok := cond()
+		s.mu.Unlock()
+		if ok {
+			return true
+		}
+		select {
+		case <-s.events:
+		case <-time.After(50 * time.Millisecond):
+		case <-deadline:
+			return false
+		}
+	}
+}
+
+// testLateReplies times requests out and lets their replies arrive later.
+// A late reply must never be taken for the answer to a later request on the
+// same request slot, the client must hand back what a late reply pinned
+// (GET_RELEASE for a read window, a cancelling SET_FIN for a write grant),
+// and the connection must stay usable, as WithTimeout documents.
+func testLateReplies(t *testing.T, env Env) {
+	n, err := transport.Lookup(env.Transport)
+	if err != nil {
+		t.Fatalf("transport.Lookup(%q): %v", env.Transport, err)
+	}
+	s := &lateServer{fins: map[uint32]uint64{}, rels: map[uint32]bool{}, events: make(chan struct{}, 1), stale: make(chan struct{})}
+	cfg := transport.Config{MaxMessage: wire.HeaderSize + 16<<10 + wire.MaxKeyLen, RecvDepth: 64, SendDepth: 64}
+	s.ln, err = n.Listen(env.Addr, cfg, func(transport.Conn) transport.Handler { return lateConn{s} })
+	if err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	t.Cleanup(func() { s.ln.Close() })
+	if s.region, err = s.ln.Register(1<<20, transport.AccessRemoteRead|transport.AccessRemoteWrite); err != nil {
+		t.Fatalf("Register: %v", err)
+	}
+	t.Cleanup(func() { s.region.Close() })
+
+	// Depth 1: every request reuses the one slot, the worst case for
+	// matching replies to requests. The timeouts come from contexts, so
+	// the request that must not time out has all the time it needs.
+	c := dial(t, env, s.ln.Addr(), rdmakv.WithTimeout(time.Minute), rdmakv.WithDepth(1))
+	ctx := context.Background()
+	short := func() context.Context {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		t.Cleanup(cancel)
+		return ctx
+	}
+	get := func(key string) {
+		t.Helper()
+		v, err := c.Get(ctx, []byte(key))
+		if err != nil {
+			t.Fatalf("Get(%s) after a timed-out request: %v (connection should stay usable)", key, err)
+		}
+		if got := string(v.Bytes()); got != "fresh:"+key {
+			t.Fatalf("Get(%s) returned %q: a late reply was taken for the answer to a later request", key, got)
+		}
+		v.Release()
+	}
+	if v, err := c.Get(short(), []byte("slow-inline")); !errors.Is(err, rdmakv.ErrTimeout) {
+		if err == nil {
+			v.Release()
+		}
+		t.Fatalf("Get whose reply comes %v late, context deadline 100ms: %v, want ErrTimeout", lateDelay, err)
+	}
+	get("hold")
+	for i := range 10 {
+		get("fast-" + itoa(i))
+	}
+
+	if v, err := c.Get(short(), []byte("slow-rdv")); !errors.Is(err, rdmakv.ErrTimeout) {
+		if err == nil {
+			v.Release()
+		}
+		t.Fatalf("rendezvous Get whose reply comes late: %v, want ErrTimeout", err)
+	}
+	if !s.waitFor(func() bool { return s.rels[lateRdvTok] }) {
+		t.Errorf("a late GET_REPLY_RDV (token %d) was not released with GET_RELEASE: the server's read window stays pinned until its lease", lateRdvTok)
+	}
+	get("fast-after-rdv")
+
+	if err := c.Set(short(), []byte("slow-grant"), pattern(20000, 1)); !errors.Is(err, rdmakv.ErrTimeout) {
+		t.Fatalf("rendezvous Set whose grant comes late: %v, want ErrTimeout", err)
+	}
+	if !s.waitFor(func() bool { _, ok := s.fins[lateSetTok]; return ok }) {
+		t.Errorf("a late SET_RDV_GRANT (token %d) was not cancelled with SET_FIN: the server's slot stays pinned until its lease", lateSetTok)
+	} else if l := s.finLen(lateSetTok); l == 20000 {
+		t.Errorf("the late grant was cancelled with a SET_FIN of the grant's own length %d, which commits it", l)
+	}
+	get("fast-after-grant")
+}

@@ -1,0 +1,75 @@
+package kvtest
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/kvbench/kvbench/rdmakv"
+)
+
+// testZeroCopyGet holds Values (views into client receive memory) while the
+// connection keeps working, and checks they are not overwritten before
+// Release.
+func testZeroCopyGet(t *testing.T, env Env) {
+	s := startServer(t, serverConfig(env))
+	c := dial(t, env, s.Addr())
+	for i, n := range []int{100, 20000} {
+		key := []byte(fmt.Sprintf("zc-%d", n))
+		want := pattern(n, uint64(i))
+		mustSet(t, c, key, want)
+		v, err := c.Get(opCtx(t), key)
+		if err != nil {
+			t.Fatalf("Get(%q): %v", key, err)
+		}
+		// Traffic of both protocols, including an overwrite of the very key
+		// being held, must not touch the held view.
+		for j, m := range []int{100, 20000, 50, 30000} {
+			other := []byte(fmt.Sprintf("zc-other-%d", j))
+			roundTrip(t, c, other, m, uint64(100+j), 0)
+		}
+		mustSet(t, c, key, pattern(n, 777))
+		if msg := diffBytes(v.Bytes(), want); msg != "" {
+			t.Errorf("held %d-byte %v Value changed before Release while the connection was used: %s", n, v.Protocol(), msg)
+		}
+		v.Release()
+		if b := v.Bytes(); b != nil {
+			t.Errorf("%d-byte %v Value: Bytes() after Release = %d bytes, want nil (documented)", n, v.Protocol(), len(b))
+		}
+		v.Release() // documented harmless
+		mustGetEqual(t, c, key, pattern(n, 777))
+	}
+}
+
+// testHeldValues holds as many Values as the client's depth allows, without
+// releasing any, and checks none of the Gets deadlocks and all stay intact.
+func testHeldValues(t *testing.T, env Env) {
+	s := startServer(t, serverConfig(env))
+	const depth = 8
+	c := dial(t, env, s.Addr(), rdmakv.WithDepth(depth))
+	sizes := []int{10, 9000, 200, 70000, 1, 5000, 3000, 100000}
+	keys := make([][]byte, len(sizes))
+	for i, n := range sizes {
+		keys[i] = []byte(fmt.Sprintf("held-%d", i))
+		mustSet(t, c, keys[i], pattern(n, uint64(i)))
+	}
+	held := make([]*rdmakv.Value, 0, depth)
+	for i := range depth {
+		v, err := c.Get(opCtx(t), keys[i%len(keys)])
+		if err != nil {
+			t.Fatalf("Get #%d while holding %d Values (depth %d): %v", i+1, len(held), depth, err)
+		}
+		held = append(held, v)
+	}
+	for i, v := range held {
+		if msg := diffBytes(v.Bytes(), pattern(sizes[i%len(sizes)], uint64(i%len(sizes)))); msg != "" {
+			t.Errorf("held Value #%d (%v): %s", i, v.Protocol(), msg)
+		}
+	}
+	for _, v := range held {
+		v.Release()
+	}
+	// With everything released the connection is fully usable again.
+	for i := range 2 * depth {
+		mustGetEqual(t, c, keys[i%len(keys)], pattern(sizes[i%len(sizes)], uint64(i%len(sizes))))
+	}
+}

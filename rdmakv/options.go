@@ -1,0 +1,129 @@
+package rdmakv
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/kvbench/kvbench/rdmakv/transport"
+)
+
+// Option configures Dial.
+type Option func(*options)
+
+type options struct {
+	// transport is the network name: "tcp", "verbs" or "auto".
+	transport string
+	// threshold is the eager threshold: a request whose key plus value is
+	// below it goes eager; 0 sends everything rendezvous.
+	threshold int
+	// timeout bounds each request (and the handshake).
+	timeout time.Duration
+	// poll is the completion polling mode.
+	poll transport.Poll
+	// device names the RDMA device (verbs only).
+	device string
+	// depth is the most requests in flight on the connection.
+	depth int
+	// staging is the size of the registered staging region for
+	// rendezvous payloads.
+	staging int
+	// logger receives the auto-transport fallback warning.
+	logger *slog.Logger
+}
+
+func defaultOptions() options {
+	return options{
+		transport: DefaultTransport,
+		threshold: DefaultEagerThreshold,
+		timeout:   DefaultTimeout,
+		depth:     DefaultDepth,
+		staging:   DefaultStagingSize,
+	}
+}
+
+// WithTransport selects "tcp" (the default), "verbs", or "auto" (verbs,
+// falling back to tcp with one warning when no RDMA device is usable).
+func WithTransport(name string) Option { return func(o *options) { o.transport = name } }
+
+// WithEagerThreshold sets the eager threshold n (default 4096): a request
+// whose key plus value is below n bytes travels eager, inline in one
+// message; others go rendezvous. 0 sends everything rendezvous. Dial fails
+// with ErrThreshold if n exceeds the server's maximum eager size.
+func WithEagerThreshold(n int) Option { return func(o *options) { o.threshold = n } }
+
+// WithTimeout bounds each request (default 5s); a request that runs out
+// fails with ErrTimeout and the connection stays usable.
+func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
+
+// WithPoll selects busy or event-driven completion polling.
+func WithPoll(p transport.Poll) Option { return func(o *options) { o.poll = p } }
+
+// WithDevice names the RDMA device (verbs only).
+func WithDevice(name string) Option { return func(o *options) { o.device = name } }
+
+// WithDepth sets how many requests may be in flight at once (default 64,
+// capped by the server's limit and by 4096). More concurrent callers wait
+// for a free request slot.
+func WithDepth(n int) Option { return func(o *options) { o.depth = n } }
+
+// WithStagingSize sets the registered staging region for rendezvous
+// payloads (default 64 MiB). A value that does not fit in what is free
+// gets a temporary region registered for that one request (slower).
+func WithStagingSize(bytes int) Option { return func(o *options) { o.staging = bytes } }
+
+// WithLogger sets the logger for the auto-transport fallback warning and
+// connection faults (default slog.Default()).
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+
+// Client defaults.
+const (
+	DefaultEagerThreshold = 4096
+	DefaultDepth          = 64
+	DefaultTimeout        = 5 * time.Second
+	DefaultStagingSize    = 64 << 20
+	// maxDepth keeps the slot index inside the 16 low bits of a request id.
+	maxDepth = 4096
+)
+
+func (o *options) validate() error {
+	var errs []error
+	switch o.transport {
+	case "tcp", "verbs", "auto":
+	default:
+		errs = append(errs, fmt.Errorf("transport %q: want tcp, verbs or auto", o.transport))
+	}
+	if o.threshold < 0 || o.threshold > maxEagerUpperBound {
+		errs = append(errs, fmt.Errorf("%w: eager threshold %d must be between 0 and %d", ErrThreshold, o.threshold, maxEagerUpperBound))
+	}
+	if o.timeout <= 0 {
+		errs = append(errs, fmt.Errorf("timeout %v must be positive", o.timeout))
+	}
+	if o.depth < 1 || o.depth > maxDepth {
+		errs = append(errs, fmt.Errorf("depth %d must be between 1 and %d", o.depth, maxDepth))
+	}
+	if o.staging < poolMinBlock {
+		errs = append(errs, fmt.Errorf("staging size %d must be at least %d", o.staging, poolMinBlock))
+	}
+	if o.poll != transport.PollEvent && o.poll != transport.PollBusy {
+		errs = append(errs, fmt.Errorf("poll %d: want event or busy", o.poll))
+	}
+	return errors.Join(errs...)
+}
+
+// Limits are the server's limits, learned in the handshake.
+type Limits struct {
+	// MaxEager bounds eager messages: key+value must be below it.
+	MaxEager int
+	// MaxKey is the longest key.
+	MaxKey int
+	// MaxValue is the largest value.
+	MaxValue int64
+	// PoolSize is the server's value pool in bytes.
+	PoolSize int64
+	// Lease is how long a rendezvous window stays open.
+	Lease time.Duration
+	// MaxInflight is the most requests a client may have in flight.
+	MaxInflight int
+}

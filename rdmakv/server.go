@@ -1,0 +1,161 @@
+package rdmakv
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/kvbench/kvbench/rdmakv/internal/buddy"
+	"github.com/kvbench/kvbench/rdmakv/transport"
+	"github.com/kvbench/kvbench/rdmakv/wire"
+)
+
+// Server is a running rdmakv server: one registered value pool shared by
+// every connection, a key map, and a reaper that revokes expired
+// rendezvous windows.
+type Server struct {
+	cfg    ServerConfig
+	log    *slog.Logger
+	netw   string
+	ln     transport.Listener
+	pool   transport.Region
+	mem    []byte
+	store  *store
+	limits [wire.LimitsSize]byte
+
+	connMu sync.Mutex
+	conns  map[*sconn]struct{}
+
+	stop      chan struct{}
+	reaperWG  sync.WaitGroup
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Listen starts a server; it is serving when Listen returns (handle_server
+// in the original design).
+func Listen(cfg ServerConfig) (*Server, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("rdmakv: server config: %w", err)
+	}
+	cfg = cfg.withDefaults()
+	alloc, err := buddy.New(int(cfg.PoolSize), poolMinBlock)
+	if err != nil {
+		return nil, fmt.Errorf("rdmakv: %w", err)
+	}
+	s := &Server{
+		cfg:   cfg,
+		log:   cfg.Logger,
+		store: newStore(alloc),
+		conns: make(map[*sconn]struct{}),
+		stop:  make(chan struct{}),
+	}
+	lim := wire.Limits{
+		PoolSize:    uint64(cfg.PoolSize),
+		MaxValue:    uint64(cfg.MaxValue),
+		MaxEager:    uint32(cfg.MaxEager),
+		MaxKey:      uint32(cfg.MaxKey),
+		LeaseMillis: uint32(cfg.Lease / time.Millisecond),
+		MaxInflight: uint32(cfg.RecvDepth),
+	}
+	lim.Encode(s.limits[:])
+	tcfg := transport.Config{
+		MaxMessage: wire.HeaderSize + max(cfg.MaxEager, cfg.MaxKey, wire.HelloBodySize),
+		RecvDepth:  cfg.RecvDepth,
+		SendDepth:  cfg.RecvDepth,
+		Poll:       cfg.Poll,
+		Device:     cfg.Device,
+		OpTimeout:  cfg.Lease,
+	}
+	err = withNetwork(cfg.Transport, s.log, func(n transport.Network) error {
+		ln, err := n.Listen(cfg.Listen, tcfg, s.accept)
+		if err != nil {
+			return err
+		}
+		s.ln, s.netw = ln, n.Name()
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("rdmakv: listen on %s over %s: %w", cfg.Listen, cfg.Transport, err)
+	}
+	s.pool, err = s.ln.Register(int(cfg.PoolSize), transport.AccessRemoteRead|transport.AccessRemoteWrite)
+	if err != nil {
+		s.ln.Close()
+		return nil, fmt.Errorf("rdmakv: register a %d-byte value pool: %w", cfg.PoolSize, err)
+	}
+	s.mem = s.pool.Bytes()
+	s.reaperWG.Add(1)
+	go s.reaper()
+	return s, nil
+}
+
+// Addr is the address the server is bound to.
+func (s *Server) Addr() string { return s.ln.Addr() }
+
+// Info describes the server's transport.
+func (s *Server) Info() transport.Info {
+	return transport.Info{Transport: s.netw, Device: s.cfg.Device}
+}
+
+// Close stops the server: every connection is closed, windows revoked and
+// the pool deregistered. Idempotent.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		err := s.ln.Close()
+		close(s.stop)
+		s.reaperWG.Wait()
+		// Connections closed by the listener have run Closed, which
+		// revoked their windows; anything left is released here.
+		s.connMu.Lock()
+		left := make([]*sconn, 0, len(s.conns))
+		for c := range s.conns {
+			left = append(left, c)
+		}
+		s.connMu.Unlock()
+		for _, c := range left {
+			c.drop()
+		}
+		s.closeErr = errors.Join(err, s.pool.Close())
+	})
+	return s.closeErr
+}
+
+func (s *Server) accept(c transport.Conn) transport.Handler {
+	sc := &sconn{s: s, c: c, leases: make(map[uint32]*lease)}
+	s.connMu.Lock()
+	s.conns[sc] = struct{}{}
+	s.connMu.Unlock()
+	return sc
+}
+
+// reaper revokes rendezvous windows whose lease ran out: a get whose
+// client never released, a set grant never committed.
+func (s *Server) reaper() {
+	defer s.reaperWG.Done()
+	tick := max(s.cfg.Lease/4, 5*time.Millisecond)
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	var conns []*sconn
+	var expired []*lease
+	for {
+		select {
+		case <-s.stop:
+			return
+		case now := <-t.C:
+			conns = conns[:0]
+			s.connMu.Lock()
+			for c := range s.conns {
+				conns = append(conns, c)
+			}
+			s.connMu.Unlock()
+			for _, c := range conns {
+				expired = c.expired(now, expired[:0])
+				for _, l := range expired {
+					c.end(l)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,131 @@
+package rdmakv
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/kvbench/kvbench/rdmakv/transport"
+	"github.com/kvbench/kvbench/rdmakv/wire"
+)
+
+// Server defaults; a zero ServerConfig field takes these.
+const (
+	DefaultListen    = "127.0.0.1:7471"
+	DefaultTransport = "tcp"
+	DefaultPoolSize  = 256 << 20
+	DefaultMaxEager  = 64 << 10
+	DefaultMaxKey    = 1024
+	DefaultMaxValue  = 64 << 20
+	DefaultLease     = 10 * time.Second
+	DefaultRecvDepth = 256
+	// poolMinBlock is the buddy allocator's smallest block, server and
+	// client alike.
+	poolMinBlock = 64
+	// maxEagerUpperBound keeps receive buffers (one per posted receive)
+	// of a sane size.
+	maxEagerUpperBound = 16 << 20
+)
+
+// ServerConfig configures Listen. Zero fields take the defaults above.
+type ServerConfig struct {
+	// Listen is the host:port to bind; port 0 picks a free port.
+	Listen string
+	// Transport is "tcp", "verbs" or "auto" (verbs, falling back to tcp
+	// when no RDMA device is usable).
+	Transport string
+	// PoolSize is the registered value pool in bytes (multiple of 64).
+	PoolSize int64
+	// MaxEager bounds eager messages: key+value must be below it. Clients
+	// whose eager threshold exceeds it are refused at Dial.
+	MaxEager int
+	// MaxKey is the longest key accepted (at most 65535).
+	MaxKey int
+	// MaxValue is the largest value accepted (at most PoolSize). Zero means
+	// the smaller of 64 MiB and PoolSize.
+	MaxValue int64
+	// Lease is how long a rendezvous window stays open before the server
+	// revokes it and reclaims what it pinned.
+	Lease time.Duration
+	// RecvDepth is the number of server receive buffers (shared by all
+	// connections); it is also the in-flight limit each client is told.
+	RecvDepth int
+	// Poll selects busy or event-driven completion polling.
+	Poll transport.Poll
+	// Device names the RDMA device (verbs only).
+	Device string
+	// Logger receives connection faults; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+func (c ServerConfig) withDefaults() ServerConfig {
+	if c.Listen == "" {
+		c.Listen = DefaultListen
+	}
+	if c.Transport == "" {
+		c.Transport = DefaultTransport
+	}
+	if c.PoolSize == 0 {
+		c.PoolSize = DefaultPoolSize
+	}
+	if c.MaxEager == 0 {
+		c.MaxEager = DefaultMaxEager
+	}
+	if c.MaxKey == 0 {
+		c.MaxKey = DefaultMaxKey
+	}
+	if c.MaxValue == 0 {
+		c.MaxValue = min(DefaultMaxValue, c.PoolSize)
+	}
+	if c.Lease == 0 {
+		c.Lease = DefaultLease
+	}
+	if c.RecvDepth == 0 {
+		c.RecvDepth = DefaultRecvDepth
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return c
+}
+
+// Validate reports every problem with the configuration (after defaults).
+func (c ServerConfig) Validate() error {
+	c = c.withDefaults()
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	switch c.Transport {
+	case "tcp", "verbs", "auto":
+	default:
+		bad("transport %q: want tcp, verbs or auto", c.Transport)
+	}
+	if c.PoolSize < poolMinBlock || c.PoolSize%poolMinBlock != 0 {
+		bad("pool size %d: must be a positive multiple of %d bytes", c.PoolSize, poolMinBlock)
+	}
+	if c.PoolSize > 1<<40 {
+		bad("pool size %d: above 1 TiB", c.PoolSize)
+	}
+	if c.MaxEager < 1 || c.MaxEager > maxEagerUpperBound {
+		bad("max eager %d: must be between 1 and %d", c.MaxEager, maxEagerUpperBound)
+	}
+	if c.MaxKey < 1 || c.MaxKey > wire.MaxKeyLen {
+		bad("max key %d: must be between 1 and %d", c.MaxKey, wire.MaxKeyLen)
+	}
+	if c.MaxValue < 1 || c.MaxValue > c.PoolSize {
+		bad("max value %d: must be between 1 and the pool size %d", c.MaxValue, c.PoolSize)
+	}
+	if c.MaxValue > 1<<32-1 {
+		bad("max value %d: above 4 GiB", c.MaxValue)
+	}
+	if c.Lease < time.Millisecond || c.Lease > time.Duration(1<<32-1)*time.Millisecond {
+		bad("lease %v: must be at least 1ms and fit 32-bit milliseconds", c.Lease)
+	}
+	if c.RecvDepth < 1 || c.RecvDepth > 1<<16 {
+		bad("recv depth %d: must be between 1 and 65536", c.RecvDepth)
+	}
+	if c.Poll != transport.PollEvent && c.Poll != transport.PollBusy {
+		bad("poll %d: want event or busy", c.Poll)
+	}
+	return errors.Join(errs...)
+}

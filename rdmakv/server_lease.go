@@ -1,0 +1,116 @@
+package rdmakv
+
+import (
+	"time"
+)
+
+// lease is an open rendezvous window: a read window on a committed slot
+// (get) or a write window on a fresh slot (set grant).
+type lease struct {
+	token    uint32
+	rkey     uint32
+	window   bool // a window was granted (false for empty values)
+	write    bool
+	sl       *slot
+	key      []byte // set grants: the key to commit under
+	reqID    uint32 // set grants: the request the SET_REPLY answers
+	deadline time.Time
+}
+
+func (sc *sconn) newLease() *lease {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if k := len(sc.spare); k > 0 {
+		l := sc.spare[k-1]
+		sc.spare = sc.spare[:k-1]
+		return l
+	}
+	return new(lease)
+}
+
+// recycle keeps a finished lease record (and its key buffer) for reuse.
+func (sc *sconn) recycle(l *lease) {
+	*l = lease{key: l.key[:0]}
+	sc.mu.Lock()
+	if len(sc.spare) < 64 {
+		sc.spare = append(sc.spare, l)
+	}
+	sc.mu.Unlock()
+}
+
+// add files a lease under a fresh token and returns the token (0 if the
+// connection is gone). The caller must not touch l afterwards: the reaper
+// may end it.
+func (sc *sconn) add(l *lease) uint32 {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if sc.gone {
+		return 0
+	}
+	sc.nextToken++
+	if sc.nextToken == 0 {
+		sc.nextToken = 1
+	}
+	l.token = sc.nextToken
+	l.deadline = time.Now().Add(sc.s.cfg.Lease)
+	sc.leases[l.token] = l
+	return l.token
+}
+
+// take removes the lease for token. stale reports a token that was issued
+// but is no longer open (released, committed or expired).
+func (sc *sconn) take(token uint32) (l *lease, stale bool) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if l, ok := sc.leases[token]; ok {
+		delete(sc.leases, token)
+		return l, false
+	}
+	return nil, token != 0 && token <= sc.nextToken
+}
+
+// end closes a lease taken out of the table: revoke its window, then drop
+// the reader reference (get) or free the uncommitted slot (set).
+func (sc *sconn) end(l *lease) {
+	if l.window {
+		_ = sc.c.Revoke(l.rkey)
+		l.window = false
+	}
+	if l.write {
+		sc.s.store.discard(l.sl)
+	} else {
+		sc.s.store.unref(l.sl)
+	}
+	sc.recycle(l)
+}
+
+// expired moves leases past their deadline out of the table into out.
+func (sc *sconn) expired(now time.Time, out []*lease) []*lease {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	for t, l := range sc.leases {
+		if now.After(l.deadline) {
+			delete(sc.leases, t)
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// drop ends every lease; the connection is gone.
+func (sc *sconn) drop() {
+	sc.mu.Lock()
+	sc.gone = true
+	ls := make([]*lease, 0, len(sc.leases))
+	for t, l := range sc.leases {
+		delete(sc.leases, t)
+		ls = append(ls, l)
+	}
+	sc.mu.Unlock()
+	for _, l := range ls {
+		sc.end(l)
+	}
+	sc.s.connMu.Lock()
+	delete(sc.s.conns, sc)
+	sc.s.connMu.Unlock()
+}

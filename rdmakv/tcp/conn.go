@@ -1,0 +1,218 @@
+package tcp
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kvbench/kvbench/rdmakv/transport"
+)
+
+// errorGrace bounds how long a connection that refused a frame spends
+// telling the peer (the ERROR frame) and draining what the peer had already
+// sent, so the peer reads the ERROR rather than a reset.
+const errorGrace = time.Second
+
+// Stream buffer sizes. The read buffer is kept small so that most of a
+// large payload is read straight into its destination rather than copied
+// out of the buffer.
+const (
+	readBufSize  = 16 << 10
+	writeBufSize = 64 << 10
+)
+
+var errPeerClosed = fmt.Errorf("%w: peer closed the connection", transport.ErrClosed)
+
+// conn is one emulated RC connection over a TCP stream. It runs two
+// goroutines: the reader, which parses frames, places WRITE payloads,
+// completes our ops and delivers receives; and the responder, which sends
+// WRITE_ACKs and serves READ_REQs so that the reader never waits on the
+// outgoing stream (two peers reading each other cannot deadlock on full
+// socket buffers).
+type conn struct {
+	nc     *net.TCPConn
+	cfg    transport.Config
+	pd     *pd
+	ownsPD bool // a dialed connection is its own protection domain
+	h      transport.Handler
+	ln     *listener
+
+	br   *bufio.Reader
+	recv *recvPool
+	ops  *opTable
+
+	wmu sync.Mutex // guards w: one frame at a time
+	w   *frameWriter
+
+	rq responseQueue
+
+	closing    chan struct{}
+	closeOnce  sync.Once
+	cause      error // why it closed; nil for a local Close
+	opErr      error // what operations get once closing
+	draining   bool  // an ERROR was sent: read out the peer's frames before closing
+	inCallback atomic.Bool
+	readerDone chan struct{}
+	rspDone    chan struct{}
+
+	local, remote string
+}
+
+func newConn(nc *net.TCPConn, cfg transport.Config, p *pd, ownsPD bool) (*conn, error) {
+	_ = nc.SetNoDelay(true)
+	recv, err := newRecvPool(cfg.RecvDepth, cfg.MaxMessage)
+	if err != nil {
+		return nil, err
+	}
+	c := &conn{
+		nc:         nc,
+		cfg:        cfg,
+		pd:         p,
+		ownsPD:     ownsPD,
+		br:         bufio.NewReaderSize(nc, readBufSize),
+		w:          newFrameWriter(nc, writeBufSize),
+		recv:       recv,
+		closing:    make(chan struct{}),
+		readerDone: make(chan struct{}),
+		rspDone:    make(chan struct{}),
+		local:      nc.LocalAddr().String(),
+		remote:     nc.RemoteAddr().String(),
+	}
+	c.ops = newOpTable(cfg.SendDepth, c.opTimedOut)
+	c.rq.init()
+	return c, nil
+}
+
+// start runs the connection once its handler is known.
+func (c *conn) start(h transport.Handler) {
+	c.h = h
+	go c.respond()
+	go c.readLoop()
+}
+
+// discard tears down a connection that never got a Handler.
+func (c *conn) discard() {
+	c.closeWith(nil, nil)
+	c.start(nil)
+	<-c.readerDone
+}
+
+func (c *conn) isClosing() bool {
+	select {
+	case <-c.closing:
+		return true
+	default:
+		return false
+	}
+}
+
+// closeWith begins the teardown once; the first cause wins. With an ERROR
+// frame to send, the write side is closed after it and the reader drains
+// the peer's frames until the peer hangs up (or errorGrace passes), so the
+// peer is not reset before it has read the ERROR.
+func (c *conn) closeWith(cause error, ef *header) {
+	c.closeOnce.Do(func() {
+		c.cause = cause
+		switch {
+		case cause == nil:
+			c.opErr = transport.ErrClosed
+		case errors.Is(cause, transport.ErrClosed):
+			c.opErr = cause
+		default:
+			c.opErr = fmt.Errorf("%w: %v", transport.ErrClosed, cause)
+		}
+		c.draining = ef != nil
+		close(c.closing)
+		if ef != nil {
+			deadline := time.Now().Add(errorGrace)
+			_ = c.nc.SetWriteDeadline(deadline) // unsticks a writer blocked on a full socket
+			c.wmu.Lock()
+			c.w.header(ef)
+			_ = c.w.flush()
+			c.wmu.Unlock()
+			_ = c.nc.CloseWrite()
+			_ = c.nc.SetReadDeadline(deadline)
+		} else {
+			_ = c.nc.Close()
+		}
+		c.ops.failAll(c.opErr)
+	})
+}
+
+// Close tears the connection down and, unless called from one of this
+// connection's own Handler callbacks, waits until Handler.Closed has run.
+func (c *conn) Close() error {
+	c.closeWith(nil, nil)
+	if !c.inCallback.Load() {
+		<-c.readerDone
+	}
+	return nil
+}
+
+// finish is the reader's last act: free in reverse order of acquisition,
+// then report.
+func (c *conn) finish() {
+	_ = c.nc.Close()
+	<-c.rspDone
+	c.ops.failAll(c.opErr)
+	c.pd.dropWindows(c)
+	if c.ln != nil {
+		c.ln.forget(c)
+	}
+	c.recv.unref()
+	if c.ownsPD {
+		c.pd.close()
+	}
+	if c.h != nil {
+		c.inCallback.Store(true)
+		c.h.Closed(c, c.cause)
+		c.inCallback.Store(false)
+	}
+	close(c.readerDone)
+}
+
+// Send writes one SEND frame; the parts are in the socket (or its buffer)
+// when it returns.
+func (c *conn) Send(a, b, d []byte) error {
+	n := len(a) + len(b) + len(d)
+	if n > maxFrame {
+		return fmt.Errorf("tcp: send of %d bytes exceeds %d", n, maxFrame)
+	}
+	if c.isClosing() {
+		return c.opErr
+	}
+	h := header{op: opSend, len: uint32(n)}
+	c.wmu.Lock()
+	c.w.header(&h)
+	c.w.payload(a)
+	c.w.payload(b)
+	c.w.payload(d)
+	err := c.w.flush()
+	c.wmu.Unlock()
+	if err != nil {
+		c.closeWith(fmt.Errorf("tcp: send: %w", err), nil)
+		return c.opErr
+	}
+	return nil
+}
+
+// Register makes a region in the connection's protection domain: the
+// listener's for an accepted connection, the connection's own when dialed.
+func (c *conn) Register(size int, access transport.Access) (transport.Region, error) {
+	if c.isClosing() {
+		return nil, c.opErr
+	}
+	r, err := c.pd.register(size, access)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func (c *conn) LocalAddr() string    { return c.local }
+func (c *conn) RemoteAddr() string   { return c.remote }
+func (c *conn) Info() transport.Info { return transport.Info{Transport: Name} }

@@ -1,0 +1,179 @@
+package tcp
+
+import (
+	"context"
+	"errors"
+	"net"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/kvbench/kvbench/rdmakv/transport"
+)
+
+// hangGuard bounds every wait in these tests; it never measures speed.
+const hangGuard = 20 * time.Second
+
+// recorder is a Handler that queues what arrives for the test to inspect.
+type recorder struct {
+	msgs    chan *transport.Message
+	closed  chan error
+	nClosed atomic.Int32
+	auto    bool // copy and release at once, queueing the copy
+	copies  chan []byte
+}
+
+func newRecorder() *recorder {
+	return &recorder{msgs: make(chan *transport.Message, 4096), closed: make(chan error, 4), copies: make(chan []byte, 4096)}
+}
+
+func (r *recorder) Deliver(c transport.Conn, m *transport.Message) {
+	if r.auto {
+		r.copies <- append([]byte(nil), m.Data...)
+		m.Release()
+		return
+	}
+	r.msgs <- m
+}
+
+func (r *recorder) Closed(c transport.Conn, err error) {
+	r.nClosed.Add(1)
+	r.closed <- err
+}
+
+func (r *recorder) next(t testing.TB) *transport.Message {
+	t.Helper()
+	select {
+	case m := <-r.msgs:
+		return m
+	case <-time.After(hangGuard):
+		t.Fatal("no message delivered")
+		return nil
+	}
+}
+
+func (r *recorder) waitClosed(t testing.TB) error {
+	t.Helper()
+	select {
+	case err := <-r.closed:
+		return err
+	case <-time.After(hangGuard):
+		t.Fatal("Closed was not called")
+		return nil
+	}
+}
+
+// server is a listener whose accepted connections are handed to the test.
+type server struct {
+	ln    transport.Listener
+	conns chan transport.Conn
+	recs  chan *recorder
+	auto  bool
+}
+
+func listen(t testing.TB, cfg transport.Config) *server {
+	t.Helper()
+	s := &server{conns: make(chan transport.Conn, 16), recs: make(chan *recorder, 16)}
+	ln, err := network{}.Listen("127.0.0.1:0", cfg, func(c transport.Conn) transport.Handler {
+		r := newRecorder()
+		r.auto = s.auto
+		s.conns <- c
+		s.recs <- r
+		return r
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.ln = ln
+	t.Cleanup(func() { _ = ln.Close() })
+	return s
+}
+
+func (s *server) accepted(t testing.TB) (transport.Conn, *recorder) {
+	t.Helper()
+	select {
+	case c := <-s.conns:
+		return c, <-s.recs
+	case <-time.After(hangGuard):
+		t.Fatal("no connection accepted")
+		return nil, nil
+	}
+}
+
+func dial(t testing.TB, addr string, cfg transport.Config) (transport.Conn, *recorder) {
+	t.Helper()
+	r := newRecorder()
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	c, err := network{}.Dial(ctx, addr, cfg, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c, r
+}
+
+// pair is one dialed connection and its accepted end.
+type pair struct {
+	srv        *server
+	cli, sc    transport.Conn
+	crec, srec *recorder
+}
+
+func newPair(t testing.TB, cfg transport.Config) *pair {
+	t.Helper()
+	p := &pair{srv: listen(t, cfg)}
+	p.cli, p.crec = dial(t, p.srv.ln.Addr(), cfg)
+	p.sc, p.srec = p.srv.accepted(t)
+	return p
+}
+
+func register(t testing.TB, r interface {
+	Register(int, transport.Access) (transport.Region, error)
+}, size int, access transport.Access) transport.Region {
+	t.Helper()
+	reg, err := r.Register(size, access)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = reg.Close() })
+	return reg
+}
+
+func fill(b []byte, seed byte) {
+	for i := range b {
+		b[i] = byte(i*7) + seed
+	}
+}
+
+// rawDial opens a plain TCP socket, for feeding a listener bad frames.
+func rawDial(t testing.TB, addr string) *net.TCPConn {
+	t.Helper()
+	nc, err := net.DialTimeout("tcp", addr, hangGuard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = nc.Close() })
+	return nc.(*net.TCPConn)
+}
+
+func encodeFrame(h header, payload []byte) []byte {
+	b := make([]byte, headerSize, headerSize+len(payload))
+	h.encode(b)
+	return append(b, payload...)
+}
+
+func wantErr(t testing.TB, err, target error) {
+	t.Helper()
+	if !errors.Is(err, target) {
+		t.Fatalf("error %v, want one wrapping %v", err, target)
+	}
+}
+
+func smallCfg() transport.Config {
+	return transport.Config{MaxMessage: 4096, RecvDepth: 16, SendDepth: 16}
+}
+
+// shortWait is how long a test watches for something that must not happen
+// (a delivery past a full receive queue). It asserts absence, not speed.
+func shortWait() <-chan time.Time { return time.After(300 * time.Millisecond) }

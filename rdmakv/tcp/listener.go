@@ -1,0 +1,112 @@
+package tcp
+
+import (
+	"errors"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/kvbench/kvbench/rdmakv/transport"
+)
+
+// listener accepts connections into one protection domain: a region it
+// registers is reachable (by its rkey) from every connection it accepts.
+type listener struct {
+	ln     *net.TCPListener
+	cfg    transport.Config
+	accept transport.AcceptFunc
+	pd     *pd
+	addr   string
+
+	mu     sync.Mutex
+	conns  map[*conn]struct{}
+	closed bool
+
+	once sync.Once
+	done chan struct{} // accept loop exited
+}
+
+func (l *listener) Addr() string { return l.addr }
+
+func (l *listener) Register(size int, access transport.Access) (transport.Region, error) {
+	r, err := l.pd.register(size, access)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Close stops accepting, closes every accepted connection, then frees the
+// domain's regions newest first.
+func (l *listener) Close() error {
+	l.once.Do(func() {
+		l.mu.Lock()
+		l.closed = true
+		l.mu.Unlock()
+		_ = l.ln.Close()
+		<-l.done
+		l.mu.Lock()
+		conns := make([]*conn, 0, len(l.conns))
+		for c := range l.conns {
+			conns = append(conns, c)
+		}
+		l.mu.Unlock()
+		for _, c := range conns {
+			_ = c.Close()
+		}
+		l.pd.close()
+	})
+	return nil
+}
+
+func (l *listener) forget(c *conn) {
+	l.mu.Lock()
+	delete(l.conns, c)
+	l.mu.Unlock()
+}
+
+func (l *listener) acceptLoop() {
+	defer close(l.done)
+	var backoff time.Duration
+	for {
+		nc, err := l.ln.AcceptTCP()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			// Out of descriptors and the like: wait, as net/http does.
+			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+			time.Sleep(backoff)
+			continue
+		}
+		backoff = 0
+		l.serve(nc)
+	}
+}
+
+// serve wires up one accepted connection. A connection that cannot get its
+// receive memory is dropped; the listener keeps going.
+func (l *listener) serve(nc *net.TCPConn) {
+	c, err := newConn(nc, l.cfg, l.pd, false)
+	if err != nil {
+		_ = nc.Close()
+		return
+	}
+	c.ln = l
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		c.discard()
+		return
+	}
+	l.conns[c] = struct{}{}
+	l.mu.Unlock()
+	c.inCallback.Store(true) // the server may Close c from AcceptFunc
+	h := l.accept(c)
+	c.inCallback.Store(false)
+	if h == nil {
+		c.discard() // refused by the server: torn down without callbacks
+		return
+	}
+	c.start(h)
+}

@@ -1,0 +1,136 @@
+// Package tcp is a pure-Go rdmakv transport that emulates the verbs
+// primitives over one TCP connection: registered regions with random
+// rkeys, memory windows, SEND/RECV with a fixed receive queue, and
+// one-sided WRITE, WRITE_WITH_IMM and READ checked for key, bounds and
+// access rights on the target as an RNIC would. It lets the rdmakv protocol
+// run unchanged on machines without RDMA and is the baseline the verbs
+// transport is compared with. The wire format is described in frame.go.
+//
+// Where it differs from verbs:
+//
+//   - One TCP stream carries everything, in order. A receiver whose handler
+//     holds every receive buffer stops reading (the RNR stall), and until it
+//     releases one, completions for its own one-sided ops queued behind the
+//     stalled SEND wait too.
+//   - Receive buffers are per connection (Config.RecvDepth each); there is no
+//     shared receive queue.
+//   - Region memory is anonymous mmap. Closing a region waits for remote
+//     accesses and local ops in flight on it; using Bytes after Close faults.
+//     Closing a dialed connection frees the regions registered on it.
+//   - A refused one-sided access is answered with an ERROR frame; both ends
+//     then close that connection, as an RC QP goes to the error state.
+package tcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+
+	"github.com/kvbench/kvbench/rdmakv/transport"
+)
+
+// Name is the transport's registry name.
+const Name = "tcp"
+
+// Defaults for Config fields left at zero.
+const (
+	DefaultMaxMessage = 64 << 10
+	DefaultRecvDepth  = 64
+	DefaultSendDepth  = 64
+)
+
+// Limits on Config fields.
+const (
+	MaxMessageLimit = 1 << 30
+	MaxDepth        = 1 << 16
+)
+
+func init() { transport.RegisterNetwork(network{}) }
+
+type network struct{}
+
+func (network) Name() string { return Name }
+
+// Listen binds addr and serves connections until the Listener is closed.
+// Every accepted connection gets cfg.RecvDepth receive buffers of
+// cfg.MaxMessage bytes of its own (there is no shared receive queue).
+func (network) Listen(addr string, cfg transport.Config, accept transport.AcceptFunc) (transport.Listener, error) {
+	cfg, err := checkConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if accept == nil {
+		return nil, errors.New("tcp: listen: nil AcceptFunc")
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("tcp: listen: %w", err)
+	}
+	l := &listener{
+		ln:     ln.(*net.TCPListener),
+		cfg:    cfg,
+		accept: accept,
+		pd:     newPD(),
+		addr:   ln.Addr().String(),
+		conns:  make(map[*conn]struct{}),
+		done:   make(chan struct{}),
+	}
+	go l.acceptLoop()
+	return l, nil
+}
+
+// Dial connects to addr; ctx bounds the connect. The connection is its own
+// protection domain: Conn.Register regions live (and die) with it.
+func (network) Dial(ctx context.Context, addr string, cfg transport.Config, h transport.Handler) (transport.Conn, error) {
+	cfg, err := checkConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if h == nil {
+		return nil, errors.New("tcp: dial: nil Handler")
+	}
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("tcp: dial %s: %w", addr, err)
+	}
+	c, err := newConn(nc.(*net.TCPConn), cfg, newPD(), true)
+	if err != nil {
+		_ = nc.Close()
+		return nil, err
+	}
+	c.start(h)
+	return c, nil
+}
+
+// checkConfig fills zero sizes with the defaults and reports every field
+// out of range.
+func checkConfig(cfg transport.Config) (transport.Config, error) {
+	if cfg.MaxMessage == 0 {
+		cfg.MaxMessage = DefaultMaxMessage
+	}
+	if cfg.RecvDepth == 0 {
+		cfg.RecvDepth = DefaultRecvDepth
+	}
+	if cfg.SendDepth == 0 {
+		cfg.SendDepth = DefaultSendDepth
+	}
+	var errs []error
+	if cfg.MaxMessage < 0 || cfg.MaxMessage > MaxMessageLimit {
+		errs = append(errs, fmt.Errorf("tcp: MaxMessage %d out of range (1..%d)", cfg.MaxMessage, MaxMessageLimit))
+	}
+	if cfg.RecvDepth < 0 || cfg.RecvDepth > MaxDepth {
+		errs = append(errs, fmt.Errorf("tcp: RecvDepth %d out of range (1..%d)", cfg.RecvDepth, MaxDepth))
+	}
+	if cfg.SendDepth < 0 || cfg.SendDepth > MaxDepth {
+		errs = append(errs, fmt.Errorf("tcp: SendDepth %d out of range (1..%d)", cfg.SendDepth, MaxDepth))
+	}
+	if cfg.OpTimeout < 0 {
+		errs = append(errs, fmt.Errorf("tcp: OpTimeout %v is negative", cfg.OpTimeout))
+	}
+	if cfg.Poll != transport.PollEvent && cfg.Poll != transport.PollBusy {
+		errs = append(errs, fmt.Errorf("tcp: unknown Poll mode %d", cfg.Poll))
+	}
+	return cfg, errors.Join(errs...)
+}

@@ -1,0 +1,137 @@
+package tcp
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+
+	"github.com/kvbench/kvbench/rdmakv/transport"
+)
+
+const remoteAccess = transport.AccessRemoteRead | transport.AccessRemoteWrite
+
+// pd is a protection domain: the regions registered in it and the memory
+// windows granted on them. Every key, region or window, is unique within
+// the domain, so one map answers every lookup.
+type pd struct {
+	mu      sync.RWMutex
+	keys    map[uint32]keyEntry
+	regions []*region // registration order, for reverse-order teardown
+	closed  bool
+}
+
+// keyEntry is what an rkey opens: a whole region (owner nil) or a window
+// of it visible to one connection only.
+type keyEntry struct {
+	r      *region
+	owner  *conn
+	off, n uint64
+	access transport.Access
+}
+
+func newPD() *pd { return &pd{keys: make(map[uint32]keyEntry)} }
+
+// newKeyLocked draws a random non-zero key not in use. Keys are random so a
+// peer cannot guess a window it was not given.
+func (p *pd) newKeyLocked() uint32 {
+	for {
+		k := rand.Uint32()
+		if _, used := p.keys[k]; k != 0 && !used {
+			return k
+		}
+	}
+}
+
+func (p *pd) register(size int, access transport.Access) (*region, error) {
+	if access&^remoteAccess != 0 {
+		return nil, fmt.Errorf("tcp: unknown access bits %#x", uint8(access))
+	}
+	m, err := newMapping(size)
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		_ = m.unmap()
+		return nil, transport.ErrClosed
+	}
+	r := &region{m: m, base: m.addr(), access: access, pd: p}
+	r.rkey = p.newKeyLocked()
+	p.keys[r.rkey] = keyEntry{r: r, n: uint64(size), access: access}
+	p.regions = append(p.regions, r)
+	return r, nil
+}
+
+// forget drops a region's key, its windows and its place in the list.
+func (p *pd) forget(r *region) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k, e := range p.keys {
+		if e.r == r {
+			delete(p.keys, k)
+		}
+	}
+	if i := slices.Index(p.regions, r); i >= 0 {
+		p.regions = slices.Delete(p.regions, i, i+1)
+	}
+}
+
+// close frees every region still registered, newest first.
+func (p *pd) close() {
+	p.mu.Lock()
+	p.closed = true
+	rs := slices.Clone(p.regions)
+	p.mu.Unlock()
+	for i := len(rs) - 1; i >= 0; i-- {
+		_ = rs[i].Close()
+	}
+}
+
+func (p *pd) grant(owner *conn, lr transport.Region, off, n int, access transport.Access) (uint32, error) {
+	r, ok := lr.(*region)
+	if !ok || r == nil {
+		return 0, fmt.Errorf("tcp: grant on region %T not registered by the tcp transport", lr)
+	}
+	if r.pd != p {
+		return 0, fmt.Errorf("tcp: grant on a region of another protection domain")
+	}
+	if access == 0 || access&^remoteAccess != 0 {
+		return 0, fmt.Errorf("tcp: grant access %#x must be remote read and/or write", uint8(access))
+	}
+	size := len(r.m.mem)
+	if off < 0 || n < 0 || off > size || n > size-off {
+		return 0, fmt.Errorf("tcp: grant range [%d, +%d) outside region of %d bytes", off, n, size)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, live := p.keys[r.rkey]; !live {
+		return 0, errRegionClosed
+	}
+	k := p.newKeyLocked()
+	p.keys[k] = keyEntry{r: r, owner: owner, off: uint64(off), n: uint64(n), access: access}
+	return k, nil
+}
+
+func (p *pd) revoke(owner *conn, key uint32) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	e, ok := p.keys[key]
+	if !ok || e.owner != owner {
+		return fmt.Errorf("tcp: revoke: no window with key %#x on this connection", key)
+	}
+	delete(p.keys, key)
+	return nil
+}
+
+// dropWindows revokes every window a closing connection still holds.
+func (p *pd) dropWindows(owner *conn) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k, e := range p.keys {
+		if e.owner == owner {
+			delete(p.keys, k)
+		}
+	}
+}

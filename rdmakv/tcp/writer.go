@@ -1,0 +1,64 @@
+package tcp
+
+import (
+	"net"
+)
+
+// directMin is the payload size from which bytes move between the socket
+// and registered memory directly: written with writev from where they lie,
+// read straight into their destination. Smaller ones are copied through the
+// stream buffers, which batches small frames into fewer system calls.
+const directMin = 2 << 10
+
+// frameWriter gathers frames for the socket. Small frames are copied into
+// buf; a large payload is not copied but written together with what buf
+// holds in one writev. It is not safe for concurrent use (conn.wmu guards
+// it). After an error every call fails with that error.
+type frameWriter struct {
+	nc     *net.TCPConn
+	buf    []byte
+	iovArr [2][]byte
+	iov    net.Buffers
+	err    error
+}
+
+func newFrameWriter(nc *net.TCPConn, size int) *frameWriter {
+	return &frameWriter{nc: nc, buf: make([]byte, 0, size)}
+}
+
+func (w *frameWriter) header(h *header) {
+	if len(w.buf)+headerSize > cap(w.buf) {
+		w.flush()
+	}
+	n := len(w.buf)
+	w.buf = w.buf[:n+headerSize]
+	h.encode(w.buf[n:])
+}
+
+func (w *frameWriter) payload(p []byte) {
+	if len(p) == 0 || w.err != nil {
+		return
+	}
+	if len(p) < directMin && len(p) <= cap(w.buf)-len(w.buf) {
+		w.buf = append(w.buf, p...)
+		return
+	}
+	if len(p) < directMin {
+		w.flush()
+		w.buf = append(w.buf, p...)
+		return
+	}
+	w.iovArr[0], w.iovArr[1] = w.buf, p
+	w.iov = w.iovArr[:]
+	_, w.err = w.iov.WriteTo(w.nc)
+	w.iovArr[0], w.iovArr[1] = nil, nil
+	w.buf = w.buf[:0]
+}
+
+func (w *frameWriter) flush() error {
+	if len(w.buf) > 0 && w.err == nil {
+		_, w.err = w.nc.Write(w.buf)
+	}
+	w.buf = w.buf[:0]
+	return w.err
+}

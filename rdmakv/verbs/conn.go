@@ -1,0 +1,367 @@
+package verbs
+
+/*
+#include "verbs.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kvbench/kvbench/rdmakv/transport"
+)
+
+const (
+	stateOpen int32 = iota
+	stateClosing
+	stateClosed
+)
+
+// drainGuard bounds how long a closing connection waits for its drain
+// completion before it is torn down regardless (a provider that never
+// flushes must not hang Close).
+const drainGuard = 10 * time.Second
+
+// connErr is why a connection closed: cause for Handler.Closed (nil on a
+// local Close), closed for operations that find it closed.
+type connErr struct {
+	cause  error
+	closed error
+}
+
+// conn is one RC queue pair.
+type conn struct {
+	g   *group
+	dev *device
+	id  *C.struct_rdma_cm_id
+	qp  *C.struct_ibv_qp
+	qpn uint32
+	cfg transport.Config
+
+	h     transport.Handler
+	ready chan struct{} // closed once h is set (or known to be nil)
+
+	info   transport.Info
+	local  string
+	remote string
+
+	// Send ring: ringN slots of MaxMessage bytes, reclaimed in order as
+	// every sigEvery-th send's signaled completion comes back.
+	ring      *C.struct_kv_buf
+	ringBase  uint64
+	ringLkey  C.uint32_t
+	ringN     uint64
+	sigEvery  uint64
+	msgSize   int
+	maxInline C.int
+	sendMu    sync.Mutex
+	head      uint64 // guarded by sendMu
+	tail      atomic.Uint64
+	ringWake  chan struct{}
+
+	slots *slotTable
+
+	winMu   sync.Mutex
+	windows map[uint32]*window // bound windows by rkey
+	shared  map[uint32]int     // MR-wide grants (no window support) by rkey
+	mwFree  []*window
+	mwAll   []*window
+
+	// opMu keeps the QP alive under a post: posters hold it shared,
+	// release takes it exclusively.
+	opMu      sync.RWMutex
+	state     atomic.Int32
+	closedCh  chan struct{}
+	errs      atomic.Pointer[connErr]
+	finishing atomic.Bool
+	done      chan struct{}
+
+	// Client connections own their event channel.
+	cm     *cmChannel
+	cmDone chan struct{}
+}
+
+type window struct {
+	mw   *C.struct_ibv_mw
+	rkey uint32
+}
+
+// newConn allocates everything a connection needs except its QP.
+func newConn(g *group, d *device, cfg transport.Config) (*conn, error) {
+	depth := cfg.SendDepth
+	c := &conn{
+		g:        g,
+		dev:      d,
+		cfg:      cfg,
+		ready:    make(chan struct{}),
+		ringN:    uint64(depth),
+		sigEvery: uint64(max(1, depth/4)),
+		msgSize:  cfg.MaxMessage,
+		ringWake: make(chan struct{}, 1),
+		slots:    newSlotTable(depth, cfg.OpTimeout),
+		windows:  map[uint32]*window{},
+		shared:   map[uint32]int{},
+		closedCh: make(chan struct{}),
+		done:     make(chan struct{}),
+	}
+	if err := errno(C.kv_buf_open(d.d, C.size_t(depth*cfg.MaxMessage), C.IBV_ACCESS_LOCAL_WRITE, &c.ring)); err != nil {
+		return nil, fmt.Errorf("verbs: register send ring (%d x %d bytes): %w", depth, cfg.MaxMessage, err)
+	}
+	c.ringBase = uint64(uintptr(c.ring.addr))
+	c.ringLkey = c.ring.mr.lkey
+	return c, nil
+}
+
+// sendWR is the send queue size: ring, blocking operations, drain.
+func (c *conn) sendWR() int { return 2*c.cfg.SendDepth + 1 }
+
+// createQP makes the RC QP on id; srq is nil for a client.
+func (c *conn) createQP(id *C.struct_rdma_cm_id, srq *C.struct_ibv_srq) error {
+	var inl C.int
+	r := C.kv_qp_open(id, c.dev.d, c.g.scq.c, c.g.rcq.c, srq, C.int(c.sendWR()), C.int(c.cfg.RecvDepth), 256, &inl)
+	if err := errno(r); err != nil {
+		return fmt.Errorf("verbs: create QP (send %d, receive %d): %w", c.sendWR(), c.cfg.RecvDepth, err)
+	}
+	c.id = id
+	c.qp = id.qp
+	c.qpn = uint32(c.qp.qp_num)
+	c.maxInline = inl
+	return nil
+}
+
+// describe fills the addresses and link info once connected.
+func (c *conn) describe() {
+	var buf [80]C.char
+	C.kv_addr_str(c.id, 0, &buf[0], C.int(len(buf)))
+	c.local = C.GoString(&buf[0])
+	C.kv_addr_str(c.id, 1, &buf[0], C.int(len(buf)))
+	c.remote = C.GoString(&buf[0])
+	c.info = linkInfo(c.dev, c.id, c.qp, int(c.maxInline))
+}
+
+func (c *conn) LocalAddr() string    { return c.local }
+func (c *conn) RemoteAddr() string   { return c.remote }
+func (c *conn) Info() transport.Info { return c.info }
+
+func (c *conn) Register(size int, access transport.Access) (transport.Region, error) {
+	if c.state.Load() != stateOpen {
+		return nil, c.closedErr()
+	}
+	return newRegion(c.dev, size, access)
+}
+
+func (c *conn) closedErr() error {
+	if e := c.errs.Load(); e != nil {
+		return e.closed
+	}
+	return transport.ErrClosed
+}
+
+func (c *conn) cause() error {
+	if e := c.errs.Load(); e != nil {
+		return e.cause
+	}
+	return nil
+}
+
+// Send copies the parts into the next ring slot and posts it (inline when
+// it fits) in one C call. It waits only when the ring is full.
+func (c *conn) Send(a, b, d []byte) error {
+	n := len(a) + len(b) + len(d)
+	if n > c.msgSize {
+		return fmt.Errorf("%w: %d bytes, buffers hold %d", transport.ErrTooLarge, n, c.msgSize)
+	}
+	c.sendMu.Lock()
+	for c.head-c.tail.Load() >= c.ringN {
+		select {
+		case <-c.ringWake:
+		case <-c.closedCh:
+			c.sendMu.Unlock()
+			return c.closedErr()
+		}
+	}
+	seq := c.head
+	sig := C.int(0)
+	if seq%c.sigEvery == c.sigEvery-1 {
+		sig = 1
+	}
+	c.opMu.RLock()
+	if c.state.Load() != stateOpen {
+		c.opMu.RUnlock()
+		c.sendMu.Unlock()
+		return c.closedErr()
+	}
+	r := C.kv_send(c.qp, C.uint64_t(c.ringBase+(seq%c.ringN)*uint64(c.msgSize)), c.ringLkey,
+		bytesPtr(a), C.size_t(len(a)), bytesPtr(b), C.size_t(len(b)), bytesPtr(d), C.size_t(len(d)),
+		c.maxInline, sig, C.uint64_t(kindSend<<kindShift|seq&seqMask))
+	c.opMu.RUnlock()
+	if r == 0 {
+		c.head++
+	}
+	c.sendMu.Unlock()
+	if r != 0 {
+		return fmt.Errorf("verbs: post send: %w", errno(r))
+	}
+	return nil
+}
+
+// ringDone runs on the send poller: every send up to seq has completed.
+func (c *conn) ringDone(seq uint64) {
+	c.tail.Store(seq + 1)
+	select {
+	case c.ringWake <- struct{}{}:
+	default:
+	}
+}
+
+func (c *conn) Write(local transport.Region, off, n int, raddr uint64, rkey uint32) error {
+	return c.rdma(C.IBV_WR_RDMA_WRITE, local, off, n, raddr, rkey, 0)
+}
+
+func (c *conn) WriteImm(local transport.Region, off, n int, raddr uint64, rkey uint32, imm uint32) error {
+	return c.rdma(C.IBV_WR_RDMA_WRITE_WITH_IMM, local, off, n, raddr, rkey, imm)
+}
+
+func (c *conn) Read(local transport.Region, off, n int, raddr uint64, rkey uint32) error {
+	return c.rdma(C.IBV_WR_RDMA_READ, local, off, n, raddr, rkey, 0)
+}
+
+// rdma posts one signaled one-sided operation and waits for the send
+// poller to complete it: one C call on this goroutine.
+func (c *conn) rdma(op C.int, local transport.Region, off, n int, raddr uint64, rkey, imm uint32) error {
+	r, err := localRange(c.dev, local, off, n)
+	if err != nil {
+		return err
+	}
+	if n > math.MaxUint32 {
+		return errUint32
+	}
+	i, err := c.acquire()
+	if err != nil {
+		return err
+	}
+	wrid := c.slots.arm(i)
+	c.opMu.RLock()
+	if c.state.Load() != stateOpen {
+		c.opMu.RUnlock()
+		return c.abandon(i, c.closedErr())
+	}
+	rc := C.kv_post_rdma(c.qp, op, C.uint64_t(r.addr+uint64(off)), C.uint32_t(n), C.uint32_t(r.lkey),
+		C.uint64_t(raddr), C.uint32_t(rkey), C.uint32_t(imm), C.uint64_t(wrid))
+	c.opMu.RUnlock()
+	if rc != 0 {
+		return c.abandon(i, fmt.Errorf("verbs: post: %w", errno(rc)))
+	}
+	return c.wait(i)
+}
+
+func (c *conn) acquire() (uint32, error) {
+	select {
+	case i := <-c.slots.free:
+		return i, nil
+	case <-c.closedCh:
+		return 0, c.closedErr()
+	}
+}
+
+// abandon returns a slot whose work request was never posted.
+func (c *conn) abandon(i uint32, err error) error {
+	c.slots.disarm(i)
+	c.slots.free <- i
+	return err
+}
+
+// wait blocks until slot i completes. On OpTimeout the connection is shut
+// down (the operation may still touch memory until its QP is in the error
+// state) and the flushed completion is awaited before returning.
+func (c *conn) wait(i uint32) error {
+	s := &c.slots.slots[i]
+	var err error
+	if s.timer == nil {
+		err = <-s.done
+	} else {
+		s.timer.Reset(c.cfg.OpTimeout)
+		select {
+		case err = <-s.done:
+			s.timer.Stop()
+		case <-s.timer.C:
+			c.shutdown(transport.ErrTimeout)
+			<-s.done
+			err = transport.ErrTimeout
+		}
+	}
+	c.slots.free <- i
+	return err
+}
+
+// Close shuts the connection down and, unless called from the Handler,
+// waits until its resources are freed.
+func (c *conn) Close() error {
+	c.shutdown(nil)
+	if !c.g.delivering.Load() {
+		<-c.done
+	}
+	return nil
+}
+
+// shutdown starts closing: the QP enters the error state (flushing every
+// outstanding work request), and a drain request posted behind them tells
+// the send poller when the send queue is empty. The receive poller then
+// delivers what is left, calls Closed and frees the QP.
+func (c *conn) shutdown(cause error) {
+	if !c.state.CompareAndSwap(stateOpen, stateClosing) {
+		return
+	}
+	closed := transport.ErrClosed
+	if cause != nil {
+		if errors.Is(cause, transport.ErrClosed) {
+			closed = cause
+		} else {
+			closed = fmt.Errorf("%w: %w", transport.ErrClosed, cause)
+		}
+	}
+	c.errs.Store(&connErr{cause: cause, closed: closed})
+	close(c.closedCh)
+	c.opMu.RLock()
+	if C.rdma_disconnect(c.id) != 0 {
+		C.kv_qp_error(c.qp)
+	}
+	r := C.kv_post_drain(c.qp, C.uint64_t(uint64(kindDrain)<<kindShift))
+	c.opMu.RUnlock()
+	if r != 0 {
+		c.g.queueClosing(c)
+		return
+	}
+	time.AfterFunc(drainGuard, func() {
+		if !c.finishing.Load() {
+			println("DEBUG drain guard fired", c.qpn, c.local)
+			c.g.queueClosing(c)
+		}
+	})
+}
+
+// release frees the QP and what hangs off it; runs on the receive poller
+// after Closed.
+func (c *conn) release() {
+	c.opMu.Lock()
+	defer c.opMu.Unlock()
+	c.state.Store(stateClosed)
+	c.slots.failAll(c.closedErr())
+	if c.g.rq.srq == nil {
+		c.g.rq.shutdown()
+	}
+	C.rdma_destroy_qp(c.id)
+	c.winMu.Lock()
+	for _, w := range c.mwAll {
+		C.kv_mw_close(w.mw)
+	}
+	c.mwAll, c.mwFree, c.windows, c.shared = nil, nil, nil, nil
+	c.winMu.Unlock()
+	C.kv_buf_close(c.ring)
+	c.ring = nil
+}

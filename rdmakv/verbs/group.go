@@ -1,0 +1,195 @@
+package verbs
+
+/*
+#include "verbs.h"
+*/
+import "C"
+
+import (
+	"time"
+	"sync"
+	"sync/atomic"
+)
+
+// group is the completion side shared by a set of connections: a send CQ,
+// a receive CQ, their pollers and the receive buffers. A listener has one
+// group for all its connections (receives come from one shared receive
+// queue); a client connection has a group of its own.
+//
+// Send-side completions (one-sided operations, window binds, send ring
+// reclamation, drains) and receives are on separate CQs with separate
+// pollers, so a Handler may call a blocking operation from Deliver: the
+// receive poller it runs on is not the goroutine that completes it.
+type group struct {
+	dev *device
+	scq *cq
+	rcq *cq
+	rq  *recvQueue
+
+	mapMu sync.Mutex                       // serialises writers of conns
+	conns atomic.Pointer[map[uint32]*conn] // by QP number, copy on write
+
+	closingMu sync.Mutex
+	closing   []*conn
+
+	// delivering is set while the receive poller runs Handler code, so that
+	// a Close from inside the Handler does not wait for itself.
+	delivering atomic.Bool
+
+	// final runs on the receive poller after a connection's Closed.
+	final func(c *conn)
+}
+
+func newGroup(d *device) *group {
+	g := &group{dev: d}
+	m := map[uint32]*conn{}
+	g.conns.Store(&m)
+	return g
+}
+
+func (g *group) lookup(qpn uint32) *conn { return (*g.conns.Load())[qpn] }
+
+func (g *group) addConn(c *conn) {
+	g.mapMu.Lock()
+	defer g.mapMu.Unlock()
+	old := *g.conns.Load()
+	m := make(map[uint32]*conn, len(old)+1)
+	for k, v := range old {
+		m[k] = v
+	}
+	m[c.qpn] = c
+	g.conns.Store(&m)
+}
+
+func (g *group) removeConn(c *conn) {
+	g.mapMu.Lock()
+	defer g.mapMu.Unlock()
+	old := *g.conns.Load()
+	if old[c.qpn] != c {
+		return
+	}
+	m := make(map[uint32]*conn, len(old))
+	for k, v := range old {
+		if k != c.qpn {
+			m[k] = v
+		}
+	}
+	g.conns.Store(&m)
+}
+
+func (g *group) snapshot() []*conn {
+	m := *g.conns.Load()
+	out := make([]*conn, 0, len(m))
+	for _, c := range m {
+		out = append(out, c)
+	}
+	return out
+}
+
+// sendDispatch runs on the send poller: it wakes blocked callers, advances
+// send rings and notices drained QPs. It never runs Handler code.
+func (g *group) sendDispatch(wcs []C.struct_kv_wc) {
+	for i := range wcs {
+		wc := &wcs[i]
+		c := g.lookup(uint32(wc.qp_num))
+		if c == nil {
+			continue
+		}
+		var err error
+		if wc.status != C.IBV_WC_SUCCESS {
+			err = c.statusErr(wc)
+			if wc.status != C.IBV_WC_WR_FLUSH_ERR {
+				c.shutdown(err)
+			}
+		}
+		id := uint64(wc.wr_id)
+		switch id >> kindShift {
+		case kindOp:
+			c.slots.complete(uint32(id), uint32(id>>32)&genMask, err)
+		case kindSend:
+			c.ringDone(id & seqMask)
+		case kindDrain:
+			g.queueClosing(c)
+		}
+	}
+}
+
+// recvDispatch runs on the receive poller and is the only caller of
+// Deliver, so deliveries for a connection are ordered.
+func (g *group) recvDispatch(wcs []C.struct_kv_wc) {
+	for i := range wcs {
+		wc := &wcs[i]
+		idx := int(uint32(wc.wr_id))
+		c := g.lookup(uint32(wc.qp_num))
+		if wc.status != C.IBV_WC_SUCCESS {
+			if c != nil && wc.status != C.IBV_WC_WR_FLUSH_ERR {
+				c.shutdown(c.statusErr(wc))
+			}
+			if g.rq.srq != nil {
+				g.rq.repost(idx) // the shared queue outlives the QP
+			}
+			continue
+		}
+		if c == nil {
+			g.rq.repost(idx)
+			continue
+		}
+		<-c.ready
+		if c.h == nil {
+			g.rq.repost(idx)
+			continue
+		}
+		m := g.rq.fill(idx, wc)
+		g.delivering.Store(true)
+		c.h.Deliver(c, m)
+		g.delivering.Store(false)
+	}
+}
+
+// queueClosing hands a drained connection to the receive poller, which
+// finishes it after the last delivery.
+func (g *group) queueClosing(c *conn) {
+	g.closingMu.Lock()
+	g.closing = append(g.closing, c)
+	g.closingMu.Unlock()
+	g.rcq.kick()
+}
+
+// control runs on the receive poller after a kick.
+func (g *group) control() {
+	g.closingMu.Lock()
+	list := g.closing
+	g.closing = nil
+	g.closingMu.Unlock()
+	if len(list) == 0 {
+		return
+	}
+	// Everything the QPs received before they entered the error state is
+	// in the CQ by now; deliver it before announcing Closed.
+	for {
+		n := g.rcq.poll(1)
+		if n == 0 {
+			break
+		}
+		g.recvDispatch(g.rcq.wcs[:n])
+	}
+	for _, c := range list {
+		g.finish(c)
+	}
+}
+
+func (g *group) finish(c *conn) {
+	if !c.finishing.CompareAndSwap(false, true) {
+		return
+	}
+	println("DEBUG", time.Now().Format("05.000"), "finish", c.qpn)
+	g.removeConn(c)
+	<-c.ready
+	if c.h != nil {
+		g.delivering.Store(true)
+		c.h.Closed(c, c.cause())
+		g.delivering.Store(false)
+	}
+	c.release()
+	g.final(c)
+}

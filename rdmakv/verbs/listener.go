@@ -1,0 +1,299 @@
+package verbs
+
+/*
+#include <stdlib.h>
+#include "verbs.h"
+*/
+import "C"
+
+import (
+	"time"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"sync"
+	"unsafe"
+
+	"github.com/kvbench/kvbench/rdmakv/transport"
+)
+
+// listenBacklog is the rdma_listen backlog.
+const listenBacklog = 128
+
+// serverSendCQE caps the listener's shared send CQ; it bounds how many
+// connections one listener accepts (each needs its send queue's worth).
+const serverSendCQE = 32768
+
+// listener owns one event channel, one device and one group: a shared
+// receive queue with its CQ, and a send CQ shared by every accepted QP.
+type listener struct {
+	cfg    transport.Config
+	accept transport.AcceptFunc
+	dev    *device
+	g      *group
+	srq    *C.struct_ibv_srq
+	cm     *cmChannel
+	id     *C.struct_rdma_cm_id
+	addr   string
+
+	maxConns int
+	mu       sync.Mutex
+	byID     map[*C.struct_rdma_cm_id]*conn // guarded by mu
+
+	cmDone    chan struct{}
+	closeOnce sync.Once
+}
+
+// Listen binds addr (an IP on an RDMA device; port 0 picks one) and accepts
+// connections until Close.
+func (network) Listen(addr string, cfg transport.Config, accept transport.AcceptFunc) (transport.Listener, error) {
+	cfg, err := checkConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if accept == nil {
+		return nil, errors.New("verbs: listen: nil AcceptFunc")
+	}
+	if err := checkDevices(); err != nil {
+		return nil, fmt.Errorf("verbs: listen %s: %w", addr, err)
+	}
+	l, err := listen(addr, cfg, accept)
+	if err != nil {
+		return nil, fmt.Errorf("verbs: listen %s: %w", addr, err)
+	}
+	return l, nil
+}
+
+func listen(addr string, cfg transport.Config, accept transport.AcceptFunc) (_ *listener, err error) {
+	sa, err := parseAddr(context.Background(), addr)
+	if err != nil {
+		return nil, err
+	}
+	l := &listener{cfg: cfg, accept: accept, byID: map[*C.struct_rdma_cm_id]*conn{}, cmDone: make(chan struct{})}
+	var undo ladder
+	defer func() {
+		if err != nil {
+			undo.unwind()
+		}
+	}()
+
+	if l.cm, err = openCM(); err != nil {
+		return nil, err
+	}
+	undo.push(l.cm.close)
+	if r, err := C.rdma_create_id(l.cm.ch, &l.id, nil, C.RDMA_PS_TCP); r != 0 {
+		return nil, fmt.Errorf("create cm id: %w", err)
+	}
+	undo.push(func() { C.rdma_destroy_id(l.id) })
+	if err := errno(C.kv_bind_listen(l.id, sa.family, &sa.ip[0], C.int(sa.port), listenBacklog)); err != nil {
+		return nil, fmt.Errorf("bind: %w", err)
+	}
+	ctx, err := listenDevice(l.id.verbs, cfg.Device, sa.host)
+	if err != nil {
+		return nil, err
+	}
+	if l.dev, err = acquireDevice(ctx); err != nil {
+		return nil, err
+	}
+	undo.push(l.dev.release)
+
+	g := newGroup(l.dev)
+	g.final = l.final
+	l.g = g
+	perConn := 2*cfg.SendDepth + 1
+	sendCQE := min(serverSendCQE, int(l.dev.d.max_cqe))
+	if l.maxConns = sendCQE / perConn; l.maxConns < 1 {
+		return nil, fmt.Errorf("SendDepth %d needs a %d-entry CQ, device allows %d", cfg.SendDepth, perConn, sendCQE)
+	}
+	if g.scq, err = openCQ(l.dev, sendCQE, cfg.Poll); err != nil {
+		return nil, err
+	}
+	undo.push(g.scq.close)
+	if g.rcq, err = openCQ(l.dev, cfg.RecvDepth+64, cfg.Poll); err != nil {
+		return nil, err
+	}
+	undo.push(g.rcq.close)
+	if g.rq, err = newRecvQueue(l.dev, cfg.RecvDepth, cfg.MaxMessage); err != nil {
+		return nil, err
+	}
+	undo.push(g.rq.free)
+	l.srq, err = C.kv_srq_open(l.dev.d, C.int(cfg.RecvDepth))
+	if l.srq == nil {
+		return nil, fmt.Errorf("create shared receive queue (%d): %w", cfg.RecvDepth, err)
+	}
+	undo.push(func() { C.ibv_destroy_srq(l.srq) })
+	g.rq.srq = l.srq
+	if err := g.rq.postAll(); err != nil {
+		return nil, err
+	}
+	l.addr = net.JoinHostPort(sa.host, strconv.Itoa(int(C.kv_local_port(l.id))))
+
+	go g.scq.run(g.sendDispatch, nil)
+	go g.rcq.run(g.recvDispatch, g.control)
+	go l.serveCM()
+	return l, nil
+}
+
+// listenDevice picks the device: the one the address is on, checked
+// against Config.Device; for a wildcard address Config.Device or the only
+// device there is.
+func listenDevice(bound *C.struct_ibv_context, want, host string) (*C.struct_ibv_context, error) {
+	if want != "" {
+		cs := C.CString(want)
+		defer C.free(unsafe.Pointer(cs))
+		ctx := C.kv_dev_find(cs)
+		if ctx == nil {
+			return nil, fmt.Errorf("%w: device %q not found", transport.ErrNoDevice, want)
+		}
+		if bound != nil && bound != ctx {
+			return nil, fmt.Errorf("%s is on device %s, not the configured %s", host,
+				C.GoString(C.ibv_get_device_name(bound.device)), want)
+		}
+		return ctx, nil
+	}
+	if bound != nil {
+		return bound, nil
+	}
+	var n C.int
+	list := C.rdma_get_devices(&n)
+	if list == nil || n == 0 {
+		return nil, noDevice("")
+	}
+	defer C.rdma_free_devices(list)
+	if n > 1 {
+		return nil, fmt.Errorf("%s is not on one RDMA device and there are %d: listen on a device's address or set Device", host, int(n))
+	}
+	return *list, nil
+}
+
+func (l *listener) Addr() string { return l.addr }
+
+func (l *listener) Register(size int, access transport.Access) (transport.Region, error) {
+	return newRegion(l.dev, size, access)
+}
+
+// serveCM handles connection requests and the events of accepted ids.
+func (l *listener) serveCM() {
+	defer close(l.cmDone)
+	var ev C.struct_kv_event
+	for l.cm.next(&ev) == nil {
+		switch ev.event {
+		case C.RDMA_CM_EVENT_CONNECT_REQUEST:
+			l.onRequest(&ev)
+		case C.RDMA_CM_EVENT_ESTABLISHED, C.RDMA_CM_EVENT_TIMEWAIT_EXIT:
+		case C.RDMA_CM_EVENT_DISCONNECTED:
+			l.shutdownID(ev.id, errPeerClosed)
+		case C.RDMA_CM_EVENT_DEVICE_REMOVAL:
+			l.shutdownID(ev.id, errRemoved)
+		default:
+			if ev.id != l.id {
+				l.shutdownID(ev.id, fmt.Errorf("verbs: %s (status %d)", eventName(ev.event), int(ev.status)))
+			}
+		}
+	}
+}
+
+func (l *listener) shutdownID(id *C.struct_rdma_cm_id, err error) {
+	l.mu.Lock()
+	c := l.byID[id]
+	l.mu.Unlock()
+	if c != nil {
+		c.shutdown(err)
+	}
+}
+
+func reject(id *C.struct_rdma_cm_id) {
+	C.rdma_reject(id, nil, 0)
+	C.rdma_destroy_id(id)
+}
+
+// onRequest accepts one connection: QP on the shared queues, registered
+// before rdma_accept (after which the peer may send at once), then the
+// AcceptFunc. Receives that beat the AcceptFunc wait on c.ready.
+func (l *listener) onRequest(ev *C.struct_kv_event) {
+	id := ev.id
+	l.mu.Lock()
+	full := len(l.byID) >= l.maxConns
+	l.mu.Unlock()
+	if full || id.verbs != l.dev.ctx() {
+		reject(id)
+		return
+	}
+	c, err := newConn(l.g, l.dev, l.cfg)
+	if err != nil {
+		reject(id)
+		return
+	}
+	if err := c.createQP(id, l.srq); err != nil {
+		C.kv_buf_close(c.ring)
+		reject(id)
+		return
+	}
+	l.dev.acquire()
+	l.mu.Lock()
+	l.byID[id] = c
+	l.mu.Unlock()
+	l.g.addConn(c)
+	C.kv_set_ack_timeout(id, ackTimeout)
+	rd := min(int(ev.initiator_depth), int(l.dev.d.max_qp_rd_atom), rdAtomMax)
+	init := min(int(ev.responder_resources), int(l.dev.d.max_qp_init_rd_atom), rdAtomMax)
+	if err := errno(C.kv_accept(id, C.int(rd), C.int(init))); err != nil {
+		close(c.ready)
+		c.shutdown(fmt.Errorf("verbs: accept: %w", err))
+		return
+	}
+	c.describe()
+	c.h = l.accept(c)
+	close(c.ready)
+	if c.h == nil {
+		c.shutdown(errors.New("verbs: connection refused by the accept callback"))
+	}
+}
+
+// final runs on the receive poller once a connection is finished.
+func (l *listener) final(c *conn) {
+	l.mu.Lock()
+	delete(l.byID, c.id)
+	l.mu.Unlock()
+	println("DEBUG", time.Now().Format("05.000"), "server final", c.qpn)
+	C.rdma_destroy_id(c.id)
+	c.dev.release()
+	close(c.done)
+}
+
+// Close stops accepting, closes every connection and waits for them, then
+// frees the shared queues. It must not be called from a Handler.
+func (l *listener) Close() error {
+	l.closeOnce.Do(func() {
+		l.cm.stop()
+		<-l.cmDone
+		l.mu.Lock()
+		conns := make([]*conn, 0, len(l.byID))
+		for _, c := range l.byID {
+			conns = append(conns, c)
+		}
+		l.mu.Unlock()
+		for _, c := range conns {
+			c.shutdown(nil)
+		}
+		println("DEBUG", time.Now().Format("05.000"), "listener conns shut")
+		for _, c := range conns {
+			<-c.done
+		}
+		println("DEBUG", time.Now().Format("05.000"), "listener conns done")
+		l.g.rcq.halt(true)
+		l.g.scq.halt(true)
+		l.g.rq.shutdown()
+		C.ibv_destroy_srq(l.srq)
+		l.g.rq.free()
+		l.g.rcq.close()
+		l.g.scq.close()
+		C.rdma_destroy_id(l.id)
+		l.cm.close()
+		println("DEBUG", time.Now().Format("05.000"), "listener closed")
+		l.dev.release()
+	})
+	return nil
+}

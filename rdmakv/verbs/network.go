@@ -1,0 +1,140 @@
+package verbs
+
+/*
+#include "verbs.h"
+*/
+import "C"
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/netip"
+	"strconv"
+	"syscall"
+
+	"github.com/kvbench/kvbench/rdmakv/transport"
+)
+
+// Name is the transport's registry name.
+const Name = "verbs"
+
+// Defaults for Config fields left at zero (the same as the TCP transport's,
+// so the two compare like for like).
+const (
+	DefaultMaxMessage = 64 << 10
+	DefaultRecvDepth  = 64
+	DefaultSendDepth  = 64
+)
+
+// Limits on Config fields.
+const (
+	MaxMessageLimit = 1 << 30
+	MaxDepth        = 1 << 14
+)
+
+// ackTimeout is the QP's local ACK timeout exponent: 4.096 us * 2^17, about
+// 0.5 s, so with 7 retries a vanished peer is noticed in a few seconds.
+const ackTimeout = 17
+
+// rdAtomMax caps outstanding RDMA READs per QP in each direction.
+const rdAtomMax = 16
+
+func init() { transport.RegisterNetwork(network{}) }
+
+type network struct{}
+
+func (network) Name() string { return Name }
+
+func checkConfig(cfg transport.Config) (transport.Config, error) {
+	var errs []error
+	if cfg.MaxMessage == 0 {
+		cfg.MaxMessage = DefaultMaxMessage
+	}
+	if cfg.RecvDepth == 0 {
+		cfg.RecvDepth = DefaultRecvDepth
+	}
+	if cfg.SendDepth == 0 {
+		cfg.SendDepth = DefaultSendDepth
+	}
+	if cfg.MaxMessage < 0 || cfg.MaxMessage > MaxMessageLimit {
+		errs = append(errs, fmt.Errorf("MaxMessage %d outside [1, %d]", cfg.MaxMessage, MaxMessageLimit))
+	}
+	if cfg.RecvDepth < 0 || cfg.RecvDepth > MaxDepth {
+		errs = append(errs, fmt.Errorf("RecvDepth %d outside [1, %d]", cfg.RecvDepth, MaxDepth))
+	}
+	if cfg.SendDepth < 0 || cfg.SendDepth > MaxDepth {
+		errs = append(errs, fmt.Errorf("SendDepth %d outside [1, %d]", cfg.SendDepth, MaxDepth))
+	}
+	if cfg.Poll != transport.PollEvent && cfg.Poll != transport.PollBusy {
+		errs = append(errs, fmt.Errorf("unknown Poll mode %d", cfg.Poll))
+	}
+	if cfg.OpTimeout < 0 {
+		errs = append(errs, fmt.Errorf("OpTimeout %v is negative", cfg.OpTimeout))
+	}
+	if len(errs) > 0 {
+		err := fmt.Errorf("verbs: bad config: %w", errs[0])
+		for _, e := range errs[1:] {
+			err = fmt.Errorf("%w; %w", err, e)
+		}
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// sockAddr is an address in the form the C side wants.
+type sockAddr struct {
+	family C.int
+	ip     [16]C.uint8_t
+	port   int
+	host   string
+}
+
+func toSockAddr(ip netip.Addr, port int) sockAddr {
+	s := sockAddr{port: port, host: ip.String()}
+	if ip.Is4() || ip.Is4In6() {
+		s.family = syscall.AF_INET
+		b := ip.Unmap().As4()
+		for i := range b {
+			s.ip[i] = C.uint8_t(b[i])
+		}
+		return s
+	}
+	s.family = syscall.AF_INET6
+	b := ip.As16()
+	for i := range b {
+		s.ip[i] = C.uint8_t(b[i])
+	}
+	return s
+}
+
+// parseAddr splits host:port; a host name is resolved (ctx bounds it) and
+// the first IPv4 address preferred. An empty host is the wildcard.
+func parseAddr(ctx context.Context, addr string) (sockAddr, error) {
+	host, ps, err := net.SplitHostPort(addr)
+	if err != nil {
+		return sockAddr{}, fmt.Errorf("verbs: address %q: %w", addr, err)
+	}
+	port, err := strconv.Atoi(ps)
+	if err != nil || port < 0 || port > 65535 {
+		return sockAddr{}, fmt.Errorf("verbs: address %q: bad port %q", addr, ps)
+	}
+	if host == "" {
+		return toSockAddr(netip.IPv4Unspecified(), port), nil
+	}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return toSockAddr(ip, port), nil
+	}
+	ips, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	if err != nil || len(ips) == 0 {
+		return sockAddr{}, fmt.Errorf("verbs: address %q: cannot resolve %q: %v", addr, host, err)
+	}
+	best := ips[0]
+	for _, ip := range ips {
+		if ip.Is4() || ip.Is4In6() {
+			best = ip
+			break
+		}
+	}
+	return toSockAddr(best, port), nil
+}

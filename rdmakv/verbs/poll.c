@@ -1,0 +1,73 @@
+/* poll.c: batched completion polling into the CQ's kv_wc array. */
+#include <errno.h>
+#include <arpa/inet.h>
+#include "verbs.h"
+
+#define KV_BATCH 32
+
+static int poll_batch(struct kv_cq *c)
+{
+	struct ibv_wc wc[KV_BATCH];
+	int want = c->nwc < KV_BATCH ? c->nwc : KV_BATCH;
+	int n, i;
+
+	n = ibv_poll_cq(c->cq, want, wc);
+	for (i = 0; i < n; i++) {
+		struct kv_wc *o = &c->wcs[i];
+
+		o->wr_id = wc[i].wr_id;
+		o->status = wc[i].status;
+		o->opcode = wc[i].opcode;
+		o->byte_len = wc[i].byte_len;
+		o->imm = (wc[i].wc_flags & IBV_WC_WITH_IMM) ? ntohl(wc[i].imm_data) : 0;
+		o->qp_num = wc[i].qp_num;
+		o->vendor_err = wc[i].vendor_err;
+	}
+	return n;
+}
+
+/* kv_poll polls once, or up to spins times while the CQ is empty, so a
+ * busy poller crosses into C once per spin burst, not once per probe. */
+int kv_poll(struct kv_cq *c, int spins)
+{
+	int n;
+
+	do {
+		n = poll_batch(c);
+	} while (n == 0 && --spins > 0);
+	return n;
+}
+
+/* kv_arm_poll requests a notification, then polls once more to catch
+ * completions that slipped in before the CQ was armed. */
+int kv_arm_poll(struct kv_cq *c)
+{
+	int ret = ibv_req_notify_cq(c->cq, 0);
+
+	if (ret)
+		return -ret;
+	return poll_batch(c);
+}
+
+/*
+ * kv_cq_events consumes every pending notification without blocking; acks
+ * are batched because each ack takes a lock. Returns the number consumed,
+ * or -EAGAIN when there was none.
+ */
+int kv_cq_events(struct kv_cq *c)
+{
+	struct ibv_cq *cq;
+	void *ctx;
+	int n = 0;
+
+	while (!ibv_get_cq_event(c->ch, &cq, &ctx))
+		n++;
+	if (n == 0)
+		return errno == EAGAIN ? -EAGAIN : (errno ? -errno : -EIO);
+	c->unacked += n;
+	if (c->unacked >= 64) {
+		ibv_ack_cq_events(c->cq, c->unacked);
+		c->unacked = 0;
+	}
+	return n;
+}

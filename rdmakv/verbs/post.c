@@ -1,0 +1,116 @@
+/* post.c: work requests, built here from scalars. */
+#include <errno.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include "verbs.h"
+
+int kv_post_recv(struct ibv_qp *qp, struct ibv_srq *srq, uint64_t addr, uint32_t len, uint32_t lkey,
+		 uint64_t wr_id)
+{
+	struct ibv_sge sge = { .addr = addr, .length = len, .lkey = lkey };
+	struct ibv_recv_wr wr = { .wr_id = wr_id, .sg_list = &sge, .num_sge = 1 }, *bad;
+
+	if (srq)
+		return -ibv_post_srq_recv(srq, &wr, &bad);
+	return -ibv_post_recv(qp, &wr, &bad);
+}
+
+/*
+ * kv_send gathers up to three parts into a registered ring slot and posts
+ * it, inline when it fits: one crossing per Send, and the caller's memory
+ * is never named in a work request.
+ */
+int kv_send(struct ibv_qp *qp, uint64_t slot, uint32_t lkey, const void *a, size_t alen, const void *b,
+	    size_t blen, const void *c, size_t clen, int max_inline, int signaled, uint64_t wr_id)
+{
+	char *p = (char *)(uintptr_t)slot;
+	size_t n = alen + blen + clen;
+	struct ibv_sge sge = { .addr = slot, .length = n, .lkey = lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id,
+		.sg_list = &sge,
+		.num_sge = n ? 1 : 0,
+		.opcode = IBV_WR_SEND,
+	}, *bad;
+
+	if (alen)
+		memcpy(p, a, alen);
+	if (blen)
+		memcpy(p + alen, b, blen);
+	if (clen)
+		memcpy(p + alen + blen, c, clen);
+	if (signaled)
+		wr.send_flags |= IBV_SEND_SIGNALED;
+	if (n && n <= (size_t)max_inline)
+		wr.send_flags |= IBV_SEND_INLINE;
+	return -ibv_post_send(qp, &wr, &bad);
+}
+
+int kv_post_rdma(struct ibv_qp *qp, int opcode, uint64_t laddr, uint32_t len, uint32_t lkey,
+		 uint64_t raddr, uint32_t rkey, uint32_t imm, uint64_t wr_id)
+{
+	struct ibv_sge sge = { .addr = laddr, .length = len, .lkey = lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id,
+		.sg_list = &sge,
+		.num_sge = len ? 1 : 0,
+		.opcode = opcode,
+		.send_flags = IBV_SEND_SIGNALED,
+		.wr.rdma = { .remote_addr = raddr, .rkey = rkey },
+	}, *bad;
+
+	if (opcode == IBV_WR_RDMA_WRITE_WITH_IMM)
+		wr.imm_data = htonl(imm);
+	return -ibv_post_send(qp, &wr, &bad);
+}
+
+/* kv_post_bind binds a type-2 window to this QP alone. */
+int kv_post_bind(struct ibv_qp *qp, struct ibv_mw *mw, struct ibv_mr *mr, uint64_t addr, uint64_t len,
+		 int access, uint32_t rkey, uint64_t wr_id)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id,
+		.opcode = IBV_WR_BIND_MW,
+		.send_flags = IBV_SEND_SIGNALED,
+		.bind_mw = {
+			.mw = mw,
+			.rkey = rkey,
+			.bind_info = {
+				.mr = mr,
+				.addr = addr,
+				.length = len,
+				.mw_access_flags = access,
+			},
+		},
+	}, *bad;
+
+	return -ibv_post_send(qp, &wr, &bad);
+}
+
+int kv_post_inv(struct ibv_qp *qp, uint32_t rkey, uint64_t wr_id)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id,
+		.opcode = IBV_WR_LOCAL_INV,
+		.send_flags = IBV_SEND_SIGNALED,
+		.invalidate_rkey = rkey,
+	}, *bad;
+
+	return -ibv_post_send(qp, &wr, &bad);
+}
+
+/*
+ * kv_post_drain posts a signaled empty send on a QP already in the error
+ * state. It flushes after every earlier send work request, so its
+ * completion proves the send queue is empty.
+ */
+int kv_post_drain(struct ibv_qp *qp, uint64_t wr_id)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id,
+		.opcode = IBV_WR_SEND,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+
+	return -ibv_post_send(qp, &wr, &bad);
+}

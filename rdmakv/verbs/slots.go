@@ -1,0 +1,68 @@
+package verbs
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// opSlot is one blocking operation in flight. Its index and generation
+// travel in the wr_id; the send poller hands the result back on done.
+type opSlot struct {
+	gen     atomic.Uint32
+	pending atomic.Bool
+	done    chan error
+	timer   *time.Timer
+}
+
+// slotTable bounds blocking operations in flight (Config.SendDepth) and
+// carries their completions without allocating.
+type slotTable struct {
+	slots []opSlot
+	free  chan uint32
+}
+
+func newSlotTable(n int, timeout time.Duration) *slotTable {
+	t := &slotTable{slots: make([]opSlot, n), free: make(chan uint32, n)}
+	for i := range t.slots {
+		t.slots[i].done = make(chan error, 1)
+		if timeout > 0 {
+			t.slots[i].timer = time.NewTimer(time.Hour)
+			t.slots[i].timer.Stop()
+		}
+		t.free <- uint32(i)
+	}
+	return t
+}
+
+// arm marks slot i in flight and returns its wr_id.
+func (t *slotTable) arm(i uint32) uint64 {
+	s := &t.slots[i]
+	gen := (s.gen.Add(1)) & genMask
+	s.pending.Store(true)
+	return kindOp<<kindShift | uint64(gen)<<32 | uint64(i)
+}
+
+// disarm undoes arm when the post itself failed.
+func (t *slotTable) disarm(i uint32) { t.slots[i].pending.Store(false) }
+
+func (t *slotTable) complete(i, gen uint32, err error) {
+	if int(i) >= len(t.slots) {
+		return
+	}
+	s := &t.slots[i]
+	if s.gen.Load()&genMask != gen || !s.pending.CompareAndSwap(true, false) {
+		return
+	}
+	s.done <- err
+}
+
+// failAll completes every slot still in flight; used when a QP is torn
+// down without its drain completing.
+func (t *slotTable) failAll(err error) {
+	for i := range t.slots {
+		s := &t.slots[i]
+		if s.pending.CompareAndSwap(true, false) {
+			s.done <- err
+		}
+	}
+}

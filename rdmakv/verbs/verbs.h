@@ -1,0 +1,135 @@
+/*
+ * verbs.h: the C half of the verbs transport. Go holds pointers to these
+ * structs (allocated here, never on the Go heap) and passes scalars in; work
+ * requests are built on the C stack, so no Go pointer is ever stored in C.
+ */
+#ifndef KV_VERBS_H
+#define KV_VERBS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+/*
+ * wr_id layout: kind in the top two bits, then a 30-bit generation and a
+ * 32-bit index. Flushed completions carry no valid opcode, so the kind is
+ * what tells the pollers what a completion belongs to.
+ */
+#define KV_KIND_SHIFT 62
+enum kv_kind {
+	KV_KIND_RECV = 0,  /* index: receive buffer */
+	KV_KIND_OP = 1,    /* index: op slot; gen: slot generation */
+	KV_KIND_SEND = 2,  /* index: low bits of the send sequence number */
+	KV_KIND_DRAIN = 3, /* marks the end of a closing QP's send queue */
+};
+
+/* kv_wc is the part of a work completion the Go side reads. */
+struct kv_wc {
+	uint64_t wr_id;
+	uint32_t status;
+	uint32_t opcode;
+	uint32_t byte_len;
+	uint32_t imm; /* host order */
+	uint32_t qp_num;
+	uint32_t vendor_err;
+};
+
+/* kv_dev is one opened device: its protection domain and what we learned. */
+struct kv_dev {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	char name[IBV_SYSFS_NAME_MAX];
+	char fw[64];
+	int max_cqe;
+	int max_qp_wr;
+	int max_srq_wr;
+	int max_qp_rd_atom;
+	int max_qp_init_rd_atom;
+	int mw_type2; /* type-2 memory windows allocate and bind */
+};
+
+/* kv_cq is a completion queue, its channel in event mode, and a wc batch. */
+struct kv_cq {
+	struct ibv_comp_channel *ch; /* NULL in busy-poll mode */
+	struct ibv_cq *cq;
+	unsigned int unacked;
+	int nwc;
+	struct kv_wc *wcs;
+};
+
+/* kv_buf is registered memory. */
+struct kv_buf {
+	void *addr;
+	size_t len;
+	struct ibv_mr *mr;
+};
+
+/* kv_event is a copied-out (and already acked) rdma_cm event. */
+struct kv_event {
+	int event;
+	int status;
+	struct rdma_cm_id *id;
+	struct rdma_cm_id *listen_id;
+	uint8_t responder_resources;
+	uint8_t initiator_depth;
+};
+
+/* kv_link describes the port and GID a connected id uses. */
+struct kv_link {
+	int port;
+	int mtu;
+	int link_layer;
+	int gid_index;
+	int gid_type; /* enum ibv_gid_type, or -1 when unknown */
+	uint8_t gid[16];
+};
+
+/* dev.c */
+int kv_device_count(void);
+int kv_dev_open(struct ibv_context *ctx, struct kv_dev **out);
+void kv_dev_close(struct kv_dev *d);
+struct ibv_context *kv_dev_find(const char *name);
+int kv_link_query(struct rdma_cm_id *id, struct ibv_qp *qp, struct kv_link *l);
+
+/* cm.c */
+struct rdma_event_channel *kv_channel_open(void);
+int kv_cm_next(struct rdma_event_channel *ch, struct kv_event *ev);
+int kv_resolve_addr(struct rdma_cm_id *id, int family, const uint8_t *ip, int port, int ms);
+int kv_bind_listen(struct rdma_cm_id *id, int family, const uint8_t *ip, int port, int backlog);
+int kv_local_port(struct rdma_cm_id *id);
+int kv_connect(struct rdma_cm_id *id, int rd_atom, int init_depth);
+int kv_accept(struct rdma_cm_id *id, int rd_atom, int init_depth);
+void kv_set_ack_timeout(struct rdma_cm_id *id, uint8_t t);
+int kv_addr_str(struct rdma_cm_id *id, int peer, char *buf, int len);
+
+/* qp.c */
+int kv_cq_open(struct kv_dev *d, int cqe, int event, int nwc, struct kv_cq **out);
+void kv_cq_close(struct kv_cq *c);
+struct ibv_srq *kv_srq_open(struct kv_dev *d, int depth);
+int kv_qp_open(struct rdma_cm_id *id, struct kv_dev *d, struct kv_cq *scq, struct kv_cq *rcq,
+	       struct ibv_srq *srq, int send_wr, int recv_wr, int inline_want, int *inline_got);
+int kv_qp_error(struct ibv_qp *qp);
+int kv_buf_open(struct kv_dev *d, size_t len, int access, struct kv_buf **out);
+void kv_buf_close(struct kv_buf *b);
+struct ibv_mw *kv_mw_open(struct kv_dev *d);
+void kv_mw_close(struct ibv_mw *mw);
+
+/* post.c */
+int kv_post_recv(struct ibv_qp *qp, struct ibv_srq *srq, uint64_t addr, uint32_t len, uint32_t lkey,
+		 uint64_t wr_id);
+int kv_send(struct ibv_qp *qp, uint64_t slot, uint32_t lkey, const void *a, size_t alen, const void *b,
+	    size_t blen, const void *c, size_t clen, int max_inline, int signaled, uint64_t wr_id);
+int kv_post_rdma(struct ibv_qp *qp, int opcode, uint64_t laddr, uint32_t len, uint32_t lkey,
+		 uint64_t raddr, uint32_t rkey, uint32_t imm, uint64_t wr_id);
+int kv_post_bind(struct ibv_qp *qp, struct ibv_mw *mw, struct ibv_mr *mr, uint64_t addr, uint64_t len,
+		 int access, uint32_t rkey, uint64_t wr_id);
+int kv_post_inv(struct ibv_qp *qp, uint32_t rkey, uint64_t wr_id);
+int kv_post_drain(struct ibv_qp *qp, uint64_t wr_id);
+
+/* poll.c */
+int kv_poll(struct kv_cq *c, int spins);
+int kv_arm_poll(struct kv_cq *c);
+int kv_cq_events(struct kv_cq *c);
+
+#endif

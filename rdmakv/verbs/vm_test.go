@@ -1,0 +1,383 @@
+//go:build rdmavm
+
+package verbs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/kvbench/kvbench/rdmakv/kvtest"
+	"github.com/kvbench/kvbench/rdmakv/transport"
+)
+
+func polls() []struct {
+	name string
+	p    transport.Poll
+} {
+	return []struct {
+		name string
+		p    transport.Poll
+	}{{"event", transport.PollEvent}, {"busy", transport.PollBusy}}
+}
+
+func pattern(n int, seed byte) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i*7) + seed
+	}
+	return b
+}
+
+func TestInfo(t *testing.T) {
+	s := startServer(t, testConfig(transport.PollEvent), false)
+	c := dialTest(t, s, testConfig(transport.PollEvent), newRecorder(false))
+	sc, _ := s.accepted(t)
+	for _, in := range []transport.Info{c.Info(), sc.Info()} {
+		t.Logf("info: %+v", in)
+		if in.Transport != Name || in.Device == "" || in.Port == 0 || in.MTU == 0 || in.LinkLayer == "" || in.GID == "" {
+			t.Errorf("incomplete info %+v", in)
+		}
+	}
+	t.Logf("memory windows enforced: %v", WindowsEnforced(c))
+	if c.LocalAddr() == "" || c.RemoteAddr() != sc.LocalAddr() {
+		t.Errorf("addresses: client %s -> %s, server %s", c.LocalAddr(), c.RemoteAddr(), sc.LocalAddr())
+	}
+}
+
+// TestSendRecv echoes messages of every shape (empty, inline, gathered
+// from three parts, full size) in order, more than the rings hold.
+func TestSendRecv(t *testing.T) {
+	for _, pm := range polls() {
+		t.Run(pm.name, func(t *testing.T) {
+			cfg := testConfig(pm.p)
+			s := startServer(t, cfg, true)
+			rec := newRecorder(false)
+			c := dialTest(t, s, cfg, rec)
+			guard(t, 60*time.Second, func() {
+				sizes := []int{0, 1, 16, 100, 255, 256, 1000, 4095, 4096}
+				var want [][]byte
+				for round := 0; round < 12; round++ {
+					for i, n := range sizes {
+						p := pattern(n, byte(round*31+i))
+						a, b, d := p[:n/3], p[n/3:2*n/3], p[2*n/3:]
+						if err := c.Send(a, b, d); err != nil {
+							t.Fatalf("send %d bytes: %v", n, err)
+						}
+						want = append(want, p)
+					}
+				}
+				for i, w := range want {
+					g := rec.next(t)
+					if g.kind != transport.KindRecv || !bytes.Equal(g.data, w) {
+						t.Fatalf("message %d: kind %d, %d bytes, want %d bytes", i, g.kind, len(g.data), len(w))
+					}
+				}
+			})
+			if err := c.Send(make([]byte, 4097), nil, nil); !errors.Is(err, transport.ErrTooLarge) {
+				t.Fatalf("oversized send: %v, want ErrTooLarge", err)
+			}
+		})
+	}
+}
+
+// TestOneSided moves data with WRITE, READ and WRITE_WITH_IMM.
+func TestOneSided(t *testing.T) {
+	for _, pm := range polls() {
+		t.Run(pm.name, func(t *testing.T) {
+			cfg := testConfig(pm.p)
+			s := startServer(t, cfg, false)
+			target, err := s.l.Register(1<<20, transport.AccessRemoteRead|transport.AccessRemoteWrite)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer target.Close()
+			c := dialTest(t, s, cfg, newRecorder(false))
+			_, srec := s.accepted(t)
+			local, err := c.Register(1<<20, transport.AccessLocal)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer local.Close()
+			guard(t, 60*time.Second, func() {
+				for i, n := range []int{1, 100, 4096, 64 << 10, 1 << 20} {
+					p := pattern(n, byte(i))
+					copy(local.Bytes(), p)
+					if err := c.Write(local, 0, n, target.Addr(), target.RKey()); err != nil {
+						t.Fatalf("write %d: %v", n, err)
+					}
+					if !bytes.Equal(target.Bytes()[:n], p) {
+						t.Fatalf("write %d: target differs", n)
+					}
+					clear(local.Bytes())
+					if err := c.Read(local, 0, n, target.Addr(), target.RKey()); err != nil {
+						t.Fatalf("read %d: %v", n, err)
+					}
+					if !bytes.Equal(local.Bytes()[:n], p) {
+						t.Fatalf("read %d: local differs", n)
+					}
+					copy(local.Bytes()[1:], pattern(n, 99))
+					if err := c.WriteImm(local, 1, n-1, target.Addr()+1, target.RKey(), uint32(0xabc000+i)); err != nil {
+						t.Fatalf("write-imm %d: %v", n, err)
+					}
+					g := srec.next(t)
+					if g.kind != transport.KindWriteImm || g.imm != uint32(0xabc000+i) || g.n != n-1 || len(g.data) != 0 {
+						t.Fatalf("write-imm %d: got kind %d imm %#x len %d", n, g.kind, g.imm, g.n)
+					}
+					if !bytes.Equal(target.Bytes()[1:n], pattern(n, 99)[:n-1]) {
+						t.Fatalf("write-imm %d: target differs", n)
+					}
+				}
+			})
+			if err := c.Write(local, 1<<20-1, 2, target.Addr(), target.RKey()); err == nil {
+				t.Fatal("local range overflow accepted")
+			}
+		})
+	}
+}
+
+// TestWindows: a granted window works for its connection only, inside its
+// range only, and not after Revoke; a violation fails that connection
+// alone.
+func TestWindows(t *testing.T) {
+	t0 := time.Now()
+	step := func(s string) { t.Logf("%v %s", time.Since(t0), s) }
+	cfg := testConfig(transport.PollEvent)
+	s := startServer(t, cfg, false)
+	pool, err := s.l.Register(64<<10, transport.AccessLocal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	crecA, crecB := newRecorder(false), newRecorder(false)
+	a := dialTest(t, s, cfg, crecA)
+	sa, _ := s.accepted(t)
+	b := dialTest(t, s, cfg, crecB)
+	sb, _ := s.accepted(t)
+	enforced := WindowsEnforced(sa)
+	t.Logf("memory windows enforced: %v", enforced)
+	if !enforced {
+		t.Fatal("device has no type-2 memory windows; the region-wide fallback is covered by TestWindowFallback")
+	}
+	buf, _ := a.Register(8192, transport.AccessLocal)
+	defer buf.Close()
+	copy(buf.Bytes(), pattern(8192, 5))
+	step("guard")
+	guard(t, 60*time.Second, func() {
+		rkey, err := sa.Grant(pool, 4096, 4096, transport.AccessRemoteWrite|transport.AccessRemoteRead)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := pool.Addr() + 4096
+		if err := a.Write(buf, 0, 4096, base, rkey); err != nil {
+			t.Fatalf("write inside the window: %v", err)
+		}
+		if !bytes.Equal(pool.Bytes()[4096:8192], buf.Bytes()[:4096]) {
+			t.Fatal("window write did not land")
+		}
+		// b presents a's key: type-2 windows are bound to sa's QP.
+		if err := b.Write(buf, 0, 16, base, rkey); !errors.Is(err, transport.ErrRemoteAccess) {
+			t.Fatalf("write with another connection's window: %v, want ErrRemoteAccess", err)
+		}
+		if err := b.Send([]byte("x"), nil, nil); !errors.Is(err, transport.ErrClosed) {
+			t.Fatalf("send after remote access error: %v, want ErrClosed", err)
+		}
+		step("b write done")
+		if err := <-crecB.closed; err == nil {
+			t.Fatal("Closed after remote access error reported nil")
+		}
+		step("b closed")
+		// Outside the window (inside the region).
+		err = a.Write(buf, 0, 16, base-16, rkey)
+		t.Logf("write below the window: %v", err)
+	})
+	_ = sb
+	step("after first")
+	// a is dead now; a fresh connection still works and Revoke bites.
+	c := dialTest(t, s, cfg, newRecorder(false))
+	sc, _ := s.accepted(t)
+	buf2, _ := c.Register(4096, transport.AccessLocal)
+	defer buf2.Close()
+	step("guard")
+	guard(t, 60*time.Second, func() {
+		rkey, err := sc.Grant(pool, 0, 4096, transport.AccessRemoteRead)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Read(buf2, 0, 4096, pool.Addr(), rkey); err != nil {
+			t.Fatalf("read inside the window: %v", err)
+		}
+		if err := c.Write(buf2, 0, 8, pool.Addr(), rkey); !errors.Is(err, transport.ErrRemoteAccess) {
+			t.Fatalf("write through a read-only window: %v, want ErrRemoteAccess", err)
+		}
+	})
+	d := dialTest(t, s, cfg, newRecorder(false))
+	sd, _ := s.accepted(t)
+	buf3, _ := d.Register(4096, transport.AccessLocal)
+	defer buf3.Close()
+	step("guard")
+	guard(t, 60*time.Second, func() {
+		step("d start")
+		for i := 0; i < 50; i++ { // windows are recycled
+			rkey, err := sd.Grant(pool, 0, 4096, transport.AccessRemoteRead)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Read(buf3, 0, 64, pool.Addr(), rkey); err != nil {
+				t.Fatalf("read %d: %v", i, err)
+			}
+			if err := sd.Revoke(rkey); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rkey, _ := sd.Grant(pool, 0, 4096, transport.AccessRemoteRead)
+		if err := sd.Revoke(rkey); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Read(buf3, 0, 64, pool.Addr(), rkey); !errors.Is(err, transport.ErrRemoteAccess) {
+			t.Fatalf("read after revoke: %v, want ErrRemoteAccess", err)
+		}
+	})
+}
+
+// TestRemoteAccessOutOfRegion: an access past a region's end fails with
+// ErrRemoteAccess, closes that connection, and leaves the others alone.
+func TestRemoteAccessOutOfRegion(t *testing.T) {
+	cfg := testConfig(transport.PollEvent)
+	s := startServer(t, cfg, true)
+	target, _ := s.l.Register(4096, transport.AccessRemoteWrite)
+	defer target.Close()
+	recA, recB := newRecorder(false), newRecorder(false)
+	a := dialTest(t, s, cfg, recA)
+	b := dialTest(t, s, cfg, recB)
+	buf, _ := a.Register(8192, transport.AccessLocal)
+	defer buf.Close()
+	guard(t, 60*time.Second, func() {
+		if err := a.Write(buf, 0, 8192, target.Addr(), target.RKey()); !errors.Is(err, transport.ErrRemoteAccess) {
+			t.Fatalf("write past the region: %v, want ErrRemoteAccess", err)
+		}
+		if err := <-recA.closed; err == nil {
+			t.Fatal("Closed reported nil after a remote access error")
+		}
+		if err := b.Send([]byte("still here"), nil, nil); err != nil {
+			t.Fatalf("other connection: %v", err)
+		}
+		if g := recB.next(t); string(g.data) != "still here" {
+			t.Fatalf("other connection echoed %q", g.data)
+		}
+	})
+}
+
+// TestCloseIdempotent: Close twice, ops after Close fail with ErrClosed,
+// Closed is called once, with nil for a local Close and an error on the
+// peer's side.
+func TestCloseIdempotent(t *testing.T) {
+	for _, pm := range polls() {
+		t.Run(pm.name, func(t *testing.T) {
+			cfg := testConfig(pm.p)
+			s := startServer(t, cfg, false)
+			rec := newRecorder(false)
+			c := dialTest(t, s, cfg, rec)
+			_, srec := s.accepted(t)
+			r, _ := c.Register(64, transport.AccessLocal)
+			guard(t, 30*time.Second, func() {
+				if err := c.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if err := c.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if err := <-rec.closed; err != nil {
+					t.Fatalf("local Close reported %v", err)
+				}
+				if err := c.Send(nil, nil, nil); !errors.Is(err, transport.ErrClosed) {
+					t.Fatalf("send after close: %v", err)
+				}
+				if err := c.Read(r, 0, 8, 0, 0); !errors.Is(err, transport.ErrClosed) {
+					t.Fatalf("read after close: %v", err)
+				}
+				if err := <-srec.closed; err == nil {
+					t.Fatal("server side of a closed connection reported nil")
+				}
+				if n := rec.closedCount(); n != 1 {
+					t.Fatalf("Closed called %d times", n)
+				}
+				r.Close()
+				r.Close()
+				s.l.Close()
+				s.l.Close()
+			})
+		})
+	}
+}
+
+// TestPeerGone: the server goes away while the client has one-sided
+// operations in flight; they fail, the connection closes, nothing hangs.
+func TestPeerGone(t *testing.T) {
+	cfg := testConfig(transport.PollEvent)
+	s := startServer(t, cfg, false)
+	target, _ := s.l.Register(1<<20, transport.AccessRemoteRead)
+	rec := newRecorder(false)
+	c := dialTest(t, s, cfg, rec)
+	s.accepted(t)
+	local, _ := c.Register(1<<20, transport.AccessLocal)
+	defer local.Close()
+	guard(t, 60*time.Second, func() {
+		errs := make(chan error, 4)
+		for w := 0; w < 4; w++ {
+			go func() {
+				for {
+					if err := c.Read(local, 0, 1<<18, target.Addr(), target.RKey()); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		time.Sleep(200 * time.Millisecond) // let reads get in flight; not a measurement
+		s.l.Close()
+		target.Close()
+		for w := 0; w < 4; w++ {
+			if err := <-errs; err == nil {
+				t.Fatal("read on a dead connection succeeded")
+			}
+		}
+		if err := <-rec.closed; err == nil {
+			t.Fatal("Closed reported nil for a vanished peer")
+		}
+	})
+}
+
+// TestDialFailures: nobody listening is refused; an absent host times out
+// within the context; neither hangs.
+func TestDialFailures(t *testing.T) {
+	addr := vmAddr(t)
+	guard(t, 60*time.Second, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if c, err := (network{}).Dial(ctx, addr+":1", testConfig(transport.PollEvent), newRecorder(false)); err == nil {
+			c.Close()
+			t.Fatal("dial to a closed port succeeded")
+		} else {
+			t.Logf("closed port: %v", err)
+		}
+		ctx2, cancel2 := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel2()
+		if c, err := (network{}).Dial(ctx2, "10.0.0.77:7471", testConfig(transport.PollEvent), newRecorder(false)); err == nil {
+			c.Close()
+			t.Fatal("dial to an absent host succeeded")
+		} else {
+			t.Logf("absent host: %v", err)
+		}
+	})
+}
+
+func TestConformance(t *testing.T) {
+	kvtest.Run(t, kvtest.Env{Transport: Name, Addr: os.Getenv("RDMAKV_ADDR") + ":0", MaxValue: 4 << 20, Clients: 8})
+}
+
+var _ = fmt.Sprintf

@@ -1,0 +1,163 @@
+package verbs
+
+/*
+#include "verbs.h"
+*/
+import "C"
+
+import (
+	"fmt"
+
+	"github.com/kvbench/kvbench/rdmakv/transport"
+)
+
+// Grant binds a type-2 memory window over r[off:off+n] to this QP: only
+// this connection's peer can use the returned rkey, and only inside the
+// range. Without window support (see WindowsEnforced) it returns the
+// region's own rkey, and enforcement is then region-wide.
+func (c *conn) Grant(r transport.Region, off, n int, access transport.Access) (uint32, error) {
+	reg, err := localRange(c.dev, r, off, n)
+	if err != nil {
+		return 0, fmt.Errorf("verbs: grant: %w", err)
+	}
+	if access == 0 || access&^(transport.AccessRemoteRead|transport.AccessRemoteWrite) != 0 {
+		return 0, fmt.Errorf("verbs: grant: access %#x must be remote read and/or write", uint8(access))
+	}
+	if !reg.mwBind {
+		return c.grantShared(reg, access)
+	}
+	w, err := c.takeWindow()
+	if err != nil {
+		return 0, err
+	}
+	rkey := w.rkey&^0xff | (w.rkey+1)&0xff
+	i, err := c.acquire()
+	if err != nil {
+		return 0, err
+	}
+	wrid := c.slots.arm(i)
+	c.opMu.RLock()
+	if c.state.Load() != stateOpen {
+		c.opMu.RUnlock()
+		return 0, c.abandon(i, c.closedErr())
+	}
+	rc := C.kv_post_bind(c.qp, w.mw, reg.buf.mr, C.uint64_t(reg.addr+uint64(off)), C.uint64_t(n),
+		ibvAccess(access), C.uint32_t(rkey), C.uint64_t(wrid))
+	c.opMu.RUnlock()
+	if rc != 0 {
+		c.putWindow(w)
+		return 0, c.abandon(i, fmt.Errorf("verbs: grant: post bind: %w", errno(rc)))
+	}
+	if err := c.wait(i); err != nil {
+		return 0, fmt.Errorf("verbs: grant: bind window: %w", err)
+	}
+	// The provider names the window by its current key in the next bind;
+	// a post_send bind leaves updating it to us.
+	w.rkey = rkey
+	w.mw.rkey = C.uint32_t(rkey)
+	c.winMu.Lock()
+	if c.windows != nil {
+		c.windows[rkey] = w
+	}
+	c.winMu.Unlock()
+	return rkey, nil
+}
+
+func (c *conn) grantShared(reg *region, access transport.Access) (uint32, error) {
+	if reg.access&access != access {
+		return 0, fmt.Errorf("verbs: grant: region registered without the requested remote access, "+
+			"and device %s has no memory windows to narrow it", c.dev.name)
+	}
+	c.winMu.Lock()
+	defer c.winMu.Unlock()
+	if c.shared == nil {
+		return 0, c.closedErr()
+	}
+	c.shared[reg.rkey]++
+	return reg.rkey, nil
+}
+
+// Revoke invalidates the window and waits for the invalidation to
+// complete: an access that arrives after Revoke returns fails.
+func (c *conn) Revoke(rkey uint32) error {
+	c.winMu.Lock()
+	if c.windows == nil {
+		c.winMu.Unlock()
+		return c.closedErr()
+	}
+	w := c.windows[rkey]
+	if w == nil {
+		n, ok := c.shared[rkey]
+		if ok {
+			if n <= 1 {
+				delete(c.shared, rkey)
+			} else {
+				c.shared[rkey] = n - 1
+			}
+		}
+		c.winMu.Unlock()
+		if !ok {
+			return fmt.Errorf("verbs: revoke: no window with rkey %#x on this connection", rkey)
+		}
+		return nil
+	}
+	delete(c.windows, rkey)
+	c.winMu.Unlock()
+	i, err := c.acquire()
+	if err != nil {
+		return err
+	}
+	wrid := c.slots.arm(i)
+	c.opMu.RLock()
+	if c.state.Load() != stateOpen {
+		c.opMu.RUnlock()
+		return c.abandon(i, c.closedErr())
+	}
+	rc := C.kv_post_inv(c.qp, C.uint32_t(rkey), C.uint64_t(wrid))
+	c.opMu.RUnlock()
+	if rc != 0 {
+		return c.abandon(i, fmt.Errorf("verbs: revoke: post invalidate: %w", errno(rc)))
+	}
+	if err := c.wait(i); err != nil {
+		return fmt.Errorf("verbs: revoke: %w", err)
+	}
+	c.putWindow(w)
+	return nil
+}
+
+// takeWindow reuses an invalidated window or allocates one.
+func (c *conn) takeWindow() (*window, error) {
+	c.winMu.Lock()
+	defer c.winMu.Unlock()
+	if c.windows == nil {
+		return nil, c.closedErr()
+	}
+	if n := len(c.mwFree); n > 0 {
+		w := c.mwFree[n-1]
+		c.mwFree = c.mwFree[:n-1]
+		return w, nil
+	}
+	mw, err := C.kv_mw_open(c.dev.d)
+	if mw == nil {
+		return nil, fmt.Errorf("verbs: grant: allocate memory window: %w", err)
+	}
+	w := &window{mw: mw, rkey: uint32(mw.rkey)}
+	c.mwAll = append(c.mwAll, w)
+	return w, nil
+}
+
+func (c *conn) putWindow(w *window) {
+	c.winMu.Lock()
+	if c.windows != nil {
+		c.mwFree = append(c.mwFree, w)
+	}
+	c.winMu.Unlock()
+}
+
+// WindowsEnforced reports whether Grant on conn c hands out per-connection
+// memory windows (true) or falls back to region-wide rkeys (false, when the
+// device cannot allocate type-2 windows). c must be a verbs connection.
+func WindowsEnforced(c transport.Conn) bool {
+	vc, ok := c.(*conn)
+	return ok && vc.dev.mw
+}

@@ -1,0 +1,118 @@
+package wire
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// Frame is a decoded message. Key and Value are views into the buffer
+// given to Decode.
+type Frame struct {
+	Header
+	Key   []byte
+	Value []byte
+}
+
+// Decode errors; Decode wraps them with the detail, so test with errors.Is.
+var (
+	ErrShort    = errors.New("wire: frame shorter than header")
+	ErrMagic    = errors.New("wire: bad magic")
+	ErrVersion  = errors.New("wire: unsupported protocol version")
+	ErrType     = errors.New("wire: unknown message type")
+	ErrStatus   = errors.New("wire: unknown status")
+	ErrLength   = errors.New("wire: length does not match frame")
+	ErrReserved = errors.New("wire: reserved field not zero")
+	ErrField    = errors.New("wire: field not allowed for type")
+)
+
+// shape says which variable parts a type may carry.
+type shape struct {
+	key   bool // may carry a key
+	value bool // may carry an inline value of any length
+	body  int  // exact inline length when > 0 (fixed-size body)
+	token bool // Token must be non-zero
+}
+
+var shapes = [typeEnd]shape{
+	Hello:          {body: HelloBodySize},
+	HelloReply:     {body: LimitsSize},
+	Set:            {key: true, value: true},
+	SetReply:       {},
+	Get:            {key: true},
+	GetReplyInline: {value: true},
+	GetReplyRdv:    {},
+	GetRelease:     {token: true},
+	SetRdvReq:      {key: true},
+	SetRdvGrant:    {},
+	SetFin:         {token: true},
+	Delete:         {key: true},
+	DeleteReply:    {},
+}
+
+// Decode parses one message from b, which must hold exactly one frame. It
+// checks magic, version, type, status, reserved bits, that the key and
+// value lengths add up to len(b), and that the type may carry them.
+func Decode(b []byte) (Frame, error) {
+	if len(b) < HeaderSize {
+		return Frame{}, fmt.Errorf("%w: %d bytes, need %d", ErrShort, len(b), HeaderSize)
+	}
+	if b[offMagic] != Magic[0] || b[offMagic+1] != Magic[1] {
+		return Frame{}, fmt.Errorf("%w: %#02x %#02x", ErrMagic, b[offMagic], b[offMagic+1])
+	}
+	if b[offVersion] != ProtocolVersion {
+		return Frame{}, fmt.Errorf("%w: %d (speak %d)", ErrVersion, b[offVersion], ProtocolVersion)
+	}
+	if b[offFlags] != 0 || binary.LittleEndian.Uint32(b[offReserved:]) != 0 {
+		return Frame{}, ErrReserved
+	}
+	h := decodeHeader(b)
+	if !h.Type.Valid() {
+		return Frame{}, fmt.Errorf("%w: %d", ErrType, uint8(h.Type))
+	}
+	if !h.Status.Valid() {
+		return Frame{}, fmt.Errorf("%w: %d", ErrStatus, uint8(h.Status))
+	}
+	if h.Status != OK && !h.Type.IsReply() {
+		return Frame{}, fmt.Errorf("%w: %s carries status %s", ErrField, h.Type, h.Status)
+	}
+	total := uint64(HeaderSize) + uint64(h.KeyLen) + uint64(h.ValueLen)
+	if total != uint64(len(b)) {
+		return Frame{}, fmt.Errorf("%w: %s header says %d key + %d value bytes, frame has %d after the header",
+			ErrLength, h.Type, h.KeyLen, h.ValueLen, len(b)-HeaderSize)
+	}
+	s := shapes[h.Type]
+	if h.KeyLen != 0 && !s.key {
+		return Frame{}, fmt.Errorf("%w: %s with a %d-byte key", ErrField, h.Type, h.KeyLen)
+	}
+	switch {
+	case s.body > 0:
+		if h.ValueLen != uint32(s.body) && h.Status == OK {
+			return Frame{}, fmt.Errorf("%w: %s body is %d bytes, want %d", ErrLength, h.Type, h.ValueLen, s.body)
+		}
+		if h.Status != OK && h.ValueLen != 0 && h.ValueLen != uint32(s.body) {
+			return Frame{}, fmt.Errorf("%w: %s body is %d bytes", ErrLength, h.Type, h.ValueLen)
+		}
+	case !s.value && h.ValueLen != 0:
+		return Frame{}, fmt.Errorf("%w: %s with %d inline value bytes", ErrField, h.Type, h.ValueLen)
+	}
+	if s.token && h.Token == 0 {
+		return Frame{}, fmt.Errorf("%w: %s with token 0", ErrField, h.Type)
+	}
+	k := HeaderSize + int(h.KeyLen)
+	return Frame{Header: h, Key: b[HeaderSize:k:k], Value: b[k:len(b):len(b)]}, nil
+}
+
+// AppendFrame encodes h with key and value into dst and returns the
+// extended slice, setting KeyLen and ValueLen from the slices. It is meant
+// for tests and tools; the data path sends the header, key and value as
+// separate parts without copying.
+func AppendFrame(dst []byte, h Header, key, value []byte) []byte {
+	h.KeyLen = uint16(len(key))
+	h.ValueLen = uint32(len(value))
+	var hb [HeaderSize]byte
+	h.Encode(hb[:])
+	dst = append(dst, hb[:]...)
+	dst = append(dst, key...)
+	return append(dst, value...)
+}

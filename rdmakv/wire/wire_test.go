@@ -1,0 +1,182 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden from the encoder")
+
+func sampleFrames() map[string][]byte {
+	var hello [HelloBodySize]byte
+	(&HelloBody{RecvSize: 4152, Threshold: 4096, Depth: 64}).Encode(hello[:])
+	var lim [LimitsSize]byte
+	(&Limits{PoolSize: 256 << 20, MaxValue: 64 << 20, MaxEager: 65536, MaxKey: 1024, LeaseMillis: 10000, MaxInflight: 256}).Encode(lim[:])
+	return map[string][]byte{
+		"hello":       AppendFrame(nil, Header{Type: Hello, ReqID: 1}, nil, hello[:]),
+		"hello_reply": AppendFrame(nil, Header{Type: HelloReply, ReqID: 1}, nil, lim[:]),
+		"set":         AppendFrame(nil, Header{Type: Set, ReqID: 0x00010002}, []byte("key"), []byte("value")),
+		"set_reply":   AppendFrame(nil, Header{Type: SetReply, ReqID: 7, Version: 42}, nil, nil),
+		"get":         AppendFrame(nil, Header{Type: Get, ReqID: 8, Aux: 4096}, []byte("k"), nil),
+		"get_rdv": AppendFrame(nil, Header{Type: GetReplyRdv, ReqID: 9, Addr: 0x7f0000001000, Length: 1 << 20,
+			Version: 3, RKey: 0xdeadbeef, Token: 5, Aux: 10000}, nil, nil),
+		"not_found": AppendFrame(nil, Header{Type: GetReplyInline, Status: NotFound, ReqID: 10}, nil, nil),
+		"release":   AppendFrame(nil, Header{Type: GetRelease, Token: 5}, nil, nil),
+		"set_fin":   AppendFrame(nil, Header{Type: SetFin, ReqID: 11, Token: 6}, nil, nil),
+	}
+}
+
+func TestGolden(t *testing.T) {
+	for name, b := range sampleFrames() {
+		path := filepath.Join("testdata", name+".golden")
+		got := hex.Dump(b)
+		if *update {
+			if err := os.MkdirAll("testdata", 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run go test -update)", err)
+		}
+		if got != string(want) {
+			t.Errorf("%s: encoding changed:\n got %s\nwant %s", name, got, want)
+		}
+	}
+}
+
+// TestLayout pins the documented offsets independently of the golden files.
+func TestLayout(t *testing.T) {
+	b := AppendFrame(nil, Header{Type: GetReplyRdv, Status: OK, ReqID: 0x04030201, Addr: 0x1122334455667788,
+		Length: 0x99, Version: 0xaa, RKey: 0xbbccddee, Token: 0x0f0e0d0c, Aux: 0x77}, nil, nil)
+	want := "4b56010700000000" + "0102030400000000" + "8877665544332211" + "9900000000000000" +
+		"aa00000000000000" + "eeddccbb0c0d0e0f" + "7700000000000000"
+	if got := hex.EncodeToString(b); got != want {
+		t.Fatalf("layout\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	for name, b := range sampleFrames() {
+		f, err := Decode(b)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		again := AppendFrame(nil, f.Header, f.Key, f.Value)
+		if !bytes.Equal(again, b) {
+			t.Errorf("%s: re-encoding differs", name)
+		}
+	}
+	f, err := Decode(sampleFrames()["set"])
+	if err != nil || string(f.Key) != "key" || string(f.Value) != "value" || f.ReqID != 0x00010002 {
+		t.Fatalf("set decoded as %+v, %v", f, err)
+	}
+	hb, err := DecodeHello(mustDecode(t, sampleFrames()["hello"]).Value)
+	if err != nil || hb != (HelloBody{RecvSize: 4152, Threshold: 4096, Depth: 64}) {
+		t.Fatalf("hello body %+v, %v", hb, err)
+	}
+	lim, err := DecodeLimits(mustDecode(t, sampleFrames()["hello_reply"]).Value)
+	if err != nil || lim.MaxEager != 65536 || lim.PoolSize != 256<<20 || lim.MaxInflight != 256 {
+		t.Fatalf("limits %+v, %v", lim, err)
+	}
+}
+
+func mustDecode(t *testing.T, b []byte) Frame {
+	t.Helper()
+	f, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestDecodeRejects(t *testing.T) {
+	good := sampleFrames()["set"]
+	mut := func(f func(b []byte) []byte) []byte { return f(append([]byte(nil), good...)) }
+	cases := []struct {
+		name string
+		b    []byte
+		want error
+	}{
+		{"empty", nil, ErrShort},
+		{"short", good[:HeaderSize-1], ErrShort},
+		{"magic", mut(func(b []byte) []byte { b[0] = 'X'; return b }), ErrMagic},
+		{"version", mut(func(b []byte) []byte { b[2] = 9; return b }), ErrVersion},
+		{"type0", mut(func(b []byte) []byte { b[3] = 0; return b }), ErrType},
+		{"type99", mut(func(b []byte) []byte { b[3] = 99; return b }), ErrType},
+		{"status", mut(func(b []byte) []byte { b[4] = 200; return b }), ErrStatus},
+		{"request with status", mut(func(b []byte) []byte { b[4] = byte(NotFound); return b }), ErrField},
+		{"flags", mut(func(b []byte) []byte { b[5] = 1; return b }), ErrReserved},
+		{"reserved", mut(func(b []byte) []byte { b[55] = 1; return b }), ErrReserved},
+		{"truncated", good[:len(good)-1], ErrLength},
+		{"trailing", append(append([]byte(nil), good...), 0), ErrLength},
+		{"key too long for frame", mut(func(b []byte) []byte { b[6] = 0xff; return b }), ErrLength},
+		{"huge value_len", mut(func(b []byte) []byte { b[15] = 0xff; return b }), ErrLength},
+		{"get with value", AppendFrame(nil, Header{Type: Get}, []byte("k"), []byte("v")), ErrField},
+		{"reply with key", AppendFrame(nil, Header{Type: SetReply}, []byte("k"), nil), ErrField},
+		{"release token 0", AppendFrame(nil, Header{Type: GetRelease}, nil, nil), ErrField},
+		{"hello body size", AppendFrame(nil, Header{Type: Hello}, nil, make([]byte, 3)), ErrLength},
+	}
+	for _, c := range cases {
+		if _, err := Decode(c.b); !errors.Is(err, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, err, c.want)
+		}
+	}
+}
+
+func TestNames(t *testing.T) {
+	for ty := Type(1); ty.Valid(); ty++ {
+		if strings.HasPrefix(ty.String(), "TYPE(") {
+			t.Errorf("type %d has no name", ty)
+		}
+	}
+	if Type(0).String() != "TYPE(0)" || Status(99).String() != "STATUS(99)" || NotFound.String() != "NOT_FOUND" {
+		t.Error("bad names")
+	}
+}
+
+func TestDecodeAllocs(t *testing.T) {
+	b := sampleFrames()["set"]
+	if n := testing.AllocsPerRun(100, func() { _, _ = Decode(b) }); n != 0 {
+		t.Errorf("Decode allocates %v times", n)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, b := range sampleFrames() {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fr, err := Decode(b)
+		if err != nil {
+			return
+		}
+		if HeaderSize+len(fr.Key)+len(fr.Value) != len(b) {
+			t.Fatalf("views do not cover the frame")
+		}
+		again := AppendFrame(nil, fr.Header, fr.Key, fr.Value)
+		if !bytes.Equal(again, b) {
+			t.Fatalf("accepted frame does not re-encode identically")
+		}
+		if fr.Type == Hello && fr.Status == OK {
+			if _, err := DecodeHello(fr.Value); err != nil && !errors.Is(err, ErrReserved) {
+				t.Fatalf("hello body: %v", err)
+			}
+		}
+		if fr.Type == HelloReply && fr.Status == OK {
+			if _, err := DecodeLimits(fr.Value); err != nil {
+				t.Fatalf("limits body: %v", err)
+			}
+		}
+	})
+}

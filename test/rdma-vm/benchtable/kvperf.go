@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// kvperfResult is the part of a kvperf bench report the table uses. Other
+// fields are ignored.
+type kvperfResult struct {
+	// P50NS is the median operation latency in nanoseconds.
+	P50NS *float64 `json:"p50_ns"`
+	// OpsPerSec is completed operations per second.
+	OpsPerSec *float64 `json:"ops_per_sec"`
+	// MBPerSec is value bytes moved per second in MiB (2^20), perftest's unit.
+	MBPerSec *float64 `json:"mb_per_sec"`
+}
+
+// parseKvperf decodes a kvperf report: the whole input as one JSON object,
+// or else the last line that is one (kvperf may print progress first).
+func parseKvperf(data []byte) (kvperfResult, error) {
+	var r kvperfResult
+	if err := json.Unmarshal(data, &r); err == nil {
+		return r, nil
+	}
+	lines := bytes.Split(data, []byte("\n"))
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := bytes.TrimSpace(lines[i])
+		if len(l) == 0 || l[0] != '{' {
+			continue
+		}
+		var r kvperfResult
+		if err := json.Unmarshal(l, &r); err == nil {
+			return r, nil
+		}
+	}
+	return kvperfResult{}, fmt.Errorf("no JSON object found")
+}
+
+// mibPerSec is the case's throughput in MiB/s: from ops_per_sec and the
+// known value size when present (no unit to misread), else mb_per_sec.
+func (r kvperfResult) mibPerSec(valueSize int64) (float64, error) {
+	switch {
+	case r.OpsPerSec != nil:
+		return *r.OpsPerSec * float64(valueSize) / (1 << 20), nil
+	case r.MBPerSec != nil:
+		return *r.MBPerSec, nil
+	}
+	return 0, fmt.Errorf("neither ops_per_sec nor mb_per_sec present")
+}

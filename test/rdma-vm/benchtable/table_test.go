@@ -1,0 +1,48 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func TestRunGolden(t *testing.T) {
+	var out bytes.Buffer
+	if err := run("testdata/bench", &out); err != nil {
+		t.Fatal(err)
+	}
+	const golden = "testdata/table.golden"
+	if *update {
+		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out.Bytes(), want) {
+		t.Errorf("table differs from %s (rerun with -update after checking):\n%s", golden, out.String())
+	}
+}
+
+func TestRunMissing(t *testing.T) {
+	var out bytes.Buffer
+	err := run(t.TempDir(), &out)
+	if err == nil {
+		t.Fatal("no error for an empty directory")
+	}
+	for _, f := range []string{"ib_send_lat-2.txt", "ib_read_lat-2.txt", "ib_read_lat-65536.txt",
+		"ib_write_bw-1048576.txt", "kvperf-get-eager-64.json", "kvperf-get-rdv-64k.json", "kvperf-set-1m.json"} {
+		if !strings.Contains(err.Error(), f) {
+			t.Errorf("error does not name %s: %v", f, err)
+		}
+	}
+	if !strings.Contains(out.String(), "missing") {
+		t.Errorf("table does not mark missing figures:\n%s", out.String())
+	}
+}

@@ -1,0 +1,60 @@
+# guest-lib.sh: helpers shared by the guest-side scripts. Sourced by a
+# busybox sh inside the test guest (run.sh), in the share directory.
+
+# log prints a progress line that stands out in the console stream.
+log() { echo "== $*"; }
+
+# die reports a failure and exits non-zero; run.sh passes the status on.
+die() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# wait_listen PORT PID waits until an rdma_cm id is listening on PORT (the
+# kernel's own view, independent of what the server logs), or fails if PID
+# dies first or 60 s pass.
+wait_listen() {
+	_i=0
+	until /usr/bin/rdma res show cm_id 2>/dev/null | grep "state LISTEN" | grep -q ":$1 "; do
+		kill -0 "$2" 2>/dev/null || die "server (pid $2) exited before listening on port $1"
+		_i=$((_i + 1))
+		[ $_i -le 600 ] || die "nothing listening on rdma_cm port $1 after 60s"
+		sleep 0.1
+	done
+}
+
+# stop_server PID stops a background server and fails unless it was still
+# running and then exited cleanly (0, or killed by the SIGTERM we sent).
+stop_server() {
+	kill -0 "$1" 2>/dev/null || die "server (pid $1) died during the run"
+	kill -TERM "$1"
+	_rc=0
+	wait "$1" || _rc=$?
+	case $_rc in
+	0 | 143) ;;
+	*) die "server (pid $1) exited with status $_rc" ;;
+	esac
+}
+
+# perftest_pair NAME ARGS... runs perftest NAME as server and client on
+# RDMAKV_ADDR over rxe0, writing the client's report to bench/NAME-TAG.txt
+# where TAG is $PT_TAG. The perftest server listens on a TCP port for its
+# out-of-band exchange; a client that races the listen is refused at once,
+# so it is retried a few times.
+perftest_pair() {
+	_name=$1
+	shift
+	timeout 120 "$_name" -d rxe0 -F "$@" >"bench/$_name-$PT_TAG.server.txt" 2>&1 &
+	_srv=$!
+	_n=0
+	until timeout 120 "$_name" -d rxe0 -F "$@" "$RDMAKV_ADDR" >"bench/$_name-$PT_TAG.txt" 2>&1; do
+		_n=$((_n + 1))
+		if [ $_n -ge 20 ] || ! kill -0 $_srv 2>/dev/null; then
+			cat "bench/$_name-$PT_TAG.txt" "bench/$_name-$PT_TAG.server.txt" >&2
+			die "$_name $* failed"
+		fi
+		sleep 0.5
+	done
+	wait $_srv || die "$_name server $* failed"
+	cat "bench/$_name-$PT_TAG.txt"
+}
