@@ -37,8 +37,9 @@ type Client struct {
 	closeOnce sync.Once
 	closeErr  error
 
-	valMu  sync.Mutex
-	values []*Value
+	valMu   sync.Mutex
+	recs    []*valueRec // released records, reused by later Gets
+	handles []Value     // the unused rest of the current handle chunk
 }
 
 // Dial connects to addr and performs the handshake (kv_open).

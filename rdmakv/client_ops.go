@@ -119,9 +119,9 @@ func (c *Client) Get(ctx context.Context, key []byte) (*Value, error) {
 			m.Release()
 			return nil, statusErr("GET", f.Status)
 		}
-		v := c.newValue()
-		v.msg, v.data, v.proto = m, f.Value, Eager
-		return v, nil
+		r := c.getRec()
+		r.msg, r.data, r.proto = m, f.Value, Eager
+		return c.handOut(r), nil
 	case f.Type == wire.GetReplyRdv:
 		m.Release()
 		if f.Status != wire.OK {
@@ -147,31 +147,35 @@ func (c *Client) getRendezvous(s *cslot, f *wire.Frame) (*Value, error) {
 		release()
 		return nil, fmt.Errorf("%w: rendezvous reply of %d bytes", ErrProtocol, n)
 	}
-	v := c.newValue()
-	v.proto = Rendezvous
+	r := c.getRec()
+	r.proto = Rendezvous
 	if n == 0 {
-		v.data = []byte{}
-		return v, release()
+		r.data = []byte{}
+		if err := release(); err != nil {
+			c.putRec(r)
+			return nil, err
+		}
+		return c.handOut(r), nil
 	}
 	buf, err := c.staging.get(int(n))
 	if err != nil {
 		release()
-		c.putValue(v)
+		c.putRec(r)
 		return nil, c.connError(err)
 	}
 	if err := c.conn.Read(buf.region, buf.off, int(n), f.Addr, f.RKey); err != nil {
 		c.staging.put(buf)
-		c.putValue(v)
+		c.putRec(r)
 		release() // best effort: a failed READ usually means the connection is gone
 		return nil, c.connError(err)
 	}
 	if err := release(); err != nil {
 		c.staging.put(buf)
-		c.putValue(v)
+		c.putRec(r)
 		return nil, err
 	}
-	v.buf, v.data = buf, buf.bytes()
-	return v, nil
+	r.buf, r.data = buf, buf.bytes()
+	return c.handOut(r), nil
 }
 
 // Delete removes key; ErrNotFound if it was absent.

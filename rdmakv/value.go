@@ -10,60 +10,98 @@ import (
 // registered memory (the receive buffer of an eager reply, or the staging
 // region after a rendezvous READ), valid until Release.
 //
-// Values are recycled through a free list: Release is idempotent until
-// the Value is handed out again by a later Get, so do not call Release on
-// a Value after its first Release has had time to be reused.
+// A Value is a handle on a pooled record, stamped with the record's
+// generation. Release bumps the generation, so a Release (or Bytes) through
+// a handle that was already released does nothing, even after the record
+// has been handed out again by a later Get. Handles themselves are never
+// reused.
 type Value struct {
+	r   *valueRec
+	gen uint64
+}
+
+// valueRec holds what a Value pins. Records are recycled; handles are not.
+type valueRec struct {
 	c     *Client
+	gen   atomic.Uint64 // bumped by each Release; a handle is live while it matches
 	data  []byte
 	proto Protocol
 	msg   *transport.Message
 	buf   stageBuf
-	live  atomic.Bool
 }
+
+// handleChunk is how many handles are allocated at once. Handles cannot be
+// recycled (a stale one may still be called), so they come in chunks to
+// keep Get free of a per-call allocation; a chunk is garbage once every
+// handle in it is.
+const handleChunk = 256
+
+// live reports whether v still owns its record.
+func (v *Value) live() bool { return v != nil && v.r != nil && v.r.gen.Load() == v.gen }
 
 // Bytes is the value; nil after Release. Holding a Value holds a receive
 // buffer (eager) or staging memory (rendezvous), so release promptly.
-func (v *Value) Bytes() []byte { return v.data }
+func (v *Value) Bytes() []byte {
+	if !v.live() {
+		return nil
+	}
+	return v.r.data
+}
 
-// Protocol says how the server answered: Eager (inline) or Rendezvous.
-func (v *Value) Protocol() Protocol { return v.proto }
+// Protocol says how the server answered: Eager (inline) or Rendezvous; 0
+// after Release.
+func (v *Value) Protocol() Protocol {
+	if !v.live() {
+		return 0
+	}
+	return v.r.proto
+}
 
-// Release returns the memory behind the value (kv_release). A second call
-// is harmless (see the type's note on reuse).
+// Release returns the memory behind the value (kv_release). Calling it
+// again, at any later time, does nothing.
 func (v *Value) Release() {
-	if v == nil || !v.live.CompareAndSwap(true, false) {
+	if v == nil || v.r == nil || !v.r.gen.CompareAndSwap(v.gen, v.gen+1) {
 		return
 	}
-	if v.msg != nil {
-		v.msg.Release()
+	r := v.r
+	if r.msg != nil {
+		r.msg.Release()
 	}
-	if v.buf.n > 0 {
-		v.c.staging.put(v.buf)
+	if r.buf.n > 0 {
+		r.c.staging.put(r.buf)
 	}
-	v.c.putValue(v)
+	r.c.putRec(r)
 }
 
-func (c *Client) newValue() *Value {
+// getRec takes a cleared record from the free list.
+func (c *Client) getRec() *valueRec {
 	c.valMu.Lock()
-	var v *Value
-	if k := len(c.values); k > 0 {
-		v = c.values[k-1]
-		c.values = c.values[:k-1]
+	defer c.valMu.Unlock()
+	if k := len(c.recs); k > 0 {
+		r := c.recs[k-1]
+		c.recs = c.recs[:k-1]
+		return r
 	}
+	return &valueRec{c: c}
+}
+
+// putRec clears r and returns it to the free list.
+func (c *Client) putRec(r *valueRec) {
+	r.data, r.msg, r.buf, r.proto = nil, nil, stageBuf{}, 0
+	c.valMu.Lock()
+	c.recs = append(c.recs, r)
 	c.valMu.Unlock()
-	if v == nil {
-		v = &Value{c: c}
+}
+
+// handOut wraps a filled record in a fresh handle.
+func (c *Client) handOut(r *valueRec) *Value {
+	c.valMu.Lock()
+	if len(c.handles) == 0 {
+		c.handles = make([]Value, handleChunk)
 	}
-	v.live.Store(true)
+	v := &c.handles[0]
+	c.handles = c.handles[1:]
+	c.valMu.Unlock()
+	v.r, v.gen = r, r.gen.Load()
 	return v
-}
-
-// putValue clears v and returns it to the free list.
-func (c *Client) putValue(v *Value) {
-	v.live.Store(false)
-	v.data, v.msg, v.buf, v.proto = nil, nil, stageBuf{}, 0
-	c.valMu.Lock()
-	c.values = append(c.values, v)
-	c.valMu.Unlock()
 }

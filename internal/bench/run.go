@@ -358,8 +358,11 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	}
 	coll.end(base.Add(dur).UnixMilli())
 	load := results.CellLoad{Mode: cfg.Load.Mode, Connections: cfg.Load.Connections, Depth: cfg.Load.Depth}
-	if pacer != nil {
-		load.RateOps = cfg.Load.Rate
+	switch p := pacer.(type) {
+	case *RampPacer:
+		load.RampRatesOps, load.RampStepNs = p.Steps(), int64(p.step)
+	case ConstantPacer:
+		load.RateOps = p.Rate
 	}
 	var ms []Measurement
 	for op := range Op(numOps) {
@@ -398,6 +401,7 @@ func (m *Measurement) Cell() (results.Cell, error) {
 	c := results.Cell{
 		Op: m.Op.String(), ValueSize: m.ValueSize, Threshold: m.Threshold, Protocol: m.Protocol.String(),
 		Count: m.Count, Errors: map[string]int64{}, DurationNs: int64(m.Duration), Load: m.Load,
+		IntervalNs: intervalNs,
 	}
 	for k, n := range m.Errors {
 		if k != int(KindNone) && n != 0 {

@@ -47,7 +47,8 @@ on 127.0.0.1, sized for the workload.
 
 Results go to a new directory results/<workload>-<YYYYmmdd-HHMMSS> (or under
 -o DIR): results.json, hlog/*.hlog (HdrHistogram interval logs, one per
-cell) and summary.txt. Flags override the workload file only when given.
+cell) and summary.txt; results/latest (or DIR/latest) then links to it.
+Flags override the workload file only when given.
 
 Exit status: 0 on success, 1 on error or when verify mode found a bad value,
 2 when interrupted (what was measured so far is still written).`,
@@ -186,13 +187,19 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	case rep.Interrupted:
 		run.EndReason = "interrupted"
 	}
-	if info, _, ok := dialer.Info(); ok {
+	if info, lim, ok := dialer.Info(); ok {
 		t := &run.Transport
-		t.Name, t.Device, t.Firmware, t.Port, t.MTU, t.LinkLayer, t.GID =
-			info.Transport, info.Device, info.Firmware, info.Port, info.MTU, info.LinkLayer, info.GID
+		t.Name, t.Device, t.Firmware, t.Port, t.MTU, t.LinkLayer, t.GID, t.MaxInline =
+			info.Transport, info.Device, info.Firmware, info.Port, info.MTU, info.LinkLayer, info.GID, info.MaxInline
+		t.Limits = &results.ServerLimits{MaxEager: lim.MaxEager, MaxKey: lim.MaxKey, MaxValue: lim.MaxValue,
+			PoolSize: lim.PoolSize, LeaseNs: int64(lim.Lease), MaxInflight: lim.MaxInflight}
 	}
 	if err := writeRun(dir, run, rep); err != nil {
 		return errors.Join(runErr, err)
+	}
+	// A convenience for scripts; the run itself is complete without it.
+	if err := results.UpdateLatest(f.out, dir); err != nil {
+		fmt.Fprintf(stderr, "kvbench: warning: %v\n", err)
 	}
 
 	if f.quiet {

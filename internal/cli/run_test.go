@@ -53,9 +53,18 @@ func TestRunEndToEnd(t *testing.T) {
 	if r.Verify.Checked == 0 || r.Verify.Mismatches+r.Verify.Missing+r.Verify.Torn != 0 {
 		t.Errorf("verify %+v", r.Verify)
 	}
+	if l := r.Transport.Limits; l == nil || l.MaxEager < 4096 || l.MaxKey < 16 || l.MaxValue < 8192 || l.PoolSize <= 0 {
+		t.Errorf("server limits %+v: want the handshake's limits, covering the workload", l)
+	}
+	if r.Host.Cores < 1 || r.Host.Kernel == "" || r.Version == "" || r.Start.IsZero() || !r.End.After(r.Start) {
+		t.Errorf("run header: host %+v version %q start %v end %v", r.Host, r.Version, r.Start, r.End)
+	}
 	perSize := map[int]int64{}
 	for _, c := range r.Cells {
 		perSize[c.ValueSize] += c.Count
+		if c.IntervalNs != int64(time.Second) || c.Load.Mode != "closed" || c.Load.Connections != 2 || c.Load.Depth != 2 {
+			t.Errorf("%s: interval %d ns, load %+v", c.Hlog, c.IntervalNs, c.Load)
+		}
 		h, err := c.Hist()
 		if err != nil {
 			t.Fatal(err)

@@ -184,3 +184,22 @@ func TestNoHistogramMeansUnknown(t *testing.T) {
 		t.Error("negative min effect accepted")
 	}
 }
+
+func BenchmarkQuantileCI(b *testing.B) {
+	h := synth.Hist(rand.New(rand.NewPCG(1, 1)), 100000, 20000, 0.3)
+	b.ReportAllocs()
+	for b.Loop() {
+		QuantileCI(h, 0.99)
+	}
+}
+
+func BenchmarkCompare(b *testing.B) {
+	a, _ := synth.Build("", spec(1, nil))
+	c, _ := synth.Build("", spec(2, map[string]float64{"get": 1.2}))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Compare(a, c, Options{MinEffect: DefaultMinEffect}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

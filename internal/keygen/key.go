@@ -42,9 +42,15 @@ func Key(dst []byte, idx int64, size int) []byte {
 	if idx < 0 {
 		u = uint64(-(idx + 1)) + 1
 	}
-	for i := size - 1; i >= 1; i-- {
+	// Digits until the index runs out, then padding: a key space of n keys
+	// costs log10(n) divisions per key, not size-1.
+	i := size - 1
+	for ; i >= 1 && u != 0; i-- {
 		dst[i] = byte('0' + u%10)
 		u /= 10
+	}
+	for ; i >= 1; i-- {
+		dst[i] = '0'
 	}
 	return dst
 }

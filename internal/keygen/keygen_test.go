@@ -294,6 +294,14 @@ func TestKey(t *testing.T) {
 	if &k[0] != &buf[:1][0] {
 		t.Fatal("Key did not reuse dst")
 	}
+	// Reusing a buffer that held a longer index leaves none of its digits.
+	Key(buf, 98765432, 10)
+	if got := string(Key(buf, 3, 10)); got != "k000000003" {
+		t.Fatalf("reused buffer: %q, want k000000003", got)
+	}
+	if got := string(Key(buf, 0, 6)); got != "k00000" {
+		t.Fatalf("index 0: %q, want k00000", got)
+	}
 	if len(Key(buf, -3, 4)) != 4 || len(Key(nil, 1, 0)) != 0 {
 		t.Fatal("wrong length")
 	}
@@ -392,6 +400,46 @@ func TestTinyKeySpaces(t *testing.T) {
 			if d != ScrambledZipfian && len(seen) != n {
 				t.Errorf("%s n=%d: drew only %v", d, n, seen)
 			}
+		}
+	}
+}
+
+// Next computes x^alpha as exp(alpha*ln x) for speed; it must draw what
+// Gray's formula with math.Pow draws, except for a rare neighbour where
+// the two land either side of an integer.
+func TestZipfianMatchesPowFormula(t *testing.T) {
+	for _, c := range []struct {
+		n     int64
+		theta float64
+	}{{3, 0.5}, {1000, 0.99}, {100000, 0.8}, {1000000, 0.99}} {
+		z, err := NewZipfian(c.n, c.theta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := func(u float64) int64 {
+			uz := u * z.zetan
+			if uz < 1 || z.n == 1 {
+				return 0
+			}
+			if uz < z.half {
+				return 1
+			}
+			return min(int64(float64(z.n)*math.Pow(z.eta*u-z.eta+1, z.alpha)), z.n-1)
+		}
+		const draws = 200000
+		r, rr := NewRand(11, 3), NewRand(11, 3)
+		var differ int
+		for range draws {
+			got, want := z.Next(r), ref(rr.Float64())
+			if got != want {
+				differ++
+				if got-want > 1 || want-got > 1 {
+					t.Fatalf("n %d theta %v: drew %d, the Pow formula %d", c.n, c.theta, got, want)
+				}
+			}
+		}
+		if differ > draws/10000 {
+			t.Errorf("n %d theta %v: %d of %d draws differ from the Pow formula", c.n, c.theta, differ, draws)
 		}
 	}
 }

@@ -146,14 +146,19 @@ const legendGap = 6
 func newPlot(title, xLabel, yLabel string) *gplot.Plot {
 	p := gplot.New()
 	p.Title.Text = title
-	p.Title.TextStyle.Font.Size = font.Length(13)
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = yLabel
-	p.X.Label.TextStyle.Font.Size = font.Length(11)
-	p.Y.Label.TextStyle.Font.Size = font.Length(11)
-	p.X.Tick.Label.Font.Size = font.Length(9)
-	p.Y.Tick.Label.Font.Size = font.Length(9)
-	p.Legend.TextStyle.Font.Size = font.Length(10)
+	// Sans at these sizes stays legible when an 800x500 image is scaled
+	// down in a README or a slide.
+	sans := func(size float64) font.Font {
+		return font.Font{Typeface: "Liberation", Variant: "Sans", Size: font.Length(size)}
+	}
+	p.Title.TextStyle.Font = sans(13)
+	p.X.Label.TextStyle.Font = sans(11)
+	p.Y.Label.TextStyle.Font = sans(11)
+	p.X.Tick.Label.Font = sans(9)
+	p.Y.Tick.Label.Font = sans(9)
+	p.Legend.TextStyle.Font = sans(10)
 	p.Legend.ThumbnailWidth = vg.Points(18)
 	g := plotter.NewGrid()
 	g.Vertical.Color = color.Gray{Y: 225}

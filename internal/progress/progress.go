@@ -42,6 +42,14 @@ func (r *rate) next(s bench.Status) float64 {
 	return v
 }
 
+// average is the phase's operations per second so far.
+func average(s bench.Status) float64 {
+	if s.Elapsed <= 0 {
+		return 0
+	}
+	return float64(s.Ops) / s.Elapsed.Seconds()
+}
+
 func label(s bench.Status) string {
 	return fmt.Sprintf("[%d/%d] threshold %d, %s values, %s", s.Cell+1, s.Cells, s.Threshold, Bytes(s.ValueSize), s.Phase)
 }
@@ -93,11 +101,7 @@ func (l *Lines) Observe(s bench.Status) {
 		l.last = s.Elapsed
 		fmt.Fprintf(l.w, "%s: %s, %.0f ops/s, %d errors\n", label(s), bound(s), l.r.next(s), s.Errors)
 	case bench.PhaseEnd:
-		var avg float64
-		if s.Elapsed > 0 {
-			avg = float64(s.Ops) / s.Elapsed.Seconds()
-		}
-		fmt.Fprintf(l.w, "%s: done, %d ops in %s (%.0f ops/s), %d errors\n", label(s), s.Ops, s.Elapsed.Round(time.Millisecond), avg, s.Errors)
+		fmt.Fprintf(l.w, "%s: done, %d ops in %s (%.0f ops/s), %d errors\n", label(s), s.Ops, s.Elapsed.Round(time.Millisecond), average(s), s.Errors)
 	}
 }
 
@@ -133,7 +137,14 @@ func (b *Bars) Observe(s bench.Status) {
 		if b.bar == nil {
 			return
 		}
-		b.bar.Describe(fmt.Sprintf("%s  %.0f ops/s, %d errors", label(s), b.r.next(s), s.Errors))
+		// While running, the rate since the last tick; at the end, the
+		// phase's average (the last tick-to-end slice is too short to mean
+		// anything, and the line stays on screen).
+		rate := b.r.next(s)
+		if s.Event == bench.PhaseEnd {
+			rate = average(s)
+		}
+		b.bar.Describe(fmt.Sprintf("%s  %.0f ops/s, %d errors", label(s), rate, s.Errors))
 		if s.Limit > 0 {
 			b.bar.Set64(min(s.Elapsed.Milliseconds(), s.Limit.Milliseconds()))
 		} else {

@@ -52,6 +52,27 @@ func TestBars(t *testing.T) {
 	}
 }
 
+// The line a finished bar leaves on screen gives the phase's average rate,
+// not the rate over the short slice between the last tick and the end.
+func TestBarsEndWithAverage(t *testing.T) {
+	var buf bytes.Buffer
+	o := New(&buf, true)
+	s := bench.Status{Cells: 1, Threshold: 4096, ValueSize: 64, Phase: "warmup", Limit: time.Second}
+	for _, st := range []struct {
+		ev      bench.Event
+		elapsed time.Duration
+		ops     int64
+	}{{bench.PhaseStart, 0, 0}, {bench.PhaseTick, 990 * time.Millisecond, 990}, {bench.PhaseEnd, time.Second, 1000 + 990}} {
+		s.Event, s.Elapsed, s.Ops = st.ev, st.elapsed, st.ops
+		o.Observe(s)
+	}
+	// 1990 ops in 1s; the last 10ms alone ran at 100000 ops/s.
+	out := buf.String()
+	if !strings.Contains(out, "1990 ops/s") || strings.Contains(out, "100000 ops/s") {
+		t.Errorf("final bar does not show the phase average of 1990 ops/s:\n%q", out)
+	}
+}
+
 func TestBytes(t *testing.T) {
 	for n, want := range map[int]string{0: "0B", 64: "64B", 4096: "4KiB", 1536: "1.5KiB", 1 << 26: "64MiB", 3 << 19: "1.5MiB"} {
 		if got := Bytes(n); got != want {

@@ -234,3 +234,45 @@ func FuzzDecodeHlog(f *testing.F) {
 		DecodeHlog(bytes.NewReader(b)) // must not panic
 	})
 }
+
+func TestUpdateLatest(t *testing.T) {
+	parent := t.TempDir()
+	at := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	first, err := CreateRunDir(parent, "w", at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := CreateRunDir(parent, "w", at.Add(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(parent, LatestLink)
+	for _, dir := range []string{first, second} {
+		if err := UpdateLatest(parent, dir); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.Readlink(link)
+		if err != nil || got != filepath.Base(dir) {
+			t.Fatalf("latest -> %q (%v), want the relative %q", got, err, filepath.Base(dir))
+		}
+		if fi, err := os.Stat(filepath.Join(link, HlogDir)); err != nil || !fi.IsDir() {
+			t.Fatalf("latest does not resolve to the run directory: %v", err)
+		}
+	}
+	ents, _ := os.ReadDir(parent)
+	if len(ents) != 3 {
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Errorf("parent holds %v, want two runs and latest (no temporary links)", names)
+	}
+	// A real directory named latest is the user's: not replaced.
+	other := t.TempDir()
+	if err := os.Mkdir(filepath.Join(other, LatestLink), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := UpdateLatest(other, first); err == nil || !strings.Contains(err.Error(), "not a symbolic link") {
+		t.Errorf("replacing a directory named latest: %v", err)
+	}
+}

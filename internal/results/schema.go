@@ -57,6 +57,30 @@ type Transport struct {
 	MTU       int    `json:"mtu,omitempty"`
 	LinkLayer string `json:"link_layer,omitempty"`
 	GID       string `json:"gid,omitempty"`
+	// MaxInline is the largest send the client's transport posts inline
+	// (verbs; 0 when not applicable). Eager requests up to it skip the
+	// NIC's DMA read of the payload, which shows in small-value latency.
+	MaxInline int `json:"max_inline,omitempty"`
+	// Limits are the server's limits as its handshake announced them;
+	// absent when no connection was made.
+	Limits *ServerLimits `json:"server_limits,omitempty"`
+}
+
+// ServerLimits are what the server accepts; they bound the thresholds and
+// value sizes a run can sweep.
+type ServerLimits struct {
+	// MaxEager bounds eager messages: key plus value must be below it.
+	MaxEager int `json:"max_eager"`
+	// MaxKey is the longest key in bytes.
+	MaxKey int `json:"max_key"`
+	// MaxValue is the largest value in bytes.
+	MaxValue int64 `json:"max_value"`
+	// PoolSize is the server's value pool in bytes.
+	PoolSize int64 `json:"pool_size"`
+	// LeaseNs is how long a rendezvous window stays open.
+	LeaseNs int64 `json:"lease_ns,omitempty"`
+	// MaxInflight is the most requests a client may have in flight.
+	MaxInflight int `json:"max_inflight,omitempty"`
 }
 
 // Cell is one (op, value size, threshold, protocol) combination.
@@ -80,6 +104,9 @@ type Cell struct {
 	Hlog string `json:"hlog"`
 	// Load records how the cell was driven.
 	Load CellLoad `json:"load"`
+	// IntervalNs is the length of the interval log's intervals (the last
+	// one is cut short by the end of the phase).
+	IntervalNs int64 `json:"interval_ns,omitempty"`
 }
 
 // Latency is summary statistics in nanoseconds.
@@ -101,6 +128,10 @@ type CellLoad struct {
 	Connections int     `json:"connections"`
 	Depth       int     `json:"depth,omitempty"`
 	RateOps     float64 `json:"rate_ops,omitempty"` // open loop target
+	// RampRatesOps are the open-loop rates of a ramp, each held for
+	// RampStepNs, in order; a ramped cell has no single RateOps.
+	RampRatesOps []float64 `json:"ramp_rates_ops,omitempty"`
+	RampStepNs   int64     `json:"ramp_step_ns,omitempty"`
 }
 
 // VerifyCounts are the verify mode's findings.

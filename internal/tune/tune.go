@@ -44,7 +44,7 @@ func (c *Config) Validate() error {
 		}
 	}
 	if len(c.Sizes) < 2 {
-		errs = append(errs, fmt.Errorf("%d value sizes: need at least 2 to locate a crossover", len(c.Sizes)))
+		errs = append(errs, fmt.Errorf("%d value size(s) given: need at least 2 to locate a crossover", len(c.Sizes)))
 	}
 	for _, s := range c.Sizes {
 		if s <= 0 {

@@ -208,7 +208,7 @@ func TestThresholdFor(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	_, err := Run(context.Background(), Config{Ops: []string{"scan"}, Sizes: []int{0}, Repeats: 1}, newLinear(1))
-	for _, want := range []string{`op "scan"`, "1 value sizes", "value size 0", "repeats 1"} {
+	for _, want := range []string{`op "scan"`, "1 value size(s)", "value size 0", "repeats 1"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not mention %q", err, want)
 		}

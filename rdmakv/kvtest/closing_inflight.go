@@ -27,46 +27,16 @@ func testCloseInFlight(t *testing.T, env Env) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			key := []byte(fmt.Sprintf("cif-%d", w%2))
-			for op := 0; ; op++ {
-				if op == 2 {
-					started <- struct{}{}
-				}
-				var err error
-				switch op % 3 {
-				case 0:
-					err = c.Set(opCtx(t), key, pattern([]int{100, 30000}[w%2], uint64(w%2)))
-				case 1:
-					var v *rdmakv.Value
-					if v, err = c.Get(opCtx(t), key); err == nil {
-						if op == 1 {
-							// One Value per worker outlives the Close; more
-							// eager ones would starve the receive queue.
-							mu.Lock()
-							held = append(held, v)
-							mu.Unlock()
-						} else {
-							v.Release()
-						}
-					}
-				case 2:
-					err = c.Delete(opCtx(t), []byte("absent"))
-					if errors.Is(err, rdmakv.ErrNotFound) {
-						err = nil
-					}
-				}
-				if errors.Is(err, rdmakv.ErrClosed) {
-					return
-				}
-				if err != nil {
-					t.Errorf("worker %d op %d racing Close: %v, want success or ErrClosed", w, op, err)
-					return
-				}
-			}
+			noFault(t, fmt.Sprintf("worker %d racing client Close", w), func() { closeWorker(t, c, w, started, &mu, &held) })
 		}()
 	}
+	allDone := make(chan struct{})
+	go func() { wg.Wait(); close(allDone) }()
 	for range 16 {
-		<-started
+		select {
+		case <-started:
+		case <-allDone: // workers failed early; their errors are reported
+		}
 	}
 	if err := c.Close(); err != nil {
 		t.Errorf("Close with requests in flight: %v", err)
@@ -79,4 +49,44 @@ func testCloseInFlight(t *testing.T, env Env) {
 	// The server noticed nothing wrong.
 	c2 := dial(t, env, s.Addr())
 	mustGetEqual(t, c2, []byte("cif-1"), pattern(30000, 1))
+}
+
+// closeWorker loops over both protocols until the client reports ErrClosed.
+func closeWorker(t *testing.T, c *rdmakv.Client, w int, started chan<- struct{}, mu *sync.Mutex, held *[]*rdmakv.Value) {
+	key := []byte(fmt.Sprintf("cif-%d", w%2))
+	for op := 0; ; op++ {
+		if op == 2 {
+			started <- struct{}{}
+		}
+		var err error
+		switch op % 3 {
+		case 0:
+			err = c.Set(opCtx(t), key, pattern([]int{100, 30000}[w%2], uint64(w%2)))
+		case 1:
+			var v *rdmakv.Value
+			if v, err = c.Get(opCtx(t), key); err == nil {
+				if op == 1 {
+					// One Value per worker outlives the Close; more
+					// eager ones would starve the receive queue.
+					mu.Lock()
+					*held = append(*held, v)
+					mu.Unlock()
+				} else {
+					v.Release()
+				}
+			}
+		case 2:
+			err = c.Delete(opCtx(t), []byte("absent"))
+			if errors.Is(err, rdmakv.ErrNotFound) {
+				err = nil
+			}
+		}
+		if errors.Is(err, rdmakv.ErrClosed) {
+			return
+		}
+		if err != nil {
+			t.Errorf("worker %d op %d racing Close: %v, want success or ErrClosed", w, op, err)
+			return
+		}
+	}
 }

@@ -69,6 +69,7 @@ func Run(t *testing.T, env Env) {
 		{"ValueTooLarge", testValueTooLarge},
 		{"PoolExhausted", testPoolExhausted},
 		{"ZeroCopyGet", testZeroCopyGet},
+		{"StaleRelease", testStaleRelease},
 		{"HeldValuesUpToDepth", testHeldValues},
 		{"StagingOverflow", testStagingOverflow},
 		{"Concurrency", testConcurrency},

@@ -73,3 +73,37 @@ func testHeldValues(t *testing.T, env Env) {
 		mustGetEqual(t, c, keys[i%len(keys)], pattern(sizes[i%len(sizes)], uint64(i%len(sizes))))
 	}
 }
+
+// testStaleRelease calls Release a second time after other Gets have run.
+// The API promises a second Release is harmless; it must not release a
+// Value some later Get handed out (Values may be pooled).
+func testStaleRelease(t *testing.T, env Env) {
+	s := startServer(t, serverConfig(env))
+	c := dial(t, env, s.Addr())
+	for _, n := range []int{100, 20000} {
+		a, b := pattern(n, 1), pattern(n, 2)
+		mustSet(t, c, []byte("stale-a"), a)
+		mustSet(t, c, []byte("stale-b"), b)
+		v1, err := c.Get(opCtx(t), []byte("stale-a"))
+		if err != nil {
+			t.Fatalf("Get(stale-a): %v", err)
+		}
+		v1.Release()
+		v2, err := c.Get(opCtx(t), []byte("stale-b"))
+		if err != nil {
+			t.Fatalf("Get(stale-b): %v", err)
+		}
+		proto := v2.Protocol()
+		v1.Release() // the late second call
+		// Traffic that would reuse whatever v1's late Release freed.
+		for i := range 4 {
+			mustGetEqual(t, c, []byte("stale-a"), a)
+			roundTrip(t, c, []byte("stale-other"), n, uint64(10+i), 0)
+		}
+		if msg := diffBytes(v2.Bytes(), b); msg != "" {
+			t.Errorf("%d-byte %v Value: a second Release of an earlier Value, after this one was handed out, changed it: %s (shared, pooled Value object?)",
+				n, proto, msg)
+		}
+		v2.Release()
+	}
+}

@@ -56,6 +56,11 @@ type conn struct {
 	opErr      error // what operations get once closing
 	draining   bool  // an ERROR was sent: read out the peer's frames before closing
 	inCallback atomic.Bool
+	// localClose is set by Close. Only a local Close frees a dialed
+	// connection's regions: after losing the peer they stay mapped, so
+	// views into them (a held value) stay readable until the owner closes,
+	// as verbs memory outlives a QP in the error state.
+	localClose atomic.Bool
 	readerDone chan struct{}
 	rspDone    chan struct{}
 
@@ -146,11 +151,22 @@ func (c *conn) closeWith(cause error, ef *header) {
 // Close tears the connection down and, unless called from one of this
 // connection's own Handler callbacks, waits until Handler.Closed has run.
 func (c *conn) Close() error {
+	c.localClose.Store(true)
 	c.closeWith(nil, nil)
 	if !c.inCallback.Load() {
 		<-c.readerDone
+		c.freePD()
 	}
 	return nil
+}
+
+// freePD frees a dialed connection's regions once it is closed locally. It
+// runs from Close and again at the end of finish (a Close from a callback
+// cannot wait for the reader); pd.close is idempotent.
+func (c *conn) freePD() {
+	if c.ownsPD && c.localClose.Load() {
+		c.pd.close()
+	}
 }
 
 // finish is the reader's last act: free in reverse order of acquisition,
@@ -164,14 +180,12 @@ func (c *conn) finish() {
 		c.ln.forget(c)
 	}
 	c.recv.unref()
-	if c.ownsPD {
-		c.pd.close()
-	}
 	if c.h != nil {
 		c.inCallback.Store(true)
 		c.h.Closed(c, c.cause)
 		c.inCallback.Store(false)
 	}
+	c.freePD()
 	close(c.readerDone)
 }
 

@@ -16,7 +16,8 @@
 //     shared receive queue.
 //   - Region memory is anonymous mmap. Closing a region waits for remote
 //     accesses and local ops in flight on it; using Bytes after Close faults.
-//     Closing a dialed connection frees the regions registered on it.
+//     Closing a dialed connection frees the regions registered on it; a
+//     connection lost to its peer keeps them mapped until it is closed.
 //   - A refused one-sided access is answered with an ERROR frame; both ends
 //     then close that connection, as an RC QP goes to the error state.
 package tcp

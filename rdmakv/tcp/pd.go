@@ -28,6 +28,11 @@ type keyEntry struct {
 	owner  *conn
 	off, n uint64
 	access transport.Access
+	// inUse counts accesses through a window that are moving bytes. Revoke
+	// waits for it: the owner frees or reuses the memory once Revoke
+	// returns, so a READ still streaming out or a WRITE still landing would
+	// otherwise tear or corrupt whatever is stored there next.
+	inUse *sync.WaitGroup
 }
 
 func newPD() *pd { return &pd{keys: make(map[uint32]keyEntry)} }
@@ -110,18 +115,23 @@ func (p *pd) grant(owner *conn, lr transport.Region, off, n int, access transpor
 		return 0, errRegionClosed
 	}
 	k := p.newKeyLocked()
-	p.keys[k] = keyEntry{r: r, owner: owner, off: uint64(off), n: uint64(n), access: access}
+	p.keys[k] = keyEntry{r: r, owner: owner, off: uint64(off), n: uint64(n), access: access, inUse: new(sync.WaitGroup)}
 	return k, nil
 }
 
+// revoke withdraws a window, then waits for accesses already through it.
+// Accesses join inUse only under p.mu while the key is present, so none
+// can join after the delete.
 func (p *pd) revoke(owner *conn, key uint32) error {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	e, ok := p.keys[key]
 	if !ok || e.owner != owner {
+		p.mu.Unlock()
 		return fmt.Errorf("tcp: revoke: no window with key %#x on this connection", key)
 	}
 	delete(p.keys, key)
+	p.mu.Unlock()
+	e.inUse.Wait()
 	return nil
 }
 

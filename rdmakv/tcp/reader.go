@@ -168,26 +168,27 @@ func (c *conn) deliver(m *transport.Message) {
 // onWrite places a WRITE or WRITE_IMM payload straight into the target
 // memory, then owes the initiator a WRITE_ACK.
 func (c *conn) onWrite(h *header) error {
-	m, dst, err := c.lookup(h.op, h.rkey, h.addr, uint64(h.len), transport.AccessRemoteWrite)
+	p, dst, err := c.lookup(h.op, h.rkey, h.addr, uint64(h.len), transport.AccessRemoteWrite)
 	if err != nil {
 		return c.refuse(h, err)
 	}
 	slot := -1
 	if h.op == opWriteImm {
 		// Wait for a receive buffer without pinning the target, so the
-		// handler may close the region while it holds every buffer.
-		m.release()
+		// handler may close the region or revoke the window while it holds
+		// every buffer.
+		p.release()
 		var ok bool
 		if slot, ok = c.takeSlot(); !ok {
 			return nil
 		}
-		if m, dst, err = c.lookup(h.op, h.rkey, h.addr, uint64(h.len), transport.AccessRemoteWrite); err != nil {
+		if p, dst, err = c.lookup(h.op, h.rkey, h.addr, uint64(h.len), transport.AccessRemoteWrite); err != nil {
 			c.recv.free <- slot
 			return c.refuse(h, err)
 		}
 	}
 	err = c.readPayload(dst)
-	m.release()
+	p.release()
 	if err != nil {
 		if slot >= 0 {
 			c.recv.free <- slot

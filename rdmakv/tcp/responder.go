@@ -101,10 +101,10 @@ func (c *conn) respond() {
 func (c *conn) serve(r *response) error {
 	h := header{op: opWriteAck, wrid: r.wrid}
 	var src []byte
-	var m *mapping
+	var p pin
 	if r.op == opReadReq {
 		var err error
-		m, src, err = c.lookup(opReadReq, r.rkey, r.addr, uint64(r.n), transport.AccessRemoteRead)
+		p, src, err = c.lookup(opReadReq, r.rkey, r.addr, uint64(r.n), transport.AccessRemoteRead)
 		if err != nil {
 			ef := err.(*accessFault).errorFrame(r.wrid)
 			c.closeWith(err, &ef)
@@ -117,8 +117,8 @@ func (c *conn) serve(r *response) error {
 	c.w.payload(src) // large payloads go straight from the region
 	err := c.w.err
 	c.wmu.Unlock()
-	if m != nil {
-		m.release()
+	if p.m != nil {
+		p.release()
 	}
 	if err != nil {
 		c.closeWith(fmt.Errorf("tcp: write: %w", err), nil)

@@ -2,11 +2,8 @@ package verbs
 
 /*
 #cgo LDFLAGS: -libverbs -lrdmacm
-#cgo noescape kv_send
 #cgo nocallback kv_send
-#cgo noescape kv_post_rdma
 #cgo nocallback kv_post_rdma
-#cgo noescape kv_post_recv
 #cgo nocallback kv_post_recv
 #cgo noescape kv_poll
 #cgo nocallback kv_poll
@@ -17,8 +14,6 @@ package verbs
 #include "verbs.h"
 */
 import "C"
-
-import "unsafe"
 
 // wr_id layout, mirrored from verbs.h.
 const (
@@ -31,12 +26,3 @@ const (
 	genMask = 1<<30 - 1
 	seqMask = 1<<62 - 1
 )
-
-// bytesPtr is the address of b's first byte, or nil for an empty slice; the
-// C side copies from it during the call and keeps nothing.
-func bytesPtr(b []byte) unsafe.Pointer {
-	if len(b) == 0 {
-		return nil
-	}
-	return unsafe.Pointer(unsafe.SliceData(b))
-}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
@@ -54,6 +55,7 @@ type conn struct {
 	// every sigEvery-th send's signaled completion comes back.
 	ring      *C.struct_kv_buf
 	ringBase  uint64
+	ringMem   []byte // the ring, as seen from Go
 	ringLkey  C.uint32_t
 	ringN     uint64
 	sigEvery  uint64
@@ -113,6 +115,7 @@ func newConn(g *group, d *device, cfg transport.Config) (*conn, error) {
 		return nil, fmt.Errorf("verbs: register send ring (%d x %d bytes): %w", depth, cfg.MaxMessage, err)
 	}
 	c.ringBase = uint64(uintptr(c.ring.addr))
+	c.ringMem = unsafe.Slice((*byte)(c.ring.addr), depth*cfg.MaxMessage)
 	c.ringLkey = c.ring.mr.lkey
 	return c, nil
 }
@@ -169,8 +172,9 @@ func (c *conn) cause() error {
 	return nil
 }
 
-// Send copies the parts into the next ring slot and posts it (inline when
-// it fits) in one C call. It waits only when the ring is full.
+// Send copies the parts into the next ring slot (registered C memory) and
+// posts it, inline when it fits: one C call. It waits only when the ring
+// is full.
 func (c *conn) Send(a, b, d []byte) error {
 	n := len(a) + len(b) + len(d)
 	if n > c.msgSize {
@@ -196,8 +200,10 @@ func (c *conn) Send(a, b, d []byte) error {
 		c.sendMu.Unlock()
 		return c.closedErr()
 	}
-	r := C.kv_send(c.qp, C.uint64_t(c.ringBase+(seq%c.ringN)*uint64(c.msgSize)), c.ringLkey,
-		bytesPtr(a), C.size_t(len(a)), bytesPtr(b), C.size_t(len(b)), bytesPtr(d), C.size_t(len(d)),
+	slot := int(seq%c.ringN) * c.msgSize
+	p := c.ringMem[slot : slot+n]
+	copy(p[copy(p, a)+copy(p[len(a):], b):], d)
+	r := C.kv_send(c.qp, C.uint64_t(c.ringBase+uint64(slot)), C.uint32_t(n), c.ringLkey,
 		c.maxInline, sig, C.uint64_t(kindSend<<kindShift|seq&seqMask))
 	c.opMu.RUnlock()
 	if r == 0 {
@@ -331,7 +337,13 @@ func (c *conn) shutdown(cause error) {
 	if C.rdma_disconnect(c.id) != 0 {
 		C.kv_qp_error(c.qp)
 	}
-	r := C.kv_post_drain(c.qp, C.uint64_t(uint64(kindDrain)<<kindShift))
+	// Only blocking operations need the drain (their callers must not
+	// return while the RNIC may still touch their memory); with none in
+	// flight the connection can be finished at once.
+	r := C.int(-1)
+	if c.slots.inflight.Load() > 0 {
+		r = C.kv_post_drain(c.qp, C.uint64_t(uint64(kindDrain)<<kindShift))
+	}
 	c.opMu.RUnlock()
 	if r != 0 {
 		c.g.queueClosing(c)
@@ -339,7 +351,6 @@ func (c *conn) shutdown(cause error) {
 	}
 	time.AfterFunc(drainGuard, func() {
 		if !c.finishing.Load() {
-			println("DEBUG drain guard fired", c.qpn, c.local)
 			c.g.queueClosing(c)
 		}
 	})
@@ -355,13 +366,14 @@ func (c *conn) release() {
 	if c.g.rq.srq == nil {
 		c.g.rq.shutdown()
 	}
-	C.rdma_destroy_qp(c.id)
+	// Windows first: a bound type-2 window holds a reference on its QP.
 	c.winMu.Lock()
 	for _, w := range c.mwAll {
 		C.kv_mw_close(w.mw)
 	}
 	c.mwAll, c.mwFree, c.windows, c.shared = nil, nil, nil, nil
 	c.winMu.Unlock()
+	C.rdma_destroy_qp(c.id)
 	C.kv_buf_close(c.ring)
 	c.ring = nil
 }

@@ -141,7 +141,10 @@ func dial(ctx context.Context, addr string, cfg transport.Config, h transport.Ha
 	close(c.ready)
 	c.cm = cm
 	g.addConn(c)
-	g.final = func(*conn) { g.rcq.stop.Store(true) }
+	g.final = func(c *conn) {
+		c.release()
+		g.rcq.stop.Store(true)
+	}
 
 	C.kv_set_ack_timeout(id, ackTimeout)
 	rd := min(int(dev.d.max_qp_rd_atom), rdAtomMax)
@@ -215,18 +218,14 @@ func (c *conn) watchCM() {
 func (c *conn) runClient() {
 	g := c.g
 	g.rcq.run(g.recvDispatch, g.control)
-	println("DEBUG", time.Now().Format("05.000"), "client rcq done", c.qpn)
 	g.scq.halt(true)
 	g.scq.close()
 	g.rcq.close()
 	g.rq.free()
-	println("DEBUG", time.Now().Format("05.000"), "client cqs closed", c.qpn)
 	c.cm.stop()
 	<-c.cmDone
-	println("DEBUG", time.Now().Format("05.000"), "client cm done", c.qpn)
 	C.rdma_destroy_id(c.id)
 	c.cm.close()
-	println("DEBUG", time.Now().Format("05.000"), "client id destroyed", c.qpn)
 	c.dev.release()
 	close(c.done)
 }

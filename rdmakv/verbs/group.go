@@ -6,7 +6,6 @@ package verbs
 import "C"
 
 import (
-	"time"
 	"sync"
 	"sync/atomic"
 )
@@ -182,7 +181,6 @@ func (g *group) finish(c *conn) {
 	if !c.finishing.CompareAndSwap(false, true) {
 		return
 	}
-	println("DEBUG", time.Now().Format("05.000"), "finish", c.qpn)
 	g.removeConn(c)
 	<-c.ready
 	if c.h != nil {
@@ -190,6 +188,5 @@ func (g *group) finish(c *conn) {
 		c.h.Closed(c, c.cause())
 		g.delivering.Store(false)
 	}
-	c.release()
 	g.final(c)
 }

@@ -7,7 +7,6 @@ package verbs
 import "C"
 
 import (
-	"time"
 	"context"
 	"errors"
 	"fmt"
@@ -252,12 +251,19 @@ func (l *listener) onRequest(ev *C.struct_kv_event) {
 	}
 }
 
-// final runs on the receive poller once a connection is finished.
+// final runs on the receive poller once a connection is finished. The
+// teardown itself runs elsewhere: destroying a QP can block in the kernel
+// (rxe holds a QP whose responder hit an access error for tens of
+// seconds), and the poller serves every other connection.
 func (l *listener) final(c *conn) {
+	go l.teardown(c)
+}
+
+func (l *listener) teardown(c *conn) {
+	c.release()
 	l.mu.Lock()
 	delete(l.byID, c.id)
 	l.mu.Unlock()
-	println("DEBUG", time.Now().Format("05.000"), "server final", c.qpn)
 	C.rdma_destroy_id(c.id)
 	c.dev.release()
 	close(c.done)
@@ -278,11 +284,9 @@ func (l *listener) Close() error {
 		for _, c := range conns {
 			c.shutdown(nil)
 		}
-		println("DEBUG", time.Now().Format("05.000"), "listener conns shut")
 		for _, c := range conns {
 			<-c.done
 		}
-		println("DEBUG", time.Now().Format("05.000"), "listener conns done")
 		l.g.rcq.halt(true)
 		l.g.scq.halt(true)
 		l.g.rq.shutdown()
@@ -292,7 +296,6 @@ func (l *listener) Close() error {
 		l.g.scq.close()
 		C.rdma_destroy_id(l.id)
 		l.cm.close()
-		println("DEBUG", time.Now().Format("05.000"), "listener closed")
 		l.dev.release()
 	})
 	return nil

@@ -16,15 +16,13 @@ int kv_post_recv(struct ibv_qp *qp, struct ibv_srq *srq, uint64_t addr, uint32_t
 }
 
 /*
- * kv_send gathers up to three parts into a registered ring slot and posts
- * it, inline when it fits: one crossing per Send, and the caller's memory
- * is never named in a work request.
+ * kv_send posts n bytes already gathered into a registered ring slot,
+ * inline when it fits: the caller's memory is never named in a work
+ * request.
  */
-int kv_send(struct ibv_qp *qp, uint64_t slot, uint32_t lkey, const void *a, size_t alen, const void *b,
-	    size_t blen, const void *c, size_t clen, int max_inline, int signaled, uint64_t wr_id)
+int kv_send(struct ibv_qp *qp, uint64_t slot, uint32_t n, uint32_t lkey, int max_inline, int signaled,
+	    uint64_t wr_id)
 {
-	char *p = (char *)(uintptr_t)slot;
-	size_t n = alen + blen + clen;
 	struct ibv_sge sge = { .addr = slot, .length = n, .lkey = lkey };
 	struct ibv_send_wr wr = {
 		.wr_id = wr_id,
@@ -33,15 +31,9 @@ int kv_send(struct ibv_qp *qp, uint64_t slot, uint32_t lkey, const void *a, size
 		.opcode = IBV_WR_SEND,
 	}, *bad;
 
-	if (alen)
-		memcpy(p, a, alen);
-	if (blen)
-		memcpy(p + alen, b, blen);
-	if (clen)
-		memcpy(p + alen + blen, c, clen);
 	if (signaled)
 		wr.send_flags |= IBV_SEND_SIGNALED;
-	if (n && n <= (size_t)max_inline)
+	if (n && n <= (uint32_t)max_inline)
 		wr.send_flags |= IBV_SEND_INLINE;
 	return -ibv_post_send(qp, &wr, &bad);
 }

@@ -19,6 +19,9 @@ type opSlot struct {
 type slotTable struct {
 	slots []opSlot
 	free  chan uint32
+	// inflight counts armed slots; a closing connection with none skips
+	// the drain.
+	inflight atomic.Int32
 }
 
 func newSlotTable(n int, timeout time.Duration) *slotTable {
@@ -38,12 +41,17 @@ func newSlotTable(n int, timeout time.Duration) *slotTable {
 func (t *slotTable) arm(i uint32) uint64 {
 	s := &t.slots[i]
 	gen := (s.gen.Add(1)) & genMask
+	t.inflight.Add(1)
 	s.pending.Store(true)
 	return kindOp<<kindShift | uint64(gen)<<32 | uint64(i)
 }
 
 // disarm undoes arm when the post itself failed.
-func (t *slotTable) disarm(i uint32) { t.slots[i].pending.Store(false) }
+func (t *slotTable) disarm(i uint32) {
+	if t.slots[i].pending.CompareAndSwap(true, false) {
+		t.inflight.Add(-1)
+	}
+}
 
 func (t *slotTable) complete(i, gen uint32, err error) {
 	if int(i) >= len(t.slots) {
@@ -53,6 +61,7 @@ func (t *slotTable) complete(i, gen uint32, err error) {
 	if s.gen.Load()&genMask != gen || !s.pending.CompareAndSwap(true, false) {
 		return
 	}
+	t.inflight.Add(-1)
 	s.done <- err
 }
 
@@ -62,6 +71,7 @@ func (t *slotTable) failAll(err error) {
 	for i := range t.slots {
 		s := &t.slots[i]
 		if s.pending.CompareAndSwap(true, false) {
+			t.inflight.Add(-1)
 			s.done <- err
 		}
 	}

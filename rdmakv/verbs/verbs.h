@@ -118,8 +118,8 @@ void kv_mw_close(struct ibv_mw *mw);
 /* post.c */
 int kv_post_recv(struct ibv_qp *qp, struct ibv_srq *srq, uint64_t addr, uint32_t len, uint32_t lkey,
 		 uint64_t wr_id);
-int kv_send(struct ibv_qp *qp, uint64_t slot, uint32_t lkey, const void *a, size_t alen, const void *b,
-	    size_t blen, const void *c, size_t clen, int max_inline, int signaled, uint64_t wr_id);
+int kv_send(struct ibv_qp *qp, uint64_t slot, uint32_t n, uint32_t lkey, int max_inline, int signaled,
+	    uint64_t wr_id);
 int kv_post_rdma(struct ibv_qp *qp, int opcode, uint64_t laddr, uint32_t len, uint32_t lkey,
 		 uint64_t raddr, uint32_t rkey, uint32_t imm, uint64_t wr_id);
 int kv_post_bind(struct ibv_qp *qp, struct ibv_mw *mw, struct ibv_mr *mr, uint64_t addr, uint64_t len,
