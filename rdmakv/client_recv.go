@@ -50,7 +50,9 @@ func (h handler) Deliver(conn transport.Conn, m *transport.Message) {
 // late disposes of a reply whose request already gave up: a read window
 // is released at once and a write grant is cancelled (a SET_FIN whose
 // length cannot match makes the server free the slot) instead of waiting
-// for the lease.
+// for the lease. The message goes out from its own goroutine: late runs on
+// the transport's delivery path, and a Send there could wait on a stream
+// the peer is itself blocked writing, stalling both ends.
 func (c *Client) late(conn transport.Conn, m *transport.Message, f *wire.Frame) {
 	var h wire.Header
 	switch {
@@ -65,7 +67,7 @@ func (c *Client) late(conn transport.Conn, m *transport.Message, f *wire.Frame) 
 	if h.Type != 0 {
 		b := make([]byte, wire.HeaderSize)
 		h.Encode(b)
-		_ = conn.Send(b, nil, nil)
+		go func() { _ = conn.Send(b, nil, nil) }()
 	}
 }
 

@@ -26,6 +26,9 @@ type cslot struct {
 
 // acquire takes a free request slot.
 func (c *Client) acquire(ctx context.Context) (*cslot, error) {
+	if ctx.Err() != nil {
+		return nil, ctxErr(ctx) // a dead context sends nothing
+	}
 	select {
 	case s := <-c.free:
 		return s, nil

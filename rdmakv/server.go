@@ -28,6 +28,10 @@ type Server struct {
 	connMu sync.Mutex
 	conns  map[*sconn]struct{}
 
+	// started is closed once Listen has finished setting up (or failed):
+	// the transport may accept a connection before the pool is registered.
+	started chan struct{}
+
 	stop      chan struct{}
 	reaperWG  sync.WaitGroup
 	closeOnce sync.Once
@@ -46,11 +50,12 @@ func Listen(cfg ServerConfig) (*Server, error) {
 		return nil, fmt.Errorf("rdmakv: %w", err)
 	}
 	s := &Server{
-		cfg:   cfg,
-		log:   cfg.Logger,
-		store: newStore(alloc),
-		conns: make(map[*sconn]struct{}),
-		stop:  make(chan struct{}),
+		cfg:     cfg,
+		log:     cfg.Logger,
+		store:   newStore(alloc),
+		conns:   make(map[*sconn]struct{}),
+		started: make(chan struct{}),
+		stop:    make(chan struct{}),
 	}
 	lim := wire.Limits{
 		PoolSize:    uint64(cfg.PoolSize),
@@ -78,16 +83,20 @@ func Listen(cfg ServerConfig) (*Server, error) {
 		return nil
 	})
 	if err != nil {
+		close(s.started)
 		return nil, fmt.Errorf("rdmakv: listen on %s over %s: %w", cfg.Listen, cfg.Transport, err)
 	}
 	s.pool, err = s.ln.Register(int(cfg.PoolSize), transport.AccessRemoteRead|transport.AccessRemoteWrite)
 	if err != nil {
+		s.pool = nil
+		close(s.started) // before Close, which waits for accept callbacks
 		s.ln.Close()
 		return nil, fmt.Errorf("rdmakv: register a %d-byte value pool: %w", cfg.PoolSize, err)
 	}
 	s.mem = s.pool.Bytes()
 	s.reaperWG.Add(1)
 	go s.reaper()
+	close(s.started)
 	return s, nil
 }
 
@@ -123,6 +132,10 @@ func (s *Server) Close() error {
 }
 
 func (s *Server) accept(c transport.Conn) transport.Handler {
+	<-s.started
+	if s.pool == nil {
+		return nil // Listen failed; the transport drops the connection
+	}
 	sc := &sconn{s: s, c: c, leases: make(map[uint32]*lease)}
 	s.connMu.Lock()
 	s.conns[sc] = struct{}{}
@@ -153,7 +166,15 @@ func (s *Server) reaper() {
 			for _, c := range conns {
 				expired = c.expired(now, expired[:0])
 				for _, l := range expired {
-					c.end(l)
+					// Revoke waits for an access still moving bytes
+					// through the window (a READ to a client that
+					// stopped reading), so one stuck lease must not
+					// hold up every other expiry.
+					s.reaperWG.Add(1)
+					go func(c *sconn, l *lease) {
+						defer s.reaperWG.Done()
+						c.end(l)
+					}(c, l)
 				}
 			}
 		}

@@ -48,8 +48,10 @@ type ServerConfig struct {
 	// Lease is how long a rendezvous window stays open before the server
 	// revokes it and reclaims what it pinned.
 	Lease time.Duration
-	// RecvDepth is the number of server receive buffers (shared by all
-	// connections); it is also the in-flight limit each client is told.
+	// RecvDepth is the number of server receive buffers (per connection
+	// on tcp, shared by all connections on verbs); it is also the
+	// in-flight limit each client is told, and a connection may hold at
+	// most twice as many open rendezvous leases.
 	RecvDepth int
 	// Poll selects busy or event-driven completion polling.
 	Poll transport.Poll

@@ -7,7 +7,6 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/kvbench/kvbench/rdmakv/transport"
 	"github.com/kvbench/kvbench/rdmakv/wire"
@@ -24,7 +23,6 @@ type sconn struct {
 	hello    bool
 	recvSize int
 	hdr      [wire.HeaderSize]byte
-	body     [wire.LimitsSize]byte
 
 	mu        sync.Mutex
 	leases    map[uint32]*lease
@@ -117,180 +115,6 @@ func (sc *sconn) handleHello(f *wire.Frame) {
 	sc.hello = true
 	sc.recvSize = int(hb.RecvSize)
 	sc.send(wire.Header{Type: wire.HelloReply, ReqID: f.ReqID}, nil, sc.s.limits[:])
-}
-
-// handleSet is an eager set (server_handle_set): the value is copied into a
-// fresh slot and committed.
-func (sc *sconn) handleSet(f *wire.Frame) {
-	cfg := &sc.s.cfg
-	st := wire.OK
-	switch {
-	case len(f.Key) > cfg.MaxKey:
-		st = wire.KeyTooLong
-	case int64(len(f.Value)) > cfg.MaxValue:
-		st = wire.ValueTooLarge
-	case len(f.Key)+len(f.Value) >= cfg.MaxEager:
-		st = wire.BadRequest
-	}
-	if st != wire.OK {
-		sc.send(wire.Header{Type: wire.SetReply, Status: st, ReqID: f.ReqID}, nil, nil)
-		return
-	}
-	sl, err := sc.s.store.newSlot(len(f.Value))
-	if err != nil {
-		sc.send(wire.Header{Type: wire.SetReply, Status: wire.NoSpace, ReqID: f.ReqID}, nil, nil)
-		return
-	}
-	copy(sc.s.mem[sl.off:sl.off+sl.n], f.Value)
-	ver := sc.s.store.commit(f.Key, sl)
-	sc.send(wire.Header{Type: wire.SetReply, ReqID: f.ReqID, Version: ver}, nil, nil)
-}
-
-// handleGet answers inline when key+value is below the client's threshold
-// (server_handle_eager_get), else opens a read window
-// (server_handle_large_get).
-func (sc *sconn) handleGet(f *wire.Frame) {
-	if len(f.Key) > sc.s.cfg.MaxKey {
-		sc.send(wire.Header{Type: wire.GetReplyInline, Status: wire.KeyTooLong, ReqID: f.ReqID}, nil, nil)
-		return
-	}
-	sl := sc.s.store.acquire(f.Key)
-	if sl == nil {
-		sc.send(wire.Header{Type: wire.GetReplyInline, Status: wire.NotFound, ReqID: f.ReqID}, nil, nil)
-		return
-	}
-	if uint64(len(f.Key)+sl.n) < uint64(f.Aux) && wire.HeaderSize+sl.n <= sc.recvSize {
-		// Send copies before returning, so the reader reference covers it.
-		sc.send(wire.Header{Type: wire.GetReplyInline, ReqID: f.ReqID, Version: sl.version}, nil, sc.s.mem[sl.off:sl.off+sl.n])
-		sc.s.store.unref(sl)
-		return
-	}
-	if sl.n == 0 {
-		sc.send(wire.Header{Type: wire.GetReplyRdv, ReqID: f.ReqID, Version: sl.version}, nil, nil)
-		sc.s.store.unref(sl)
-		return
-	}
-	rkey, err := sc.c.Grant(sc.s.pool, sl.off, sl.n, transport.AccessRemoteRead)
-	if err != nil {
-		sc.s.store.unref(sl)
-		sc.send(wire.Header{Type: wire.GetReplyRdv, Status: wire.Internal, ReqID: f.ReqID}, nil, nil)
-		return
-	}
-	l := sc.newLease()
-	l.rkey, l.window, l.sl = rkey, true, sl
-	h := wire.Header{
-		Type: wire.GetReplyRdv, ReqID: f.ReqID, Addr: sc.s.pool.Addr() + uint64(sl.off), Length: uint64(sl.n),
-		Version: sl.version, RKey: rkey, Aux: uint32(sc.s.cfg.Lease / time.Millisecond),
-	}
-	if h.Token = sc.add(l); h.Token == 0 {
-		sc.end(l)
-		return
-	}
-	sc.send(h, nil, nil)
-}
-
-func (sc *sconn) handleRelease(f *wire.Frame) {
-	l, stale := sc.take(f.Token)
-	switch {
-	case l == nil && stale:
-		return // the lease already ran out; nothing left to release
-	case l == nil:
-		sc.fault("GET_RELEASE with token %d never issued", f.Token)
-	case l.write:
-		sc.fault("GET_RELEASE names set grant %d", f.Token)
-		sc.end(l)
-	default:
-		sc.end(l)
-	}
-}
-
-// handleSetRdv allocates a slot and opens a write window on it
-// (server_handle_large_set, set_write_address).
-func (sc *sconn) handleSetRdv(f *wire.Frame) {
-	cfg := &sc.s.cfg
-	st := wire.OK
-	switch {
-	case len(f.Key) > cfg.MaxKey:
-		st = wire.KeyTooLong
-	case f.Length > uint64(cfg.MaxValue):
-		st = wire.ValueTooLarge
-	}
-	if st != wire.OK {
-		sc.send(wire.Header{Type: wire.SetRdvGrant, Status: st, ReqID: f.ReqID}, nil, nil)
-		return
-	}
-	sl, err := sc.s.store.newSlot(int(f.Length))
-	if err != nil {
-		sc.send(wire.Header{Type: wire.SetRdvGrant, Status: wire.NoSpace, ReqID: f.ReqID}, nil, nil)
-		return
-	}
-	l := sc.newLease()
-	l.write, l.sl, l.key, l.reqID = true, sl, append(l.key[:0], f.Key...), f.ReqID
-	if sl.n > 0 {
-		rkey, err := sc.c.Grant(sc.s.pool, sl.off, sl.n, transport.AccessRemoteWrite)
-		if err != nil {
-			sc.s.store.discard(sl)
-			sc.send(wire.Header{Type: wire.SetRdvGrant, Status: wire.Internal, ReqID: f.ReqID}, nil, nil)
-			return
-		}
-		l.rkey, l.window = rkey, true
-	}
-	h := wire.Header{Type: wire.SetRdvGrant, ReqID: f.ReqID, Length: uint64(sl.n), RKey: l.rkey,
-		Aux: uint32(cfg.Lease / time.Millisecond)}
-	if sl.n > 0 {
-		h.Addr = sc.s.pool.Addr() + uint64(sl.off)
-	}
-	if h.Token = sc.add(l); h.Token == 0 {
-		sc.end(l)
-		return
-	}
-	sc.send(h, nil, nil)
-}
-
-// commitImm is a WRITE_WITH_IMM landing: imm names the grant.
-func (sc *sconn) commitImm(imm uint32, n int) {
-	l, _ := sc.take(imm)
-	if l == nil || !l.write {
-		if l != nil {
-			sc.end(l)
-		}
-		sc.fault("WRITE_WITH_IMM with token %d that names no open set grant", imm)
-		return
-	}
-	sc.commit(l, uint64(n), l.reqID)
-}
-
-func (sc *sconn) handleFin(f *wire.Frame) {
-	l, stale := sc.take(f.Token)
-	switch {
-	case l == nil && stale:
-		sc.send(wire.Header{Type: wire.SetReply, Status: wire.BadToken, ReqID: f.ReqID}, nil, nil)
-	case l == nil:
-		sc.fault("SET_FIN with token %d never issued", f.Token)
-	case !l.write:
-		sc.end(l)
-		sc.fault("SET_FIN names get lease %d", f.Token)
-	default:
-		sc.commit(l, f.Length, f.ReqID)
-	}
-}
-
-// commit ends a set grant (server_update_read_addr): the window closes,
-// then the new slot replaces the old atomically.
-func (sc *sconn) commit(l *lease, n uint64, reqID uint32) {
-	if l.window {
-		_ = sc.c.Revoke(l.rkey)
-		l.window = false
-	}
-	if n != uint64(l.sl.n) {
-		sc.s.store.discard(l.sl)
-		sc.recycle(l)
-		sc.send(wire.Header{Type: wire.SetReply, Status: wire.BadRequest, ReqID: reqID}, nil, nil)
-		return
-	}
-	ver := sc.s.store.commit(l.key, l.sl)
-	sc.recycle(l)
-	sc.send(wire.Header{Type: wire.SetReply, ReqID: reqID, Version: ver}, nil, nil)
 }
 
 func (sc *sconn) handleDelete(f *wire.Frame) {

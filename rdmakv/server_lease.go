@@ -38,6 +38,22 @@ func (sc *sconn) recycle(l *lease) {
 	sc.mu.Unlock()
 }
 
+// room reports whether the connection may open another lease. An honest
+// client holds at most one per request in flight (it releases a read
+// window as soon as its READ is done), so the cap only stops a client that
+// asks for windows and never uses them from pinning memory and map entries
+// until the leases run out. Only the delivery goroutine adds leases, so the
+// answer holds until it does.
+func (sc *sconn) room() bool {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	return len(sc.leases) < sc.s.maxLeases()
+}
+
+// maxLeases is the per-connection lease cap: twice the in-flight limit
+// clients are told, leaving room for releases still on their way.
+func (s *Server) maxLeases() int { return 2 * s.cfg.RecvDepth }
+
 // add files a lease under a fresh token and returns the token (0 if the
 // connection is gone). The caller must not touch l afterwards: the reaper
 // may end it.

@@ -8,7 +8,8 @@ import (
 
 // Value is a value returned by Get. Its bytes are a view into the client's
 // registered memory (the receive buffer of an eager reply, or the staging
-// region after a rendezvous READ), valid until Release.
+// region after a rendezvous READ), valid until Release or the client's
+// Close; losing the server does not invalidate it.
 //
 // A Value is a handle on a pooled record, stamped with the record's
 // generation. Release bumps the generation, so a Release (or Bytes) through

@@ -2,6 +2,9 @@ package bench_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -199,6 +202,96 @@ func equal(a, b []benchtest.Rec) bool {
 		}
 	}
 	return true
+}
+
+// Sequential keys are split between workers: together they set every key
+// exactly once per lap rather than all walking the same keys in lockstep.
+func TestSequentialPartitioned(t *testing.T) {
+	f := &benchtest.Fake{Record: true}
+	cfg := baseConfig(f)
+	cfg.Keys.Distribution = "sequential"
+	cfg.Mix = workload.Mix{Set: 1}
+	cfg.Load = workload.Load{Mode: "closed", Connections: 2, Depth: 1}
+	cfg.Measure = workload.Phase{Ops: int64(cfg.Keys.Count)}
+	run(t, cfg)
+	seen := map[string]int{}
+	for _, c := range f.Conns() {
+		for _, op := range c.Ops() {
+			seen[op.Key]++
+		}
+	}
+	if len(seen) != cfg.Keys.Count {
+		t.Errorf("%d distinct keys in %d sets over %d keys, want each once", len(seen), cfg.Keys.Count, cfg.Keys.Count)
+	}
+}
+
+// Failed operations are counted by kind in their cell, keep their latency
+// in the histogram (Count includes them) and add no bytes to throughput.
+func TestErrorsCountedByKind(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		kind bench.ErrorKind
+		name string
+	}{
+		{fmt.Errorf("op 7: %w", bench.ErrTimeout), bench.KindTimeout, "timeout"},
+		{bench.ErrNoSpace, bench.KindNoSpace, "no_space"},
+		{errors.New("connection reset by peer"), bench.KindOther, "other"},
+	} {
+		f := &benchtest.Fake{FailEvery: 10, FailErr: c.err}
+		cfg := baseConfig(f)
+		cfg.Mix = workload.Mix{Set: 1}
+		rep := run(t, cfg)
+		if len(rep.Measurements) != 1 {
+			t.Fatalf("%d measurements, want one set cell", len(rep.Measurements))
+		}
+		m := rep.Measurements[0]
+		if m.Count != 2000 || m.Errors[c.kind] != 200 || m.Errors[bench.KindNone] != 1800 {
+			t.Errorf("%s: count %d, errors %v; want 200 of 2000 failed", c.name, m.Count, m.Errors)
+		}
+		cell, err := m.Cell()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cell.Errors) != 1 || cell.Errors[c.name] != 200 {
+			t.Errorf("cell errors %v, want {%s: 200}", cell.Errors, c.name)
+		}
+		if want := 1800 * 64 / m.Duration.Seconds(); math.Abs(cell.ThroughputBytes-want) > want*1e-9 {
+			t.Errorf("throughput %v B/s, want %v (successful sets only)", cell.ThroughputBytes, want)
+		}
+	}
+}
+
+// An open loop reports how late the harness itself issued operations it
+// was free to issue on time; that delay is part of each operation's
+// latency, never more. A closed loop has no schedule and reports none.
+func TestIssueDelay(t *testing.T) {
+	f := &benchtest.Fake{}
+	cfg := baseConfig(f)
+	cfg.Mix = workload.Mix{Set: 1}
+	cfg.Load = workload.Load{Mode: "open", Connections: 1, Depth: 1, Rate: 2000}
+	cfg.Measure = workload.Phase{Ops: 400}
+	rep := run(t, cfg)
+	m := rep.Measurements[0]
+	d := m.IssueDelay
+	if d == nil || d.TotalCount() == 0 || d.TotalCount() > m.Count {
+		t.Fatalf("issue delay %v for %d operations on a fake that answers at once: want some, at most one per operation", d, m.Count)
+	}
+	if d.Max() > m.Hist.Max() {
+		t.Errorf("issue delay max %d ns exceeds latency max %d: it is part of the latency", d.Max(), m.Hist.Max())
+	}
+	c, err := m.Cell()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.IssueDelay == nil || c.IssueDelay.Max != d.Max() {
+		t.Errorf("cell issue delay %+v", c.IssueDelay)
+	}
+	closed := run(t, baseConfig(&benchtest.Fake{}))
+	for _, m := range closed.Measurements {
+		if c, _ := m.Cell(); m.IssueDelay != nil || c.IssueDelay != nil {
+			t.Error("closed loop reports an issue delay")
+		}
+	}
 }
 
 func TestCountsAddUp(t *testing.T) {

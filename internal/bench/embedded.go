@@ -14,7 +14,7 @@ import (
 // EmbeddedConfig sizes an in-process server for a run.
 type EmbeddedConfig struct {
 	// Transport is "tcp", "verbs" or "auto" (verbs if a device is usable,
-	// else tcp, said once on Notice).
+	// else tcp; the choice is said once on Notice).
 	Transport string
 	// Keys and KeySize are the key space; MaxValue the largest value size.
 	Keys     int
@@ -27,7 +27,7 @@ type EmbeddedConfig struct {
 	// MemLimit caps the memory the server may register (pool plus receive
 	// buffers); 0 means half of this machine's memory.
 	MemLimit uint64
-	// Notice receives the auto fallback line; nil discards.
+	// Notice receives the line saying what auto chose; nil discards.
 	Notice io.Writer
 	// Logger receives the server's connection faults; nil discards.
 	Logger *slog.Logger
@@ -98,13 +98,16 @@ func StartEmbedded(c EmbeddedConfig, memTotal uint64) (*Embedded, error) {
 		cfg.Transport = "verbs"
 		s, err := rdmakv.Listen(cfg)
 		if err == nil {
+			if c.Notice != nil {
+				fmt.Fprintf(c.Notice, "kvbench: transport auto: using verbs (RDMA device %s)\n", s.Info().Device)
+			}
 			return &Embedded{Server: s, Transport: "verbs", Config: cfg}, nil
 		}
 		if !errors.Is(err, transport.ErrNoDevice) && !notBuiltIn("verbs") {
 			return nil, fmt.Errorf("embedded server: %w", err)
 		}
 		if c.Notice != nil {
-			fmt.Fprintf(c.Notice, "kvbench: transport auto: no usable RDMA device (%v); using tcp\n", err)
+			fmt.Fprintf(c.Notice, "kvbench: transport auto: using tcp, no usable RDMA device (%v)\n", err)
 		}
 		tr = "tcp"
 	}

@@ -82,7 +82,7 @@ type RdmakvDialer struct {
 	// StagingSize is the registered staging region per connection for
 	// rendezvous payloads (0: the client's default).
 	StagingSize int
-	// Notice receives the one line about the auto fallback; nil discards.
+	// Notice receives the one line saying what auto chose; nil discards.
 	Notice io.Writer
 
 	mu       sync.Mutex
@@ -116,13 +116,16 @@ func (d *RdmakvDialer) Dial(ctx context.Context, threshold int) (Conn, error) {
 		tr = "verbs"
 		c, err := rdmakv.Dial(ctx, d.Addr, opts(tr)...)
 		if err == nil {
+			if d.Notice != nil {
+				fmt.Fprintf(d.Notice, "kvbench: transport auto: using verbs (RDMA device %s)\n", c.Info().Device)
+			}
 			return d.connected(tr, c), nil
 		}
 		if !errors.Is(err, transport.ErrNoDevice) && !notBuiltIn(tr) {
 			return nil, err
 		}
 		if d.Notice != nil {
-			fmt.Fprintf(d.Notice, "kvbench: transport auto: no usable RDMA device (%v); using tcp\n", err)
+			fmt.Fprintf(d.Notice, "kvbench: transport auto: using tcp, no usable RDMA device (%v)\n", err)
 		}
 		tr = "tcp"
 	}

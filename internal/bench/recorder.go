@@ -28,8 +28,20 @@ type recorder struct {
 	ivl    hset
 	ivlK   int64
 	errs   kindCounts
+	// late is how late the worker issued open-loop operations it was free
+	// to issue on time (see worker.runOpen); nil until the first.
+	late   *hdrhistogram.Histogram
 	sink   *collector
 	worker int
+}
+
+// recordLate stores the issue delay of one operation.
+func (r *recorder) recordLate(ns int64) {
+	ns = min(max(ns, 0), results.HighestNs)
+	if r.late == nil {
+		r.late = results.NewHistogram()
+	}
+	r.late.RecordValue(ns)
 }
 
 // record stores one operation's latency, measured in nanoseconds, and its

@@ -33,6 +33,10 @@ type Measurement struct {
 	// Intervals are the per-second histograms, in time order.
 	Intervals []Interval
 	Load      results.CellLoad
+	// IssueDelay (open loop only; nil otherwise) is, over the whole cell,
+	// how late the harness issued the operations it was free to issue on
+	// time: its own timer and scheduling slop, included in Hist.
+	IssueDelay *hdrhistogram.Histogram
 }
 
 // Report is what a run measured.
@@ -74,6 +78,31 @@ type runner struct {
 	stop   atomic.Bool
 	shards []*shard
 	cell   int
+	keys   keygen.Generator // shared by every worker of the run; see keyGen
+}
+
+// keyGen returns worker id's key generator for a phase. Generators without
+// state are built once per run and shared (zipfian's constructor is
+// O(keys.count), too slow to repeat per worker and phase on a large key
+// space). Sequential is partitioned, worker w taking w, w+W, ..., so that
+// workers walk different keys instead of the same key in lockstep; latest
+// keeps its own insert counter.
+func (r *runner) keyGen(id, workers int) (KeyGen, error) {
+	k := r.cfg.Keys
+	switch k.Distribution {
+	case keygen.Sequential:
+		return keygen.NewSequential(int64(k.Count), int64(id), int64(workers)), nil
+	case keygen.Latest:
+		return keygen.New(k)
+	}
+	if r.keys == nil {
+		g, err := keygen.New(k)
+		if err != nil {
+			return nil, err
+		}
+		r.keys = g
+	}
+	return r.keys, nil
 }
 
 func (r *runner) run() error {
@@ -314,7 +343,7 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 		w.pub.ops.Store(0)
 		w.pub.errs.Store(0)
 		w.rng = keygen.NewRand(cfg.Seed, stream(r.cell, phaseID, w.id))
-		g, err := keygen.New(cfg.Keys)
+		g, err := r.keyGen(w.id, W)
 		if err != nil {
 			return nil, err
 		}
@@ -364,10 +393,19 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	case ConstantPacer:
 		load.RateOps = p.Rate
 	}
+	var late *hdrhistogram.Histogram
+	for _, w := range ws {
+		if h := w.rec.late; h != nil {
+			if late == nil {
+				late = results.NewHistogram()
+			}
+			late.Merge(h)
+		}
+	}
 	var ms []Measurement
 	for op := range Op(numOps) {
 		for p := range Protocol(numProtos) {
-			m := Measurement{Threshold: th, ValueSize: size, Op: op, Protocol: p, Start: base, Duration: dur, Load: load}
+			m := Measurement{Threshold: th, ValueSize: size, Op: op, Protocol: p, Start: base, Duration: dur, Load: load, IssueDelay: late}
 			for _, w := range ws {
 				h := w.rec.total[op][p]
 				if h == nil {
@@ -431,5 +469,9 @@ func (m *Measurement) Cell() (results.Cell, error) {
 	}
 	c.Histogram = enc
 	c.Hlog = results.HlogName(c)
+	if m.IssueDelay != nil && m.IssueDelay.TotalCount() > 0 {
+		d := results.Summarize(m.IssueDelay)
+		c.IssueDelay = &d
+	}
 	return c, nil
 }

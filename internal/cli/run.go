@@ -211,15 +211,25 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 		}
 		fmt.Fprintf(stdout, "results: %s\n", dir)
 	}
+	return outcome(rep, runErr, dir)
+}
+
+// outcome is the command's result for a run whose directory was written:
+// the run's error if any, else exit status 2 if interrupted, else 1 if
+// verify mode found bad values (also said when interrupted), else success.
+func outcome(rep *bench.Report, runErr error, dir string) error {
+	var verr error
+	if v := rep.Verify; v.Failed() {
+		verr = fmt.Errorf("verify failed: %d mismatches, %d missing, %d torn of %d checked (see %s)",
+			v.Mismatches, v.Missing, v.Torn, v.Checked, dir)
+	}
 	switch {
 	case runErr != nil:
-		return runErr
+		return errors.Join(runErr, verr)
 	case rep.Interrupted:
-		return &ExitError{Code: 2, Err: fmt.Errorf("interrupted; partial results in %s", dir)}
-	case rep.Verify.Failed():
-		v := rep.Verify
-		return &ExitError{Code: 1, Err: fmt.Errorf("verify failed: %d mismatches, %d missing, %d torn of %d checked (see %s)",
-			v.Mismatches, v.Missing, v.Torn, v.Checked, dir)}
+		return &ExitError{Code: 2, Err: errors.Join(fmt.Errorf("interrupted; partial results in %s", dir), verr)}
+	case verr != nil:
+		return &ExitError{Code: 1, Err: verr}
 	}
 	return nil
 }

@@ -5,12 +5,16 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/workload"
 )
@@ -133,9 +137,26 @@ func TestRunRejectsBadInput(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "run-bad.yaml:5") || !strings.Contains(err.Error(), "sideways") {
 		t.Errorf("error %v: want the file and line of load.mode", err)
 	}
-	err = execute(hangGuard(t), &stdout, "run", "testdata/run-quick.yaml", "-o", out, "--connections", "0")
-	if err == nil || !strings.Contains(err.Error(), "--connections") {
-		t.Errorf("error %v: want the flag named", err)
+	for _, flags := range [][]string{
+		{"--connections", "0"},
+		{"--connections", "40"}, // verify needs a key per worker: 64 keys, 80 workers
+		{"--depth", "-1"},
+		{"--rate", "-5"},
+		{"--transport", "bogus"},
+		{"--duration", "-1s"},
+		{"--server", "nohost"},
+		{"--seed", "-1"},
+		{"--rate", "fast"},
+		{"--duration", "5"},
+		{"--bogus"},
+	} {
+		err = execute(hangGuard(t), &stdout, append([]string{"run", "testdata/run-quick.yaml", "-o", out}, flags...)...)
+		if err == nil || !strings.Contains(err.Error(), flags[0]) {
+			t.Errorf("%v: error %v: want the flag named", flags, err)
+		}
+		if ExitCode(err) != 1 {
+			t.Errorf("%v: exit code %d, want 1", flags, ExitCode(err))
+		}
 	}
 	if ents, _ := os.ReadDir(out); len(ents) != 0 {
 		t.Errorf("bad input created %d entries in the results directory", len(ents))
@@ -145,10 +166,12 @@ func TestRunRejectsBadInput(t *testing.T) {
 	}
 }
 
-// cancelOn cancels when the progress output shows the measure phase.
+// cancelOn cancels when the progress output matches when (by default, when
+// the measure phase starts).
 type cancelOn struct {
 	mu     sync.Mutex
 	buf    bytes.Buffer
+	when   *regexp.Regexp
 	cancel func()
 }
 
@@ -156,7 +179,10 @@ func (c *cancelOn) Write(b []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.buf.Write(b)
-	if strings.Contains(c.buf.String(), "measure: start") {
+	if c.when == nil {
+		c.when = regexp.MustCompile(`measure: start`)
+	}
+	if c.when.Match(c.buf.Bytes()) {
 		c.cancel()
 	}
 	return len(b), nil
@@ -174,15 +200,105 @@ func TestRunInterrupted(t *testing.T) {
 		t.Fatalf("error %v: want exit code 2", err)
 	}
 	ents, _ := os.ReadDir(out)
-	if len(ents) != 1 {
-		t.Fatalf("%d run directories, want 1", len(ents))
+	if len(ents) != 2 {
+		t.Fatalf("%d entries, want the run directory and latest", len(ents))
 	}
-	r, err := results.Load(filepath.Join(out, ents[0].Name()))
+	r, err := results.Load(filepath.Join(out, results.LatestLink))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.EndReason != "interrupted" {
 		t.Errorf("end reason %q", r.EndReason)
+	}
+}
+
+// A real SIGINT (what Ctrl-C sends) during the measure phase: the run
+// writes what it measured, marks it interrupted and exits with status 2.
+func TestRunSIGINT(t *testing.T) {
+	// While the test holds a channel for SIGINT the signal cannot kill the
+	// test process, even if it lands after the run stopped listening.
+	guard := make(chan os.Signal, 1)
+	signal.Notify(guard, os.Interrupt)
+	defer signal.Stop(guard)
+	out := t.TempDir()
+	var once sync.Once
+	// Interrupt once a progress line shows measured operations, so that
+	// there is something to keep.
+	w := &cancelOn{when: regexp.MustCompile(`measure: [^,]+, [1-9][0-9]* ops/s`), cancel: func() {
+		once.Do(func() { syscall.Kill(os.Getpid(), syscall.SIGINT) })
+	}}
+	// Not the hang guard's context: its cancellation would look like the
+	// interrupt. The run is stopped (and its goroutine ended) at cleanup.
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	done := make(chan error, 1)
+	go func() { done <- executeTo(ctx, w, "run", "testdata/run-quick.yaml", "-o", out, "--duration", "1h") }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("SIGINT did not stop the run")
+	}
+	var ee *ExitError
+	if !errors.As(err, &ee) || ee.Code != 2 {
+		t.Fatalf("error %v: want exit code 2", err)
+	}
+	r, err := results.Load(filepath.Join(out, results.LatestLink))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var measured int64
+	for _, c := range r.Cells {
+		measured += c.Count
+		if _, err := results.CellHlogMerged(filepath.Join(out, results.LatestLink), c); err != nil {
+			t.Error(err)
+		}
+	}
+	if r.EndReason != "interrupted" || measured == 0 {
+		t.Errorf("end reason %q, %d operations kept: want interrupted with the partial measure phase", r.EndReason, measured)
+	}
+	if _, err := os.Stat(filepath.Join(out, results.LatestLink, results.SummaryFile)); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestRunOutcome(t *testing.T) {
+	bad := bench.VerifyCounts{Checked: 10, Mismatches: 1}
+	for _, c := range []struct {
+		name string
+		rep  bench.Report
+		err  error
+		code int // -1: no error
+		has  string
+	}{
+		{"clean", bench.Report{Verify: bench.VerifyCounts{Checked: 10}}, nil, -1, ""},
+		{"verify failed", bench.Report{Verify: bad}, nil, 1, "verify failed: 1 mismatches"},
+		{"interrupted", bench.Report{Interrupted: true}, nil, 2, "interrupted; partial results in DIR"},
+		{"interrupted and verify failed", bench.Report{Interrupted: true, Verify: bad}, nil, 2, "verify failed"},
+		{"run error", bench.Report{}, errors.New("dial: refused"), 1, "dial: refused"},
+	} {
+		err := outcome(&c.rep, c.err, "DIR")
+		if c.code < 0 {
+			if err != nil {
+				t.Errorf("%s: %v, want success", c.name, err)
+			}
+			continue
+		}
+		if err == nil || ExitCode(err) != c.code || !strings.Contains(err.Error(), c.has) {
+			t.Errorf("%s: error %v (exit %d), want exit %d mentioning %q", c.name, err, ExitCode(err), c.code, c.has)
+		}
+	}
+}
+
+func TestRunHelpHasExamples(t *testing.T) {
+	var stdout bytes.Buffer
+	if err := execute(context.Background(), &stdout, "run", "--help"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Examples:", "kvbench run workloads/quickstart.yaml", "--rate", "--out", "coordinated omission"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("run --help lacks %q", want)
+		}
 	}
 }
 
@@ -210,5 +326,50 @@ func TestCompletionCommand(t *testing.T) {
 func TestRunTestdataValid(t *testing.T) {
 	if _, err := workload.LoadFile("testdata/run-quick.yaml"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Without --quiet and with stdout a file (not a terminal) the run prints
+// plain progress lines and the table; transport auto says once what it
+// chose; the parent directory's latest link names the new run.
+func TestRunPlainOutputLatestAndAuto(t *testing.T) {
+	out := t.TempDir()
+	stdout, err := os.CreateTemp(t.TempDir(), "stdout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdout.Close()
+	var stderr bytes.Buffer
+	root := NewRoot()
+	root.SetArgs([]string{"run", "testdata/run-quick.yaml", "-o", out, "--transport", "auto"})
+	root.SetOut(stdout)
+	root.SetErr(&stderr)
+	if err := root.ExecuteContext(hangGuard(t)); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(stdout.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	for _, want := range []string{"measure: start", "measure: done", "p99.9[us]", "end: completed", "results: "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.ContainsAny(text, "\r\x1b") {
+		t.Errorf("stdout is not a terminal but got carriage returns or escapes:\n%q", text)
+	}
+	_, dir, _ := strings.Cut(text, "results: ")
+	dir = strings.TrimSpace(dir)
+	if got, err := os.Readlink(filepath.Join(out, results.LatestLink)); err != nil || got != filepath.Base(dir) {
+		t.Errorf("latest -> %q (%v), want %q", got, err, filepath.Base(dir))
+	}
+	r, err := results.Load(filepath.Join(out, results.LatestLink))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(stderr.String(), "kvbench: transport auto: using "+r.Transport.Name); n != 1 || strings.Count(stderr.String(), "transport auto") != 1 {
+		t.Errorf("transport %s: stderr says what auto chose %d times, want once:\n%s", r.Transport.Name, n, stderr.String())
 	}
 }

@@ -3,8 +3,11 @@ package results
 import (
 	"bytes"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -122,6 +125,10 @@ func TestRunRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := sampleRun(t, dir)
+	r.Transport.MaxInline = 220
+	r.Transport.Limits = &ServerLimits{MaxEager: 65536, MaxKey: 256, MaxValue: 1 << 26, PoolSize: 1 << 30, LeaseNs: 5e9, MaxInflight: 64}
+	r.Cells[0].IntervalNs = int64(time.Second)
+	r.Cells[0].Load.RampRatesOps, r.Cells[0].Load.RampStepNs = []float64{100, 200}, int64(time.Second)
 	if err := r.Save(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +139,13 @@ func TestRunRoundTrip(t *testing.T) {
 	if len(got.Cells) != 1 || got.Seed != 9 || got.EndReason != "completed" || got.Cells[0].Errors["timeout"] != 2 {
 		t.Fatalf("loaded %+v", got)
 	}
+	if got.Transport.MaxInline != 220 || got.Transport.Limits == nil || *got.Transport.Limits != *r.Transport.Limits {
+		t.Errorf("transport %+v, want %+v", got.Transport, r.Transport)
+	}
 	c := got.Cells[0]
+	if c.IntervalNs != int64(time.Second) || len(c.Load.RampRatesOps) != 2 || c.Load.RampRatesOps[1] != 200 || c.Load.RampStepNs != int64(time.Second) {
+		t.Errorf("cell interval %d, load %+v", c.IntervalNs, c.Load)
+	}
 	h, err := c.Hist()
 	if err != nil {
 		t.Fatal(err)
@@ -154,6 +167,30 @@ func TestRunRoundTrip(t *testing.T) {
 	if len(ivls) != 3 || ivls[0].StartTimeMs() != r.Start.UnixMilli() || ivls[2].EndTimeMs() != r.Start.UnixMilli()+3000 {
 		t.Errorf("intervals: %d, first start %d, last end %d; want 3, %d, %d", len(ivls),
 			ivls[0].StartTimeMs(), ivls[len(ivls)-1].EndTimeMs(), r.Start.UnixMilli(), r.Start.UnixMilli()+3000)
+	}
+}
+
+// Files written before the optional fields existed still load, and a run
+// without them writes none of them.
+func TestOptionalFieldsCompatible(t *testing.T) {
+	old := `{"schema_version": 1, "transport": {"name": "tcp", "server": "127.0.0.1:1", "embedded_server": true},
+		"cells": [{"op": "get", "value_size": 64, "threshold": 4096, "protocol": "eager", "count": 0, "errors": {},
+		"latency_ns": {}, "load": {"mode": "closed", "connections": 1}}]}`
+	r, err := Decode([]byte(old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Transport.Limits != nil || r.Cells[0].IntervalNs != 0 || r.Cells[0].Load.RampRatesOps != nil {
+		t.Errorf("absent fields decoded as %+v %+v", r.Transport, r.Cells[0])
+	}
+	b, err := r.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"server_limits", "max_inline", "interval_ns", "ramp_rates_ops", "ramp_step_ns", "issue_delay_ns"} {
+		if strings.Contains(string(b), f) {
+			t.Errorf("%s written though unset", f)
+		}
 	}
 }
 
@@ -274,5 +311,63 @@ func TestUpdateLatest(t *testing.T) {
 	}
 	if err := UpdateLatest(other, first); err == nil || !strings.Contains(err.Error(), "not a symbolic link") {
 		t.Errorf("replacing a directory named latest: %v", err)
+	}
+}
+
+// The interval log follows the HdrHistogram log format 1.3 line by line as
+// HdrHistogram's own readers (Java HistogramLogReader, hdrhistogram-go,
+// HdrHistogram_c) parse it: version comment, StartTime and BaseTime in
+// seconds since the epoch, the legend, then one line per interval with its
+// start relative to BaseTime, its length in seconds, its max in
+// milliseconds (values are nanoseconds) and the compressed histogram.
+func TestHlogFormat(t *testing.T) {
+	dir, err := CreateRunDir(t.TempDir(), "sample", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sampleRun(t, dir)
+	b, err := os.ReadFile(filepath.Join(dir, r.Cells[0].Hlog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(lines) != 8 {
+		t.Fatalf("%d lines, want 5 header lines and 3 intervals:\n%s", len(lines), b)
+	}
+	startSec := r.Start.Unix()
+	header := []*regexp.Regexp{
+		regexp.MustCompile(`^#\[Histogram log format version 1\.3\]$`),
+		regexp.MustCompile(`^#cell get$`),
+		regexp.MustCompile(`^#\[StartTime: ` + strconv.FormatInt(startSec, 10) + `(\.\d+)? \(seconds since epoch\), [^\]]+\]$`),
+		regexp.MustCompile(`^#\[BaseTime: ` + strconv.FormatInt(startSec, 10) + `(\.0+)? \(seconds since epoch\)\]$`),
+		regexp.MustCompile(`^"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"$`),
+	}
+	for i, re := range header {
+		if !re.MatchString(lines[i]) {
+			t.Errorf("line %d %q does not match %s", i+1, lines[i], re)
+		}
+	}
+	interval := regexp.MustCompile(`^(\d+\.\d+),(\d+\.\d+),(\d+\.\d+),(HISTF[A-Za-z0-9+/]+=*)$`)
+	for i, line := range lines[len(header):] {
+		m := interval.FindStringSubmatch(line)
+		if m == nil {
+			t.Errorf("interval %d: %q is not start,length,max,histogram", i, line)
+			continue
+		}
+		h, err := DecodeHistogram(m[4])
+		if err != nil {
+			t.Fatal(err)
+		}
+		num := func(s string) float64 { f, _ := strconv.ParseFloat(s, 64); return f }
+		// The sample starts 250 ms into its second; intervals are 1 s.
+		if start := num(m[1]); math.Abs(start-(0.25+float64(i))) > 1e-6 {
+			t.Errorf("interval %d starts at %v s after BaseTime, want %v", i, start, 0.25+float64(i))
+		}
+		if l := num(m[2]); math.Abs(l-1) > 1e-6 {
+			t.Errorf("interval %d lasts %v s, want 1", i, l)
+		}
+		if mx, want := num(m[3]), float64(h.Max())/1e6; math.Abs(mx-want) > 1e-3 {
+			t.Errorf("interval %d max %v ms, want %v (the histogram's max in ms)", i, mx, want)
+		}
 	}
 }

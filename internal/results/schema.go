@@ -107,6 +107,12 @@ type Cell struct {
 	// IntervalNs is the length of the interval log's intervals (the last
 	// one is cut short by the end of the phase).
 	IntervalNs int64 `json:"interval_ns,omitempty"`
+	// IssueDelay (open loop only) summarises, over the cell's operations
+	// the harness was free to issue on schedule, how late it issued them:
+	// its own timer and scheduling slop. Latency counts from the intended
+	// start, so this is already inside Latency; where its percentiles
+	// approach Latency's, the harness rather than the target is measured.
+	IssueDelay *Latency `json:"issue_delay_ns,omitempty"`
 }
 
 // Latency is summary statistics in nanoseconds.

@@ -12,7 +12,7 @@ import (
 // latencies in microseconds. "misses" counts not_found answers, "errors"
 // every other failure kind.
 func WriteSummary(w io.Writer, r *Run) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', tabwriter.AlignRight) // one space: the table fits 120 columns
 	fmt.Fprintln(tw, "threshold\tbytes\tprotocol\top\tops\tmisses\terrors\tt_min[us]\tp50[us]\tmean[us]\tp99[us]\tp99.9[us]\tmax[us]\tops/s\tMiB/s\t")
 	for _, c := range r.Cells {
 		var errs int64

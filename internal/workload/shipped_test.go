@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,5 +68,31 @@ func TestReadmeExample(t *testing.T) {
 	}
 	if !strings.Contains(doc, "x 2 thresholds = 12 cells") || len(w.Cells()) != 12 {
 		t.Fatalf("%d cells; README says 12", len(w.Cells()))
+	}
+}
+
+// The shipped workloads are the ones the documentation promises.
+func TestShippedWorkloadsAsDocumented(t *testing.T) {
+	load := func(name string) *Workload {
+		w, err := LoadFile("../../workloads/" + name + ".yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	sw := load("threshold-sweep")
+	sizes, ths := sw.ValueSizes(), sw.SortedThresholds()
+	if sizes[0] != 64 || sizes[len(sizes)-1] != 1<<20 || len(sizes) != 15 ||
+		!slices.Equal(ths, []int64{1 << 10, 4 << 10, 16 << 10, 64 << 10}) {
+		t.Errorf("threshold-sweep: sizes %v thresholds %v, want 64B..1MiB doubling against 1, 4, 16, 64 KiB", sizes, ths)
+	}
+	for name, get := range map[string]float64{"ycsb-a": 0.5, "ycsb-b": 0.95, "ycsb-c": 1} {
+		w := load(name)
+		if w.Keys.Distribution != "zipfian" || w.Mix.Get != get || math.Abs(w.Mix.Get+w.Mix.Set-1) > 1e-12 {
+			t.Errorf("%s: keys %s, mix %+v; want zipfian with %v gets, the rest sets", name, w.Keys.Distribution, w.Mix, get)
+		}
+	}
+	if w := load("open-loop-latency"); w.Load.Mode != "open" || w.Load.Rate <= 0 || w.Load.Ramp != nil {
+		t.Errorf("open-loop-latency: load %+v, want a fixed open-loop rate", w.Load)
 	}
 }

@@ -63,6 +63,7 @@ func (w *Workload) problems() []*FieldError {
 	w.checkThresholds(c)
 	w.checkMix(c)
 	w.checkLoadAndPhases(c)
+	w.checkVerify(c)
 	if w.Timeout <= 0 {
 		c.add("timeout", "must be positive, got %v", w.Timeout)
 	}
@@ -315,4 +316,29 @@ func checkRamp(c *checker, r *Ramp) {
 	if ok && math.Abs(r.End-r.Start)/r.Step >= MaxRampSteps {
 		c.add("load.ramp.step", "more than %d steps from %v to %v; use a larger step", MaxRampSteps, r.Start, r.End)
 	}
+}
+
+// checkVerify: verify mode gives each worker (connection x depth slot) its
+// own keys, so there must be at least one key per worker. The problem is
+// reported at a flag that set one of the fields if any (that is what the
+// user just changed), else at keys.count.
+func (w *Workload) checkVerify(c *checker) {
+	l, n := w.Load, int64(w.Keys.Count)
+	if !w.Verify || l.Connections < 1 || l.Depth < 1 || n < 1 {
+		return
+	}
+	workers := int64(l.Connections) * int64(l.Depth)
+	if n >= workers {
+		return
+	}
+	path := "keys.count"
+	if c.src != nil {
+		for _, p := range []string{"load.connections", "load.depth", "verify"} {
+			if c.src.at(p).flag != "" && c.has(p) {
+				path = p
+				break
+			}
+		}
+	}
+	c.add(path, "verify mode gives each of the connections x depth = %d workers its own keys, but keys.count is %d; raise keys.count, lower the load or turn verify off", workers, n)
 }

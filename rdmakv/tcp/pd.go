@@ -19,6 +19,7 @@ type pd struct {
 	keys    map[uint32]keyEntry
 	regions []*region // registration order, for reverse-order teardown
 	closed  bool
+	idleUse []*sync.WaitGroup // drained window use counts, so Grant allocates nothing
 }
 
 // keyEntry is what an rkey opens: a whole region (owner nil) or a window
@@ -114,8 +115,14 @@ func (p *pd) grant(owner *conn, lr transport.Region, off, n int, access transpor
 	if _, live := p.keys[r.rkey]; !live {
 		return 0, errRegionClosed
 	}
+	var use *sync.WaitGroup
+	if i := len(p.idleUse) - 1; i >= 0 {
+		use, p.idleUse = p.idleUse[i], p.idleUse[:i]
+	} else {
+		use = new(sync.WaitGroup)
+	}
 	k := p.newKeyLocked()
-	p.keys[k] = keyEntry{r: r, owner: owner, off: uint64(off), n: uint64(n), access: access, inUse: new(sync.WaitGroup)}
+	p.keys[k] = keyEntry{r: r, owner: owner, off: uint64(off), n: uint64(n), access: access, inUse: use}
 	return k, nil
 }
 
@@ -132,8 +139,17 @@ func (p *pd) revoke(owner *conn, key uint32) error {
 	delete(p.keys, key)
 	p.mu.Unlock()
 	e.inUse.Wait()
+	// Drained and unreachable through the map: safe to hand to a new window.
+	p.mu.Lock()
+	if len(p.idleUse) < maxIdleUse {
+		p.idleUse = append(p.idleUse, e.inUse)
+	}
+	p.mu.Unlock()
 	return nil
 }
+
+// maxIdleUse bounds the recycled use counts kept per domain.
+const maxIdleUse = 1024
 
 // dropWindows revokes every window a closing connection still holds.
 func (p *pd) dropWindows(owner *conn) {

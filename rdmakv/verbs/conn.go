@@ -23,6 +23,10 @@ const (
 	stateClosed
 )
 
+// serverSendStall bounds how long a server connection's Send waits for
+// ring space; see waitRing.
+const serverSendStall = 2 * time.Second
+
 // drainGuard bounds how long a closing connection waits for its drain
 // completion before it is torn down regardless (a provider that never
 // flushes must not hang Close).
@@ -63,8 +67,12 @@ type conn struct {
 	maxInline C.int
 	sendMu    sync.Mutex
 	head      uint64 // guarded by sendMu
-	tail      atomic.Uint64
-	ringWake  chan struct{}
+	// sendStall bounds a wait for ring space (0: until closed);
+	// stallTimer is its reusable timer, guarded by sendMu.
+	sendStall  time.Duration
+	stallTimer *time.Timer
+	tail       atomic.Uint64
+	ringWake   chan struct{}
 
 	slots *slotTable
 
@@ -90,6 +98,7 @@ type conn struct {
 
 type window struct {
 	mw   *C.struct_ibv_mw
+	mr   *C.struct_ibv_mr // the window's own MR on mwByMR devices
 	rkey uint32
 }
 
@@ -181,12 +190,10 @@ func (c *conn) Send(a, b, d []byte) error {
 		return fmt.Errorf("%w: %d bytes, buffers hold %d", transport.ErrTooLarge, n, c.msgSize)
 	}
 	c.sendMu.Lock()
-	for c.head-c.tail.Load() >= c.ringN {
-		select {
-		case <-c.ringWake:
-		case <-c.closedCh:
+	if c.head-c.tail.Load() >= c.ringN {
+		if err := c.waitRing(); err != nil {
 			c.sendMu.Unlock()
-			return c.closedErr()
+			return err
 		}
 	}
 	seq := c.head
@@ -212,6 +219,35 @@ func (c *conn) Send(a, b, d []byte) error {
 	c.sendMu.Unlock()
 	if r != 0 {
 		return fmt.Errorf("verbs: post send: %w", errno(r))
+	}
+	return nil
+}
+
+// waitRing waits, holding sendMu, until the ring has a free slot. A peer
+// that leaves the ring full for sendStall (it stopped reposting receives,
+// so every send is stuck in RNR retries) is treated as gone: on a server
+// the wait would hold up every connection behind the shared poller.
+func (c *conn) waitRing() error {
+	var expired <-chan time.Time
+	if c.sendStall > 0 {
+		if c.stallTimer == nil {
+			c.stallTimer = time.NewTimer(c.sendStall)
+		} else {
+			c.stallTimer.Reset(c.sendStall)
+		}
+		defer c.stallTimer.Stop()
+		expired = c.stallTimer.C
+	}
+	for c.head-c.tail.Load() >= c.ringN {
+		select {
+		case <-c.ringWake:
+		case <-c.closedCh:
+			return c.closedErr()
+		case <-expired:
+			err := fmt.Errorf("%w: peer consumed no message for %v", transport.ErrTimeout, c.sendStall)
+			c.shutdown(err)
+			return err
+		}
 	}
 	return nil
 }
@@ -370,6 +406,9 @@ func (c *conn) release() {
 	c.winMu.Lock()
 	for _, w := range c.mwAll {
 		C.kv_mw_close(w.mw)
+		if w.mr != nil {
+			C.ibv_dereg_mr(w.mr)
+		}
 	}
 	c.mwAll, c.mwFree, c.windows, c.shared = nil, nil, nil, nil
 	c.winMu.Unlock()

@@ -49,6 +49,13 @@ int kv_dev_open(struct ibv_context *ctx, struct kv_dev **out)
 	d->max_srq_wr = attr.max_srq_wr;
 	d->max_qp_rd_atom = attr.max_qp_rd_atom;
 	d->max_qp_init_rd_atom = attr.max_qp_init_rd_atom;
+	/*
+	 * Soft-RoCE (vendor id 0xffffff) checks an access through a window
+	 * against the bounds of the MR the window is bound to, not the
+	 * window's own: windows there are bound to an MR covering exactly
+	 * the window.
+	 */
+	d->mw_by_mr = attr.vendor_id == 0xffffff;
 	if (attr.device_cap_flags & (IBV_DEVICE_MEM_WINDOW_TYPE_2A | IBV_DEVICE_MEM_WINDOW_TYPE_2B)) {
 		mw = ibv_alloc_mw(d->pd, IBV_MW_TYPE_2);
 		if (mw) {

@@ -23,6 +23,9 @@ type device struct {
 	name string
 	fw   string
 	mw   bool // type-2 memory windows work
+	// mwByMR: the device bounds window accesses by the underlying MR only,
+	// so each window gets an MR of its own covering exactly its range.
+	mwByMR bool
 }
 
 var (
@@ -47,11 +50,12 @@ func acquireDevice(ctx *C.struct_ibv_context) (*device, error) {
 		return nil, fmt.Errorf("verbs: open device: %w", err)
 	}
 	d := &device{
-		d:    kd,
-		refs: 1,
-		name: C.GoString(&kd.name[0]),
-		fw:   C.GoString(&kd.fw[0]),
-		mw:   kd.mw_type2 != 0,
+		d:      kd,
+		refs:   1,
+		name:   C.GoString(&kd.name[0]),
+		fw:     C.GoString(&kd.fw[0]),
+		mw:     kd.mw_type2 != 0,
+		mwByMR: kd.mw_by_mr != 0,
 	}
 	devices[ctx] = d
 	return d, nil

@@ -128,6 +128,7 @@ func dial(ctx context.Context, addr string, cfg transport.Config, h transport.Ha
 	if err != nil {
 		return nil, err
 	}
+	c.sendStall = cfg.OpTimeout
 	undo.push(func() { C.kv_buf_close(c.ring) })
 	if err := c.createQP(id, nil); err != nil {
 		return nil, err

@@ -225,6 +225,7 @@ func (l *listener) onRequest(ev *C.struct_kv_event) {
 		reject(id)
 		return
 	}
+	c.sendStall = serverSendStall
 	if err := c.createQP(id, l.srq); err != nil {
 		C.kv_buf_close(c.ring)
 		reject(id)

@@ -13,7 +13,7 @@ import (
 type nopHandler struct{}
 
 func (nopHandler) Deliver(_ transport.Conn, m *transport.Message) { m.Release() }
-func (nopHandler) Closed(transport.Conn, error)                  {}
+func (nopHandler) Closed(transport.Conn, error)                   {}
 
 // TestNoDevice runs where no RDMA device exists (the build host): Listen
 // and Dial must fail with ErrNoDevice and say how to get Soft-RoCE.

@@ -168,6 +168,11 @@ struct ibv_mw *kv_mw_open(struct kv_dev *d)
 	return ibv_alloc_mw(d->pd, IBV_MW_TYPE_2);
 }
 
+struct ibv_mr *kv_mr_open(struct kv_dev *d, uint64_t addr, uint64_t len, int access)
+{
+	return ibv_reg_mr(d->pd, (void *)(uintptr_t)addr, len, access);
+}
+
 void kv_mw_close(struct ibv_mw *mw)
 {
 	if (mw)

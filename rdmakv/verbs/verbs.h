@@ -47,6 +47,7 @@ struct kv_dev {
 	int max_qp_rd_atom;
 	int max_qp_init_rd_atom;
 	int mw_type2; /* type-2 memory windows allocate and bind */
+	int mw_by_mr; /* window bounds come only from the MR beneath (rxe) */
 };
 
 /* kv_cq is a completion queue, its channel in event mode, and a wc batch. */
@@ -113,6 +114,7 @@ int kv_qp_error(struct ibv_qp *qp);
 int kv_buf_open(struct kv_dev *d, size_t len, int access, struct kv_buf **out);
 void kv_buf_close(struct kv_buf *b);
 struct ibv_mw *kv_mw_open(struct kv_dev *d);
+struct ibv_mr *kv_mr_open(struct kv_dev *d, uint64_t addr, uint64_t len, int access);
 void kv_mw_close(struct ibv_mw *mw);
 
 /* post.c */

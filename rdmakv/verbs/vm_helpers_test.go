@@ -13,7 +13,7 @@ import (
 )
 
 // vmAddr is the guest's RDMA address (RDMAKV_ADDR, set by the VM rig).
-func vmAddr(t *testing.T) string {
+func vmAddr(t testing.TB) string {
 	t.Helper()
 	a := os.Getenv("RDMAKV_ADDR")
 	if a == "" {
@@ -107,7 +107,7 @@ func startServer(t *testing.T, cfg transport.Config, echo bool) *server {
 	return s
 }
 
-func dialTest(t *testing.T, s *server, cfg transport.Config, h transport.Handler) transport.Conn {
+func dialTest(t testing.TB, s *server, cfg transport.Config, h transport.Handler) transport.Conn {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

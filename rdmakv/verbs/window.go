@@ -31,20 +31,34 @@ func (c *conn) Grant(r transport.Region, off, n int, access transport.Access) (u
 		return 0, err
 	}
 	rkey := w.rkey&^0xff | (w.rkey+1)&0xff
+	mr := reg.buf.mr
+	if c.dev.mwByMR {
+		flags := C.IBV_ACCESS_LOCAL_WRITE | C.IBV_ACCESS_MW_BIND
+		sub, err := C.kv_mr_open(c.dev.d, C.uint64_t(reg.addr+uint64(off)), C.uint64_t(n), C.int(flags))
+		if sub == nil {
+			c.putWindow(w)
+			return 0, fmt.Errorf("verbs: grant: register window range: %w", err)
+		}
+		w.mr, mr = sub, sub
+	}
 	i, err := c.acquire()
 	if err != nil {
+		c.dropWindowMR(w)
+		c.putWindow(w)
 		return 0, err
 	}
 	wrid := c.slots.arm(i)
 	c.opMu.RLock()
 	if c.state.Load() != stateOpen {
 		c.opMu.RUnlock()
+		c.dropWindowMR(w)
 		return 0, c.abandon(i, c.closedErr())
 	}
-	rc := C.kv_post_bind(c.qp, w.mw, reg.buf.mr, C.uint64_t(reg.addr+uint64(off)), C.uint64_t(n),
+	rc := C.kv_post_bind(c.qp, w.mw, mr, C.uint64_t(reg.addr+uint64(off)), C.uint64_t(n),
 		ibvAccess(access), C.uint32_t(rkey), C.uint64_t(wrid))
 	c.opMu.RUnlock()
 	if rc != 0 {
+		c.dropWindowMR(w)
 		c.putWindow(w)
 		return 0, c.abandon(i, fmt.Errorf("verbs: grant: post bind: %w", errno(rc)))
 	}
@@ -121,6 +135,7 @@ func (c *conn) Revoke(rkey uint32) error {
 	if err := c.wait(i); err != nil {
 		return fmt.Errorf("verbs: revoke: %w", err)
 	}
+	c.dropWindowMR(w)
 	c.putWindow(w)
 	return nil
 }
@@ -144,6 +159,16 @@ func (c *conn) takeWindow() (*window, error) {
 	w := &window{mw: mw, rkey: uint32(mw.rkey)}
 	c.mwAll = append(c.mwAll, w)
 	return w, nil
+}
+
+// dropWindowMR deregisters a window's own MR once nothing is bound to it.
+func (c *conn) dropWindowMR(w *window) {
+	c.winMu.Lock()
+	if w.mr != nil && c.windows != nil {
+		C.ibv_dereg_mr(w.mr)
+		w.mr = nil
+	}
+	c.winMu.Unlock()
 }
 
 func (c *conn) putWindow(w *window) {

@@ -26,9 +26,15 @@ func sampleFrames() map[string][]byte {
 		"get":         AppendFrame(nil, Header{Type: Get, ReqID: 8, Aux: 4096}, []byte("k"), nil),
 		"get_rdv": AppendFrame(nil, Header{Type: GetReplyRdv, ReqID: 9, Addr: 0x7f0000001000, Length: 1 << 20,
 			Version: 3, RKey: 0xdeadbeef, Token: 5, Aux: 10000}, nil, nil),
-		"not_found": AppendFrame(nil, Header{Type: GetReplyInline, Status: NotFound, ReqID: 10}, nil, nil),
-		"release":   AppendFrame(nil, Header{Type: GetRelease, Token: 5}, nil, nil),
-		"set_fin":   AppendFrame(nil, Header{Type: SetFin, ReqID: 11, Token: 6}, nil, nil),
+		"not_found":   AppendFrame(nil, Header{Type: GetReplyInline, Status: NotFound, ReqID: 10}, nil, nil),
+		"release":     AppendFrame(nil, Header{Type: GetRelease, Token: 5}, nil, nil),
+		"set_fin":     AppendFrame(nil, Header{Type: SetFin, ReqID: 11, Token: 6}, nil, nil),
+		"set_rdv_req": AppendFrame(nil, Header{Type: SetRdvReq, ReqID: 12, Length: 1 << 20}, []byte("big"), nil),
+		"set_rdv_grant": AppendFrame(nil, Header{Type: SetRdvGrant, ReqID: 12, Addr: 0x7f0000200000, Length: 1 << 20,
+			RKey: 0x01020304, Token: 7, Aux: 10000}, nil, nil),
+		"no_space":     AppendFrame(nil, Header{Type: SetRdvGrant, Status: NoSpace, ReqID: 13}, nil, nil),
+		"delete":       AppendFrame(nil, Header{Type: Delete, ReqID: 14}, []byte("k"), nil),
+		"delete_reply": AppendFrame(nil, Header{Type: DeleteReply, Status: NotFound, ReqID: 14}, nil, nil),
 	}
 }
 

@@ -218,10 +218,17 @@ build_run() {
 	while IFS= read -r -d '' f; do
 		[[ $(head -c4 "$f" 2>/dev/null | od -An -tx1 | tr -d ' \n') == 7f454c46 ]] && elves+=("$f")
 	done < <(find "$SHARE" -type f -perm -u+x -print0)
+	local libdirs=""
 	if ((${#elves[@]})); then
 		libs_of "${elves[@]}" >"$WORK/run.libs"
 		for lib in $(sort -u "$WORK/run.libs"); do
 			grep -qxF "$(canon "$lib")" "$base.list" || add_files "$tree" "$lib"
+			# The guest has no ld.so.cache: name directories outside the
+			# loader's built-in search path.
+			case $(dirname "$(canon "$lib")") in
+			/usr/lib | /usr/lib64 | /usr/lib/$MULTIARCH) ;;
+			*) [[ :$libdirs: == *":$(dirname "$(canon "$lib")"):"* ]] || libdirs+=:$(dirname "$(canon "$lib")") ;;
+			esac
 		done
 	fi
 	{
@@ -232,6 +239,7 @@ build_run() {
 		printf '\n'
 	} >"$tree/cmd"
 	printf 'STATUS=%s\n' "$STATUS" >"$tree/run.env"
+	[[ -z $libdirs ]] || printf 'export LD_LIBRARY_PATH=%s\n' "${libdirs#:}" >>"$tree/run.env"
 	mkcpio "$tree" >"$out"
 }
 

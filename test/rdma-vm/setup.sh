@@ -169,7 +169,8 @@ prepare_kernel() {
 	done
 	cp "$work/version" "$work/out/version"
 	touch "$work/out/.done"
-	mv "$work/out" "$dir"
+	# A concurrent setup may have won the race; its result is as good.
+	mv -T "$work/out" "$dir" 2>/dev/null || [[ -f $dir/.done ]] || die "cannot create $dir"
 	rm -rf "$work"
 	trap - EXIT
 	printf 'KVER=%s\n' "$kver" >"$CACHE/current.env.tmp"
@@ -180,6 +181,14 @@ prepare_kernel() {
 main() {
 	install_packages
 	mkdir -p "$CACHE"
+	# Warm path: the package lists have not changed since the cached kernel
+	# was chosen, so the choice stands (apt-cache alone takes a second).
+	if [[ -f $CACHE/current.env && $CACHE/current.env -nt /var/lib/apt/lists ]]; then
+		local KVER=
+		# shellcheck source=/dev/null
+		. "$CACHE/current.env"
+		[[ -n $KVER && -f $CACHE/$KVER/.done ]] && return 0
+	fi
 	local pkg
 	pkg=$(kernel_package)
 	if [[ -z $pkg ]]; then

@@ -27,6 +27,10 @@ type Fake struct {
 	// NoStore makes the fake forget everything: sets succeed, gets and
 	// deletes report not found. For overhead benchmarks.
 	NoStore bool
+	// FailEvery makes every FailEvery-th operation (counting from 1 over
+	// all connections) fail with FailErr, without touching the store.
+	FailEvery int64
+	FailErr   error
 
 	mu    sync.Mutex
 	data  map[string][]byte
@@ -89,11 +93,15 @@ func (c *Conn) begin(op bench.Op, key []byte) error {
 		c.logMu.Unlock()
 	}
 	d := f.Latency
-	if n := f.calls.Add(1); n == f.StallAt {
+	n := f.calls.Add(1)
+	if n == f.StallAt {
 		d += f.Stall
 	}
 	if d > 0 {
 		time.Sleep(d)
+	}
+	if f.FailEvery > 0 && n%f.FailEvery == 0 {
+		return f.FailErr
 	}
 	return nil
 }

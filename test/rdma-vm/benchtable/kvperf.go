@@ -15,6 +15,18 @@ type kvperfResult struct {
 	OpsPerSec *float64 `json:"ops_per_sec"`
 	// MBPerSec is value bytes moved per second in MiB (2^20), perftest's unit.
 	MBPerSec *float64 `json:"mb_per_sec"`
+	// Protocol is how the server answered: "eager" or "rendezvous".
+	Protocol *string `json:"protocol"`
+}
+
+// checkProtocol fails when the report names a protocol other than want:
+// a case that measured the wrong path must not be compared. A report
+// without the field passes.
+func (r kvperfResult) checkProtocol(want string) error {
+	if r.Protocol != nil && *r.Protocol != want {
+		return fmt.Errorf("protocol %s, want %s", *r.Protocol, want)
+	}
+	return nil
 }
 
 // parseKvperf decodes a kvperf report: the whole input as one JSON object,

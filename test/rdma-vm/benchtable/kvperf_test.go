@@ -42,6 +42,19 @@ func TestMibPerSec(t *testing.T) {
 	}
 }
 
+func TestCheckProtocol(t *testing.T) {
+	eager := "eager"
+	if err := (kvperfResult{Protocol: &eager}).checkProtocol("rendezvous"); err == nil {
+		t.Error("no error for an eager answer in a rendezvous case")
+	}
+	if err := (kvperfResult{Protocol: &eager}).checkProtocol("eager"); err != nil {
+		t.Error(err)
+	}
+	if err := (kvperfResult{}).checkProtocol("eager"); err != nil {
+		t.Errorf("a report without protocol: %v", err)
+	}
+}
+
 func FuzzParseKvperf(f *testing.F) {
 	f.Add([]byte(`{"p50_ns":41250,"ops_per_sec":21000.5}`))
 	f.Add([]byte("x\n{\"mb_per_sec\":1}\n"))

@@ -60,15 +60,17 @@ func load(dir string) *results {
 	r.readLat64K = pt("ib_read_lat-65536.txt", rdvSize, colTypicalUsec)
 	r.writeBW1M = pt("ib_write_bw-1048576.txt", setSize, colBWAverage)
 
-	kv := func(name string, pick func(kvperfResult) (float64, error)) *float64 {
+	kv := func(name, protocol string, pick func(kvperfResult) (float64, error)) *float64 {
 		file := "kvperf-" + name + ".json"
 		data, err := os.ReadFile(filepath.Join(dir, file))
 		if err == nil {
 			var res kvperfResult
 			if res, err = parseKvperf(data); err == nil {
-				var v float64
-				if v, err = pick(res); err == nil {
-					return &v
+				if err = res.checkProtocol(protocol); err == nil {
+					var v float64
+					if v, err = pick(res); err == nil {
+						return &v
+					}
 				}
 			}
 		}
@@ -81,9 +83,9 @@ func load(dir string) *results {
 		}
 		return *res.P50NS / 1e3, nil
 	}
-	r.eagerGet = kv("get-eager-64", p50us)
-	r.rdvGet = kv("get-rdv-64k", p50us)
-	r.set1M = kv("set-1m", func(res kvperfResult) (float64, error) { return res.mibPerSec(setSize) })
+	r.eagerGet = kv("get-eager-64", "eager", p50us)
+	r.rdvGet = kv("get-rdv-64k", "rendezvous", p50us)
+	r.set1M = kv("set-1m", "rendezvous", func(res kvperfResult) (float64, error) { return res.mibPerSec(setSize) })
 	return r
 }
 

@@ -30,6 +30,29 @@ func TestRunGolden(t *testing.T) {
 	}
 }
 
+func TestRunWrongProtocol(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"ib_send_lat-2.txt", "ib_read_lat-2.txt", "ib_read_lat-65536.txt",
+		"ib_write_bw-1048576.txt", "kvperf-get-rdv-64k.json", "kvperf-set-1m.json"} {
+		data, err := os.ReadFile("testdata/bench/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dir+"/"+f, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bad := `{"case":"get-64B","protocol":"rendezvous","p50_ns":1000,"ops_per_sec":1}`
+	if err := os.WriteFile(dir+"/kvperf-get-eager-64.json", []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	err := run(dir, &out)
+	if err == nil || !strings.Contains(err.Error(), "kvperf-get-eager-64.json: protocol rendezvous, want eager") {
+		t.Fatalf("want a protocol error naming the file, got %v", err)
+	}
+}
+
 func TestRunMissing(t *testing.T) {
 	var out bytes.Buffer
 	err := run(t.TempDir(), &out)

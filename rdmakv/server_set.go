@@ -1,0 +1,127 @@
+package rdmakv
+
+import (
+	"time"
+
+	"github.com/kvbench/kvbench/rdmakv/transport"
+	"github.com/kvbench/kvbench/rdmakv/wire"
+)
+
+// handleSet is an eager set (server_handle_set): the value is copied into a
+// fresh slot and committed.
+func (sc *sconn) handleSet(f *wire.Frame) {
+	cfg := &sc.s.cfg
+	st := wire.OK
+	switch {
+	case len(f.Key) > cfg.MaxKey:
+		st = wire.KeyTooLong
+	case int64(len(f.Value)) > cfg.MaxValue:
+		st = wire.ValueTooLarge
+	case len(f.Key)+len(f.Value) >= cfg.MaxEager:
+		st = wire.BadRequest
+	}
+	if st != wire.OK {
+		sc.send(wire.Header{Type: wire.SetReply, Status: st, ReqID: f.ReqID}, nil, nil)
+		return
+	}
+	sl, err := sc.s.store.newSlot(len(f.Value))
+	if err != nil {
+		sc.send(wire.Header{Type: wire.SetReply, Status: wire.NoSpace, ReqID: f.ReqID}, nil, nil)
+		return
+	}
+	copy(sc.s.mem[sl.off:sl.off+sl.n], f.Value)
+	ver := sc.s.store.commit(f.Key, sl)
+	sc.send(wire.Header{Type: wire.SetReply, ReqID: f.ReqID, Version: ver}, nil, nil)
+}
+
+// handleSetRdv allocates a slot and opens a write window on it
+// (server_handle_large_set, set_write_address).
+func (sc *sconn) handleSetRdv(f *wire.Frame) {
+	cfg := &sc.s.cfg
+	st := wire.OK
+	switch {
+	case len(f.Key) > cfg.MaxKey:
+		st = wire.KeyTooLong
+	case f.Length > uint64(cfg.MaxValue):
+		st = wire.ValueTooLarge
+	case !sc.room():
+		st = wire.NoSpace
+	}
+	if st != wire.OK {
+		sc.send(wire.Header{Type: wire.SetRdvGrant, Status: st, ReqID: f.ReqID}, nil, nil)
+		return
+	}
+	sl, err := sc.s.store.newSlot(int(f.Length))
+	if err != nil {
+		sc.send(wire.Header{Type: wire.SetRdvGrant, Status: wire.NoSpace, ReqID: f.ReqID}, nil, nil)
+		return
+	}
+	l := sc.newLease()
+	l.write, l.sl, l.key, l.reqID = true, sl, append(l.key[:0], f.Key...), f.ReqID
+	if sl.n > 0 {
+		rkey, err := sc.c.Grant(sc.s.pool, sl.off, sl.n, transport.AccessRemoteWrite)
+		if err != nil {
+			sc.s.store.discard(sl)
+			sc.recycle(l)
+			sc.send(wire.Header{Type: wire.SetRdvGrant, Status: wire.Internal, ReqID: f.ReqID}, nil, nil)
+			return
+		}
+		l.rkey, l.window = rkey, true
+	}
+	h := wire.Header{Type: wire.SetRdvGrant, ReqID: f.ReqID, Length: uint64(sl.n), RKey: l.rkey,
+		Aux: uint32(cfg.Lease / time.Millisecond)}
+	if sl.n > 0 {
+		h.Addr = sc.s.pool.Addr() + uint64(sl.off)
+	}
+	if h.Token = sc.add(l); h.Token == 0 {
+		sc.end(l)
+		return
+	}
+	sc.send(h, nil, nil)
+}
+
+// commitImm is a WRITE_WITH_IMM landing: imm names the grant.
+func (sc *sconn) commitImm(imm uint32, n int) {
+	l, _ := sc.take(imm)
+	if l == nil || !l.write {
+		if l != nil {
+			sc.end(l)
+		}
+		sc.fault("WRITE_WITH_IMM with token %d that names no open set grant", imm)
+		return
+	}
+	sc.commit(l, uint64(n), l.reqID)
+}
+
+func (sc *sconn) handleFin(f *wire.Frame) {
+	l, stale := sc.take(f.Token)
+	switch {
+	case l == nil && stale:
+		sc.send(wire.Header{Type: wire.SetReply, Status: wire.BadToken, ReqID: f.ReqID}, nil, nil)
+	case l == nil:
+		sc.fault("SET_FIN with token %d never issued", f.Token)
+	case !l.write:
+		sc.end(l)
+		sc.fault("SET_FIN names get lease %d", f.Token)
+	default:
+		sc.commit(l, f.Length, f.ReqID)
+	}
+}
+
+// commit ends a set grant (server_update_read_addr): the window closes,
+// then the new slot replaces the old atomically.
+func (sc *sconn) commit(l *lease, n uint64, reqID uint32) {
+	if l.window {
+		_ = sc.c.Revoke(l.rkey)
+		l.window = false
+	}
+	if n != uint64(l.sl.n) {
+		sc.s.store.discard(l.sl)
+		sc.recycle(l)
+		sc.send(wire.Header{Type: wire.SetReply, Status: wire.BadRequest, ReqID: reqID}, nil, nil)
+		return
+	}
+	ver := sc.s.store.commit(l.key, l.sl)
+	sc.recycle(l)
+	sc.send(wire.Header{Type: wire.SetReply, ReqID: reqID, Version: ver}, nil, nil)
+}
