@@ -24,10 +24,10 @@ var histPool = sync.Pool{New: func() any { return results.NewHistogram() }}
 // recorder is one worker's measurements for one phase. Only its worker
 // touches it until the phase ends.
 type recorder struct {
-	total  hset
-	ivl    hset
-	ivlK   int64
-	errs   kindCounts
+	total hset
+	ivl   hset
+	ivlK  int64
+	errs  kindCounts
 	// late is how late the worker issued open-loop operations it was free
 	// to issue on time (see worker.runOpen); nil until the first.
 	late   *hdrhistogram.Histogram

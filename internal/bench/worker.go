@@ -254,35 +254,21 @@ func (w *worker) runOpen(base time.Time, pacer Pacer, total int64, limitNs int64
 	w.publish(true)
 }
 
-// fineWait is the tail of a wait that is slept in the kernel rather than
-// on a runtime timer. The runtime wakes timers through epoll_wait, whose
-// timeout has millisecond granularity (golang/go#47084): a 50µs time.Sleep
-// lasts about 1ms, and in an open loop that lateness lands in every
-// latency. A thread blocked in nanosleep wakes within the kernel's timer
-// slack (50µs by default) instead, without spinning a CPU.
-const fineWait = 2 * time.Millisecond
-
-// sleep waits d unless the run is interrupted first: on a runtime timer
-// (which the interrupt can cut short) until fineWait before the end, then
-// in the kernel (see fineWait).
+// sleep waits d unless the run is interrupted first. It uses the runtime's
+// timer, which wakes through epoll_wait with millisecond granularity
+// (golang/go#47084): a 50µs wait lasts up to about 1ms, and in an open loop
+// that lateness is inside the latency. Each cell reports it as its issue
+// delay. Blocking the thread in nanosleep instead holds its P and stalls the
+// process's other goroutines until sysmon retakes it (up to 10ms: measured
+// p99 ten times worse), and spinning would starve network polling, which
+// the scheduler does only when it runs out of goroutines.
 func (w *worker) sleep(d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	if coarse := d - fineWait; coarse > 0 {
-		w.timer.Reset(coarse)
-		select {
-		case <-w.timer.C:
-		case <-w.done:
-			w.timer.Stop()
-			return false
-		}
-	}
-	if rest := time.Until(deadline); rest > 0 {
-		preciseSleep(rest)
-	}
+	w.timer.Reset(d)
 	select {
-	case <-w.done:
-		return false
-	default:
+	case <-w.timer.C:
 		return true
+	case <-w.done:
+		w.timer.Stop()
+		return false
 	}
 }

@@ -85,15 +85,12 @@ func TestZeroAllocs(t *testing.T) {
 
 func benchOp(b *testing.B, poll transport.Poll, op string, n int) {
 	c, _, local, target := opsPair(b, poll)
-	buf := make([]byte, n)
 	b.SetBytes(int64(n))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		var err error
 		switch op {
-		case "send":
-			err = c.Send(buf, nil, nil)
 		case "write":
 			err = c.Write(local, 0, n, target.Addr(), target.RKey())
 		case "read":
@@ -105,11 +102,40 @@ func benchOp(b *testing.B, poll transport.Poll, op string, n int) {
 	}
 }
 
-func BenchmarkSend64(b *testing.B)      { benchOp(b, transport.PollEvent, "send", 64) }
-func BenchmarkSend4K(b *testing.B)      { benchOp(b, transport.PollEvent, "send", 4096) }
-func BenchmarkWrite64(b *testing.B)     { benchOp(b, transport.PollEvent, "write", 64) }
-func BenchmarkWrite64Busy(b *testing.B) { benchOp(b, transport.PollBusy, "write", 64) }
-func BenchmarkRead64(b *testing.B)      { benchOp(b, transport.PollEvent, "read", 64) }
-func BenchmarkRead64Busy(b *testing.B)  { benchOp(b, transport.PollBusy, "read", 64) }
-func BenchmarkRead64K(b *testing.B)     { benchOp(b, transport.PollEvent, "read", 64<<10) }
-func BenchmarkWrite1M(b *testing.B)     { benchOp(b, transport.PollEvent, "write", 1<<20) }
+// pinger counts echoed messages back to the benchmark loop.
+type pinger struct{ got chan struct{} }
+
+func (p pinger) Deliver(_ transport.Conn, m *transport.Message) {
+	m.Release()
+	p.got <- struct{}{}
+}
+func (pinger) Closed(transport.Conn, error) {}
+
+// benchPingPong is a two-sided round trip: Send, the server echoes from
+// Deliver, the client's Handler sees the echo.
+func benchPingPong(b *testing.B, poll transport.Poll, n int) {
+	cfg := transport.Config{MaxMessage: 4096, RecvDepth: 64, SendDepth: 64, Poll: poll}
+	s := startServer(b, cfg, true)
+	p := pinger{got: make(chan struct{}, 1)}
+	c := dialTest(b, s, cfg, p)
+	buf := make([]byte, n)
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := c.Send(buf, nil, nil); err != nil {
+			b.Fatal(err)
+		}
+		<-p.got
+	}
+}
+
+func BenchmarkPingPong64(b *testing.B)     { benchPingPong(b, transport.PollEvent, 64) }
+func BenchmarkPingPong64Busy(b *testing.B) { benchPingPong(b, transport.PollBusy, 64) }
+func BenchmarkPingPong4K(b *testing.B)     { benchPingPong(b, transport.PollEvent, 4096) }
+func BenchmarkWrite64(b *testing.B)        { benchOp(b, transport.PollEvent, "write", 64) }
+func BenchmarkWrite64Busy(b *testing.B)    { benchOp(b, transport.PollBusy, "write", 64) }
+func BenchmarkRead64(b *testing.B)         { benchOp(b, transport.PollEvent, "read", 64) }
+func BenchmarkRead64Busy(b *testing.B)     { benchOp(b, transport.PollBusy, "read", 64) }
+func BenchmarkRead64K(b *testing.B)        { benchOp(b, transport.PollEvent, "read", 64<<10) }
+func BenchmarkWrite1M(b *testing.B)        { benchOp(b, transport.PollEvent, "write", 1<<20) }

@@ -131,7 +131,6 @@ export PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
-mount -t tmpfs tmp /tmp
 . /run.env
 SHARED=0
 fail() {
