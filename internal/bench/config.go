@@ -26,7 +26,8 @@ type Config struct {
 	// Warmup runs unrecorded before Measure; an empty Warmup is skipped.
 	Warmup, Measure workload.Phase
 	// Load is the load model (closed or open loop, connections, depth, rate
-	// or ramp).
+	// or ramp, and for an open loop its pacing: PacingPrecise, the default
+	// when empty, or PacingCoarse).
 	Load workload.Load
 	// Verify checks every get against what this run wrote (see shard).
 	Verify bool
@@ -69,6 +70,12 @@ func (c *Config) Validate() error {
 		}
 	default:
 		bad("load.mode %q: want closed or open", c.Load.Mode)
+	}
+	switch p := c.Load.Pacing; {
+	case p != "" && c.Load.Mode != "open":
+		bad("load.pacing %q: only used with mode open", p)
+	case p != "" && p != PacingPrecise && p != PacingCoarse:
+		bad("load.pacing %q: want %s or %s (empty: %s)", p, PacingPrecise, PacingCoarse, PacingPrecise)
 	}
 	if len(c.ValueSizes) == 0 {
 		bad("values: no value sizes")

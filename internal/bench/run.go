@@ -355,15 +355,25 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	}
 	end := r.observe(st, ws, base)
 	limitNs := int64(ph.Duration)
+	total := int64(-1)
+	if ph.Ops > 0 {
+		total = ph.Ops
+	}
+	var disp *dispatcher
+	var dwg sync.WaitGroup
+	if pacer != nil && cfg.Load.Pacing != PacingCoarse {
+		wake := make([]chan struct{}, W)
+		for i, w := range ws {
+			wake[i] = w.wake
+		}
+		disp = newDispatcher(base, pacer, total, limitNs, wake, r.done, &r.stop)
+		dwg.Go(disp.run)
+	}
 	var wg sync.WaitGroup
 	for _, w := range ws {
 		wg.Go(func() {
 			if pacer != nil {
-				total := int64(-1)
-				if ph.Ops > 0 {
-					total = ph.Ops
-				}
-				w.runOpen(base, pacer, total, limitNs)
+				w.runOpen(base, pacer, total, limitNs, disp)
 			} else {
 				quota := int64(-1)
 				if ph.Ops > 0 {
@@ -381,6 +391,10 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	}
 	wg.Wait()
 	dur := time.Since(base)
+	if disp != nil {
+		disp.end()
+		dwg.Wait()
+	}
 	end()
 	if !measure {
 		return nil, nil
@@ -392,6 +406,12 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 		load.RampRatesOps, load.RampStepNs = p.Steps(), int64(p.step)
 	case ConstantPacer:
 		load.RateOps = p.Rate
+	}
+	if pacer != nil {
+		load.Pacing = PacingPrecise
+		if disp == nil {
+			load.Pacing = PacingCoarse
+		}
 	}
 	var late *hdrhistogram.Histogram
 	for _, w := range ws {

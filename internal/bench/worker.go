@@ -46,7 +46,8 @@ type worker struct {
 	pub    *pub
 	ops    int64
 	errs   int64
-	timer  *time.Timer
+	timer  *time.Timer   // coarse pacing's wait
+	wake   chan struct{} // precise pacing's wait; see dispatcher
 	viewFn func([]byte)
 	// state of the get in progress, read by viewFn
 	seen     bool
@@ -60,6 +61,7 @@ func (w *worker) init() {
 	w.viewFn = w.view
 	w.timer = time.NewTimer(time.Hour)
 	w.timer.Stop()
+	w.wake = make(chan struct{}, 1)
 }
 
 // view runs inside Get while the value is valid.
@@ -225,8 +227,10 @@ func (w *worker) runClosed(base time.Time, quota int64, limitNs int64) {
 // schedule, each at its intended start or as soon as possible after it if
 // the worker is behind; latency counts from the intended start. Operations
 // that are late are never dropped. total < 0 means no operation limit;
-// limitNs > 0 ends the schedule at that offset.
-func (w *worker) runOpen(base time.Time, pacer Pacer, total int64, limitNs int64) {
+// limitNs > 0 ends the schedule at that offset. With a dispatcher (precise
+// pacing) the worker waits for it to release each slot; without, it waits
+// on its own timer (coarse pacing).
+func (w *worker) runOpen(base time.Time, pacer Pacer, total int64, limitNs int64, d *dispatcher) {
 	for g := int64(w.id); total < 0 || g < total; g += int64(w.workers) {
 		off, ok := pacer.Offset(g)
 		if !ok || (limitNs > 0 && int64(off) >= limitNs) {
@@ -235,7 +239,11 @@ func (w *worker) runOpen(base time.Time, pacer Pacer, total int64, limitNs int64
 		if w.stop.Load() {
 			break
 		}
-		if wait := off - time.Since(base); wait > 0 {
+		if d != nil {
+			if !w.await(d, g, base, off) {
+				break
+			}
+		} else if wait := off - time.Since(base); wait > 0 {
 			if !w.sleep(wait) {
 				break
 			}
@@ -254,14 +262,14 @@ func (w *worker) runOpen(base time.Time, pacer Pacer, total int64, limitNs int64
 	w.publish(true)
 }
 
-// sleep waits d unless the run is interrupted first. It uses the runtime's
-// timer, which wakes through epoll_wait with millisecond granularity
-// (golang/go#47084): a 50µs wait lasts up to about 1ms, and in an open loop
-// that lateness is inside the latency. Each cell reports it as its issue
-// delay. Blocking the thread in nanosleep instead holds its P and stalls the
-// process's other goroutines until sysmon retakes it (up to 10ms: measured
-// p99 ten times worse), and spinning would starve network polling, which
-// the scheduler does only when it runs out of goroutines.
+// sleep waits d unless the run is interrupted first (coarse pacing). It
+// uses the runtime's timer, which wakes through epoll_wait with millisecond
+// granularity (golang/go#47084): a 50µs wait lasts up to about 1ms, and in
+// an open loop that lateness is inside the latency. Each cell reports it as
+// its issue delay. Blocking the thread in nanosleep instead holds its P and
+// stalls the process's other goroutines until sysmon retakes it (up to
+// 10ms: measured p99 ten times worse), and every worker spinning would take
+// every core; precise pacing therefore spins in one dispatcher only.
 func (w *worker) sleep(d time.Duration) bool {
 	w.timer.Reset(d)
 	select {

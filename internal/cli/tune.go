@@ -26,6 +26,7 @@ func init() { register(newTuneCmd) }
 
 type tuneFlags struct {
 	repeats     int
+	alpha       float64
 	ops         string
 	out         string
 	server      string
@@ -48,10 +49,13 @@ size) and with rendezvous forced (threshold 0). Each pair is repeated
 between repetitions so that drift falls on both alike. The workload's
 thresholds are ignored; its keys, phases and load model are used.
 
-Per op, the crossover is the smallest size from which rendezvous's median
-p50 beats eager's by more than the run-to-run noise (the larger max-min
-spread of the repeats) and eager never wins again above it. The
-recommended threshold is the smallest crossover over the ops, as a power
+Each repetition measures eager and rendezvous back to back, a pair that
+shares the machine's state of the moment. A protocol wins a size when it
+has the lower p50 in enough pairs that chance is ruled out (a one-sided
+sign test at --alpha: with 5 repeats all 5 pairs must agree, with 8 at
+least 7). Per op, the crossover is the smallest size from which rendezvous
+wins (confirmed by the next size) and eager never wins again above it;
+sizes where neither wins are ties. The recommended threshold is the smallest crossover over the ops, as a power
 of two. If the sizes do not contain a crossover, tune says so and which
 range to measure instead.
 
@@ -62,7 +66,8 @@ a new directory under --out.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runTune(cmd, args[0], f) },
 	}
 	fl := cmd.Flags()
-	fl.IntVar(&f.repeats, "repeats", tune.DefaultRepeats, "measurements per (op, size, protocol); their spread is the noise")
+	fl.IntVar(&f.repeats, "repeats", tune.DefaultRepeats, "eager/rendezvous pairs measured per (op, size); 8 or more tolerates one disturbed pair")
+	fl.Float64Var(&f.alpha, "alpha", tune.DefaultAlpha, "significance level of the sign test over the pairs")
 	fl.StringVar(&f.ops, "ops", "", "comma-separated ops to tune: get, set (default: those in the workload's mix)")
 	fl.StringVarP(&f.out, "out", "o", results.DefaultParent, "directory to create the tune directory in")
 	fl.StringVar(&f.server, "server", "", "rdmakv server host:port (default: the workload's target.server, else an embedded server)")
@@ -131,12 +136,19 @@ func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
 	if err := w.Validate(); err != nil {
 		return err
 	}
-	cfg := tune.Config{Ops: tuneOps(f.ops, w.Mix), Repeats: f.repeats, KeySize: w.Keys.Size}
+	cfg := tune.Config{Ops: tuneOps(f.ops, w.Mix), Repeats: f.repeats, Alpha: f.alpha, KeySize: w.Keys.Size}
 	for _, s := range w.ValueSizes() {
 		cfg.Sizes = append(cfg.Sizes, int(s))
 	}
 	if err := cfg.Validate(); err != nil {
 		return err
+	}
+	if f.alpha == 0 {
+		return errors.New("--alpha 0: want a significance level in (0, 0.5)")
+	}
+	if n := tune.MinDecisiveRepeats(f.alpha); f.repeats < n {
+		fmt.Fprintf(stderr, "kvbench tune: warning: with --repeats %d no size can show a significant winner at --alpha %g; use %d or more\n",
+			f.repeats, f.alpha, n)
 	}
 	bcfg := bench.FromWorkload(w)
 	bcfg.Codec = bench.Values{}

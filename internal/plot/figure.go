@@ -10,12 +10,14 @@ package plot
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"os"
 	"path/filepath"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -113,21 +115,35 @@ func (f *Figure) Draw(c draw.Canvas) {
 	}
 	plots := make([][]*gplot.Plot, len(f.Panels))
 	saved := make([]gplot.Legend, len(f.Panels))
+	ylabels := make([]string, len(f.Panels))
+	var yw vg.Length // width of the y label strip
 	for i, p := range f.Panels {
 		plots[i] = []*gplot.Plot{p.Plot}
 		// The legend is drawn outside, in the strip; hide it from Draw.
 		saved[i], p.Plot.Legend = p.Plot.Legend, gplot.NewLegend()
+		// gonum places the y label's glyph box at the arithmetic middle of
+		// the axis range, which on a log axis sits near the top and makes
+		// padY shrink the data area for nothing; the labels are drawn here
+		// instead, in a strip of their own.
+		if l := p.Plot.Y.Label; l.Text != "" {
+			yw = max(yw, l.TextStyle.Height(l.Text)+l.Padding)
+		}
+		ylabels[i], p.Plot.Y.Label.Text = p.Plot.Y.Label.Text, ""
 	}
 	defer func() {
 		for i, p := range f.Panels {
 			p.Plot.Legend = saved[i]
+			p.Plot.Y.Label.Text = ylabels[i]
 		}
 	}()
-	area := draw.Crop(c, 0, -lw, 0, 0)
+	area := draw.Crop(c, yw, -lw, 0, 0)
 	canvases := gplot.Align(plots, draw.Tiles{Rows: len(f.Panels), Cols: 1, PadY: vg.Points(4)}, area)
 	for i, p := range f.Panels {
 		pc := canvases[i][0]
 		p.Plot.Draw(pc)
+		if ylabels[i] != "" {
+			drawYLabel(c, p.Plot.DataCanvas(pc), p.Plot.Y.Label.TextStyle, ylabels[i])
+		}
 		if lw > 0 {
 			leg := saved[i]
 			leg.Top, leg.Left = true, true
@@ -137,6 +153,15 @@ func (f *Figure) Draw(c draw.Canvas) {
 			leg.Draw(strip)
 		}
 	}
+}
+
+// drawYLabel writes a rotated y axis label at the left edge of c, centred
+// on the data area dc, as gonum's own label would be.
+func drawYLabel(c, dc draw.Canvas, sty text.Style, label string) {
+	descent := sty.FontExtents().Descent
+	sty.Rotation += math.Pi / 2
+	x := c.Min.X + sty.Height(label) - descent
+	c.FillText(sty, vg.Point{X: x, Y: (dc.Min.Y + dc.Max.Y) / 2}, label)
 }
 
 // legendGap separates the data area from the legend strip.

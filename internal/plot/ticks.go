@@ -52,7 +52,9 @@ func logAxis(a *gplot.Axis, min, max float64, format func(float64) string) {
 	const lim = 1e300
 	min = math.Min(math.Max(min, 1/lim), lim)
 	max = math.Min(math.Max(max, min), lim)
-	lo, hi := nice125Below(min), nice125Above(max)
+	// The 2% margin keeps a line that sits exactly on a 1-2-5 value (a
+	// flat timeline, say) off the frame, where it would vanish.
+	lo, hi := nice125Below(min/1.02), nice125Above(max*1.02)
 	if hi <= lo {
 		hi = nice125Above(lo * 1.01)
 	}

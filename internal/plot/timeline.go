@@ -113,7 +113,8 @@ func Timeline(run *results.Run, dir, op string, size int) (fig *Figure, skipped 
 		if err := tp.addLine(l.name, l.ops, colorAt(i), nil, noGlyphs, true); err != nil {
 			return nil, skipped, err
 		}
-		if err := lp.addLine(l.name, l.p99, colorAt(i), nil, noGlyphs, true); err != nil {
+		// The panels share their series: one legend, by the top panel.
+		if err := lp.addLine(l.name, l.p99, colorAt(i), nil, noGlyphs, false); err != nil {
 			return nil, skipped, err
 		}
 	}

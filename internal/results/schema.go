@@ -138,6 +138,10 @@ type CellLoad struct {
 	// RampStepNs, in order; a ramped cell has no single RateOps.
 	RampRatesOps []float64 `json:"ramp_rates_ops,omitempty"`
 	RampStepNs   int64     `json:"ramp_step_ns,omitempty"`
+	// Pacing is how the open loop waited for intended starts: "precise"
+	// (a spinning dispatcher; issue delays of microseconds) or "coarse"
+	// (runtime timers; up to about 1 ms late on Linux).
+	Pacing string `json:"pacing,omitempty"`
 }
 
 // VerifyCounts are the verify mode's findings.

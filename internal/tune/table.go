@@ -9,12 +9,13 @@ import (
 	"github.com/kvbench/kvbench/internal/report"
 )
 
-var tableHeader = []string{"size range", "protocol", "eager p50", "rdv p50", "eager MiB/s", "rdv MiB/s", "ratio"}
+var tableHeader = []string{"size range", "protocol", "eager p50", "rdv p50", "eager MiB/s", "rdv MiB/s", "ratio", "rdv wins", "p"}
 
-// WriteTable prints, per op, a table in the manner of UCX's protocol info:
-// one row per measured size covering the sizes up to the next one, the
-// protocol the recommended threshold selects there, the medians of both
-// protocols and their ratio. The explanation follows.
+// WriteTable prints, per op, tables in the manner of UCX's protocol info:
+// first the value size ranges and the protocol the recommended threshold
+// selects for each, then one row per measured size covering the sizes up
+// to the next one, with the medians of both protocols, their ratio and the
+// paired repeats rendezvous won. The explanation follows.
 func (r *Result) WriteTable(w io.Writer) error {
 	var b strings.Builder
 	for _, o := range r.Ops {
@@ -24,6 +25,9 @@ func (r *Result) WriteTable(w io.Writer) error {
 				report.Bytes(int64(o.Crossover)), o.Op, report.Bytes(int64(o.Threshold)))
 		}
 		b.WriteString(title + "\n")
+		if r.Recommended > 0 {
+			writeGrid(&b, r.protocolRanges(o.Op))
+		}
 		rows := [][]string{tableHeader}
 		for i, p := range o.Points {
 			rng := "[" + report.Bytes(int64(p.Size)) + ", "
@@ -32,19 +36,22 @@ func (r *Result) WriteTable(w io.Writer) error {
 			} else {
 				rng += "inf)"
 			}
-			eagerP50, eagerRate, ratio := "n/a", "n/a", "-"
+			eagerP50, eagerRate, ratio, wins, pv := "n/a", "n/a", "-", "-", "-"
 			if len(p.Eager) > 0 {
 				eagerP50, eagerRate = report.Duration(p.EagerP50), report.MiB(p.EagerRate)
 				ratio = fmt.Sprintf("%.2f", p.Ratio)
+				wins = fmt.Sprintf("%d/%d", p.RdvWins, min(len(p.Eager), len(p.Rendezvous)))
+				pv = fmt.Sprintf("%.3f", p.P)
 			}
 			rows = append(rows, []string{rng, r.protocolCell(p), eagerP50, report.Duration(p.RdvP50),
-				eagerRate, report.MiB(p.RdvRate), ratio})
+				eagerRate, report.MiB(p.RdvRate), ratio, wins, pv})
 		}
 		writeGrid(&b, rows)
 		b.WriteString("\n")
 	}
-	b.WriteString(fmt.Sprintf("ratio = eager p50 / rendezvous p50 (above 1: rendezvous faster). Medians of %d repeats;\n", r.Config.Repeats))
-	b.WriteString("a size is a tie when the p50 gap is within the noise, the larger max-min spread of the two.\n")
+	b.WriteString(fmt.Sprintf("ratio = eager p50 / rendezvous p50 (above 1: rendezvous faster), medians of %d repeats.\n", r.Config.Repeats))
+	b.WriteString("rdv wins: repeats in which rendezvous had the lower p50 of the back-to-back pair;\n")
+	b.WriteString(fmt.Sprintf("p: sign test over the pairs; a protocol wins a size when p <= %g, else it is a tie.\n", r.Config.alpha()))
 	if r.Recommended > 0 {
 		b.WriteString("protocol: what the recommended threshold selects; \"(tie)\" marks sizes within noise,\n\"!\" sizes where the other protocol measured significantly faster.\n")
 	} else {
@@ -56,6 +63,22 @@ func (r *Result) WriteTable(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// protocolRanges is the UCX-style summary: value byte ranges and the
+// protocol the recommended threshold selects for each (the threshold
+// counts key plus value bytes, eager below it).
+func (r *Result) protocolRanges(op string) [][]string {
+	head := []string{op, fmt.Sprintf("protocol at eager threshold %s, %d-byte keys",
+		report.Bytes(int64(r.Recommended)), r.Config.KeySize)}
+	// Largest value that still goes eager.
+	lastEager := r.Recommended - r.Config.KeySize - 1
+	if lastEager < 0 {
+		return [][]string{head, {"0..inf", "rendezvous"}}
+	}
+	return [][]string{head,
+		{fmt.Sprintf("0..%d", lastEager), "eager"},
+		{fmt.Sprintf("%d..inf", lastEager+1), "rendezvous"}}
 }
 
 // protocolCell names the protocol used at p: under the recommended

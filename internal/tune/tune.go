@@ -18,9 +18,15 @@ type Config struct {
 	Ops []string `json:"ops"`
 	// Sizes are the value sizes in bytes; sorted and deduplicated by Run.
 	Sizes []int `json:"sizes"`
-	// Repeats is how many times each (op, size, protocol) is measured; the
-	// spread of the repeats is the noise. At least 2; 5 is a good default.
+	// Repeats is how many times each (op, size, protocol) is measured. Each
+	// repetition measures the two protocols back to back, a pair, and the
+	// pairs decide which protocol is faster (see Alpha). At least 2, but a
+	// winner needs 0.5^Repeats <= Alpha: 5 at the default Alpha, and 8 or
+	// more lets one pair out of line (a hiccup on a loaded machine) pass.
 	Repeats int `json:"repeats"`
+	// Alpha is the one-sided significance level of the sign test over the
+	// pairs; 0 means DefaultAlpha.
+	Alpha float64 `json:"alpha"`
 	// KeySize is added to the value size when placing the threshold, since
 	// the threshold counts key plus value bytes.
 	KeySize int `json:"key_size"`
@@ -30,6 +36,26 @@ type Config struct {
 
 // DefaultRepeats is the repetition count when none is given.
 const DefaultRepeats = 5
+
+// DefaultAlpha is the sign test's significance level when none is given.
+const DefaultAlpha = 0.05
+
+func (c *Config) alpha() float64 {
+	if c.Alpha == 0 {
+		return DefaultAlpha
+	}
+	return c.Alpha
+}
+
+// MinDecisiveRepeats is the fewest repeats whose pairs can make a winner
+// at level alpha: all n pairs agreeing has probability 0.5^n by chance.
+func MinDecisiveRepeats(alpha float64) int {
+	n := 1
+	for math.Pow(0.5, float64(n)) > alpha {
+		n++
+	}
+	return n
+}
 
 // Validate reports every problem with c.
 func (c *Config) Validate() error {
@@ -52,7 +78,10 @@ func (c *Config) Validate() error {
 		}
 	}
 	if c.Repeats < 2 {
-		errs = append(errs, fmt.Errorf("repeats %d: want >= 2 (the spread of repeats is the noise)", c.Repeats))
+		errs = append(errs, fmt.Errorf("repeats %d: want >= 2 (the repeats are compared in pairs)", c.Repeats))
+	}
+	if c.Alpha < 0 || c.Alpha >= 0.5 {
+		errs = append(errs, fmt.Errorf("alpha %g: want a significance level in (0, 0.5)", c.Alpha))
 	}
 	if c.KeySize < 0 {
 		errs = append(errs, fmt.Errorf("key size %d: want >= 0", c.KeySize))
@@ -72,12 +101,18 @@ type Point struct {
 	RdvP50    float64 `json:"rdv_p50_ns"`
 	EagerRate float64 `json:"eager_bytes_per_sec"`
 	RdvRate   float64 `json:"rdv_bytes_per_sec"`
-	// Noise is the larger of the two p50 spreads (max - min over repeats).
-	Noise float64 `json:"noise_ns"`
 	// Ratio is EagerP50/RdvP50: above 1 rendezvous is faster.
 	Ratio float64 `json:"ratio"`
-	// Winner is "eager" or "rendezvous" when the p50 gap exceeds Noise,
-	// else "tie".
+	// RdvWins and EagerWins count the repetitions (pairs measured back to
+	// back) in which that protocol had the lower p50; equal pairs count
+	// for neither.
+	RdvWins   int `json:"rdv_wins"`
+	EagerWins int `json:"eager_wins"`
+	// P is the sign test's one-sided p-value for the protocol that won
+	// more pairs: the chance of at least that many wins if neither
+	// protocol were faster.
+	P float64 `json:"p"`
+	// Winner is "eager" or "rendezvous" when P <= Alpha, else "tie".
 	Winner string `json:"winner"`
 }
 
@@ -180,51 +215,86 @@ func Run(ctx context.Context, cfg Config, m Measurer) (*Result, error) {
 		for _, size := range cfg.Sizes {
 			k := key{op, size}
 			if noEager[k] {
-				pts = append(pts, NewPoint(size, nil, rdv[k]))
+				pts = append(pts, NewPoint(size, nil, rdv[k], cfg.alpha()))
 			} else {
-				pts = append(pts, NewPoint(size, eager[k], rdv[k]))
+				pts = append(pts, NewPoint(size, eager[k], rdv[k], cfg.alpha()))
 			}
 		}
 		res.Ops = append(res.Ops, Analyze(op, pts, cfg.KeySize))
+	}
+	if n := MinDecisiveRepeats(cfg.alpha()); cfg.Repeats < n {
+		res.Explanation = append(res.Explanation, fmt.Sprintf(
+			"note: with %d repeats no size can show a significant winner at alpha %g; use --repeats %d or more",
+			cfg.Repeats, cfg.alpha(), n))
 	}
 	res.recommend(cfg.KeySize)
 	return res, nil
 }
 
-// NewPoint summarises the repetitions of one (op, size). A nil eager means
-// eager cannot carry the size, which rendezvous wins by default.
-func NewPoint(size int, eager, rdv []Sample) Point {
+// NewPoint summarises the repetitions of one (op, size): eager[i] and
+// rdv[i] are the i-th pair, measured back to back. A nil eager means eager
+// cannot carry the size, which rendezvous wins by default.
+//
+// The winner comes from a sign test over the pairs rather than from the
+// spread of the repeats: a pair shares the machine's state of the moment,
+// so background load that slows one repetition slows both of its halves,
+// and the alternating order puts slow drift on each protocol equally. One
+// disturbed repetition then costs one pair, instead of widening a max-min
+// spread until no difference can beat it.
+func NewPoint(size int, eager, rdv []Sample, alpha float64) Point {
 	pt := Point{Size: size, Eager: eager, Rendezvous: rdv}
-	rp50, rspread := medianSpread(rdv, func(s Sample) float64 { return s.P50 })
-	pt.RdvP50 = rp50
-	pt.RdvRate, _ = medianSpread(rdv, func(s Sample) float64 { return s.BytesPerSec })
+	pt.RdvP50 = median(rdv, func(s Sample) float64 { return s.P50 })
+	pt.RdvRate = median(rdv, func(s Sample) float64 { return s.BytesPerSec })
 	if len(eager) == 0 {
 		pt.Winner = "rendezvous"
-		pt.Noise = rspread
 		return pt
 	}
-	ep50, espread := medianSpread(eager, func(s Sample) float64 { return s.P50 })
-	pt.EagerP50 = ep50
-	pt.EagerRate, _ = medianSpread(eager, func(s Sample) float64 { return s.BytesPerSec })
-	pt.Noise = math.Max(espread, rspread)
-	if rp50 > 0 {
-		pt.Ratio = ep50 / rp50
+	pt.EagerP50 = median(eager, func(s Sample) float64 { return s.P50 })
+	pt.EagerRate = median(eager, func(s Sample) float64 { return s.BytesPerSec })
+	if pt.RdvP50 > 0 {
+		pt.Ratio = pt.EagerP50 / pt.RdvP50
 	}
-	gap := ep50 - rp50
+	for i := range min(len(eager), len(rdv)) {
+		switch {
+		case rdv[i].P50 < eager[i].P50:
+			pt.RdvWins++
+		case eager[i].P50 < rdv[i].P50:
+			pt.EagerWins++
+		}
+	}
+	n := pt.RdvWins + pt.EagerWins
+	pt.P = SignTestP(n, max(pt.RdvWins, pt.EagerWins))
 	switch {
-	case gap > pt.Noise && gap > 0:
-		pt.Winner = "rendezvous"
-	case -gap > pt.Noise && gap < 0:
-		pt.Winner = "eager"
-	default:
+	case pt.P > alpha || pt.RdvWins == pt.EagerWins:
 		pt.Winner = "tie"
+	case pt.RdvWins > pt.EagerWins:
+		pt.Winner = "rendezvous"
+	default:
+		pt.Winner = "eager"
 	}
 	return pt
 }
 
-func medianSpread(ss []Sample, f func(Sample) float64) (median, spread float64) {
+// SignTestP is the one-sided sign test p-value: the probability of k or
+// more successes in n fair coin flips.
+func SignTestP(n, k int) float64 {
+	if k <= 0 {
+		return 1
+	}
+	// Sum C(n, i) / 2^n for i = k..n, the terms built by ratio so that no
+	// factorial overflows.
+	term := math.Pow(0.5, float64(n)) // i = n
+	p := 0.0
+	for i := n; i >= k; i-- {
+		p += term
+		term *= float64(i) / float64(n-i+1)
+	}
+	return math.Min(1, p)
+}
+
+func median(ss []Sample, f func(Sample) float64) float64 {
 	if len(ss) == 0 {
-		return 0, 0
+		return 0
 	}
 	v := make([]float64, len(ss))
 	for i, s := range ss {
@@ -232,11 +302,10 @@ func medianSpread(ss []Sample, f func(Sample) float64) (median, spread float64) 
 	}
 	slices.Sort(v)
 	n := len(v)
-	median = v[n/2]
 	if n%2 == 0 {
-		median = (v[n/2-1] + v[n/2]) / 2
+		return (v[n/2-1] + v[n/2]) / 2
 	}
-	return median, v[n-1] - v[0]
+	return v[n/2]
 }
 
 // Analyze finds op's crossover in points (sorted by size).
@@ -248,19 +317,31 @@ func Analyze(op string, pts []Point, keySize int) OpResult {
 	}
 	// The crossover is the first size of the final run of sizes where
 	// eager never wins significantly, starting at a significant rendezvous
-	// win. Ties inside the run are tolerated: above the crossover the
-	// curves may run close without eager being better.
+	// win that the next size confirms (or where eager cannot go at all).
+	// Ties inside the run are tolerated: above the crossover the curves
+	// may run close without eager being better. The confirmation matters
+	// when the protocols are alike over a range: there a test at level
+	// alpha still calls a winner at about one size in twenty, and a lone
+	// chance win must not become a crossover.
+	confirmed := func(i int) bool {
+		return len(pts[i].Eager) == 0 || (i+1 < len(pts) && pts[i+1].Winner == "rendezvous")
+	}
 	k := -1
 	for i := len(pts) - 1; i >= 0; i-- {
 		if pts[i].Winner == "eager" {
 			break
 		}
-		if pts[i].Winner == "rendezvous" {
+		if pts[i].Winner == "rendezvous" && confirmed(i) {
 			k = i
 		}
 	}
 	lo, hi := pts[0].Size, pts[len(pts)-1].Size
 	switch {
+	case k < 0 && pts[len(pts)-1].Winner == "rendezvous":
+		res.Verdict = fmt.Sprintf("rendezvous is faster only at the largest size measured, %s, with no larger size to confirm it; the crossover is likely near there",
+			report.Bytes(int64(hi)))
+		res.Suggestion = fmt.Sprintf("extend values.range.max beyond %s (try up to %s) to confirm", report.Bytes(int64(hi)), report.Bytes(int64(hi)*16))
+		return res
 	case k < 0 && anyWinner(pts, "eager"):
 		last := 0
 		for _, p := range pts {
@@ -281,8 +362,8 @@ func Analyze(op string, pts []Point, keySize int) OpResult {
 		}
 		return res
 	case k < 0:
-		res.Verdict = "eager and rendezvous are within run-to-run noise at every size"
-		res.Suggestion = fmt.Sprintf("raise the repeats or the measure phase to lower the noise, or extend values.range.max beyond %s", report.Bytes(int64(hi)))
+		res.Verdict = "no protocol is consistently faster at any size (within run-to-run noise)"
+		res.Suggestion = fmt.Sprintf("raise --repeats (8 or more tolerates one disturbed repetition) or the measure phase, or extend values.range.max beyond %s", report.Bytes(int64(hi)))
 		return res
 	case k == 0:
 		res.Verdict = fmt.Sprintf("rendezvous already beats eager at the smallest size, %s; the crossover lies below the measured range",
@@ -298,9 +379,13 @@ func Analyze(op string, pts []Point, keySize int) OpResult {
 	res.EqualAt = equalAt(pts[k-1], pts[k])
 	res.Threshold = thresholdFor(res.Below+keySize, res.Crossover+keySize)
 	c := pts[k]
-	res.Verdict = fmt.Sprintf("rendezvous is faster from %s on (p50 %s vs eager %s, gap %s > noise %s); curves cross near %s",
-		report.Bytes(int64(c.Size)), report.Duration(c.RdvP50), report.Duration(c.EagerP50),
-		report.Duration(c.EagerP50-c.RdvP50), report.Duration(c.Noise), report.Bytes(int64(math.Round(res.EqualAt))))
+	why := "eager cannot carry it"
+	if len(c.Eager) > 0 {
+		why = fmt.Sprintf("p50 %s vs eager %s, faster in %d of %d paired repeats, sign test p=%.3g",
+			report.Duration(c.RdvP50), report.Duration(c.EagerP50), c.RdvWins, c.RdvWins+c.EagerWins, c.P)
+	}
+	res.Verdict = fmt.Sprintf("rendezvous is faster from %s on (%s); curves cross near %s",
+		report.Bytes(int64(c.Size)), why, report.Bytes(int64(math.Round(res.EqualAt))))
 	return res
 }
 

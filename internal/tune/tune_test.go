@@ -129,22 +129,89 @@ func TestCrossoverBelowRange(t *testing.T) {
 	}
 }
 
-func TestNoiseMakesTies(t *testing.T) {
-	// Both protocols identical: every size must come out a tie, never a
-	// crossover.
-	m := newLinear(5)
-	m.rdvBase, m.rdvPerByte, m.sigma = m.eagerBase, m.eagerPerByte, 0.05
-	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(64, 65536), Repeats: 5}, m)
+func TestAlikeProtocolsFindNoCrossover(t *testing.T) {
+	// Both protocols identical: a test at level 0.05 calls a chance winner
+	// at about 6% of sizes (either direction), but the confirmation rule
+	// must keep those from becoming a crossover.
+	var points, decided int
+	for seed := uint64(1); seed <= 20; seed++ {
+		m := newLinear(seed)
+		m.rdvBase, m.rdvPerByte, m.sigma = m.eagerBase, m.eagerPerByte, 0.05
+		res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(64, 65536), Repeats: 5}, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := res.Ops[0]
+		if o.Found || res.Recommended != 0 {
+			t.Errorf("seed %d: crossover %d found between identical protocols (%s)", seed, o.Crossover, o.Verdict)
+		}
+		for _, p := range o.Points {
+			points++
+			if p.Winner != "tie" {
+				decided++
+			}
+		}
+	}
+	if decided > points/7 {
+		t.Errorf("%d of %d sizes called a winner between identical protocols", decided, points)
+	}
+}
+
+func TestDisturbedRepetitionStillFindsCrossover(t *testing.T) {
+	// A loaded machine: every (op, size, protocol) has one repetition
+	// slowed threefold. A max-min spread rule would call every size a tie;
+	// pairs lose one vote each and 8 repeats still decide.
+	for seed := uint64(1); seed <= 5; seed++ {
+		m := newLinear(seed)
+		n := map[string]int{}
+		slow := MeasurerFunc(func(ctx context.Context, op string, size int, p Protocol) (Sample, error) {
+			s, err := m.Measure(ctx, op, size, p)
+			k := fmt.Sprintf("%s/%d/%s", op, size, p)
+			n[k]++
+			// Eager's hiccup and rendezvous's fall in different pairs.
+			if (p == Eager && n[k] == 3) || (p == Rendezvous && n[k] == 6) {
+				s.P50 *= 3
+			}
+			return s, err
+		})
+		res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(64, 1<<20), Repeats: 8}, slow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := res.Ops[0]
+		if !o.Found || o.Crossover != 8192 {
+			t.Errorf("seed %d: found=%v crossover=%d (%s)", seed, o.Found, o.Crossover, o.Verdict)
+		}
+	}
+}
+
+func TestSignTestP(t *testing.T) {
+	cases := []struct {
+		n, k int
+		want float64
+	}{{5, 5, 1.0 / 32}, {8, 7, 9.0 / 256}, {10, 8, 56.0 / 1024}, {4, 0, 1}, {0, 0, 1}, {7, 6, 8.0 / 128}}
+	for _, c := range cases {
+		if got := SignTestP(c.n, c.k); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("SignTestP(%d, %d) = %g, want %g", c.n, c.k, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		alpha float64
+		want  int
+	}{{0.05, 5}, {0.01, 7}, {0.3, 2}} {
+		if got := MinDecisiveRepeats(c.alpha); got != c.want {
+			t.Errorf("MinDecisiveRepeats(%g) = %d, want %d", c.alpha, got, c.want)
+		}
+	}
+}
+
+func TestTooFewRepeatsSaysSo(t *testing.T) {
+	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(64, 1<<20), Repeats: 3}, newLinear(2))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range res.Ops[0].Points {
-		if p.Winner != "tie" {
-			t.Errorf("size %d: winner %s with ratio %.3f noise %.0f", p.Size, p.Winner, p.Ratio, p.Noise)
-		}
-	}
-	if res.Ops[0].Found || !strings.Contains(res.Ops[0].Verdict, "noise") {
-		t.Errorf("verdict %q", res.Ops[0].Verdict)
+	if res.Ops[0].Found || !strings.Contains(strings.Join(res.Explanation, "\n"), "use --repeats 5 or more") {
+		t.Errorf("found=%v explanation %q", res.Ops[0].Found, res.Explanation)
 	}
 }
 
@@ -262,5 +329,26 @@ func TestSaveGolden(t *testing.T) {
 	figs := res.Figures()
 	if len(figs) != 1 || len(figs[0].Panels[0].Series) != 2 || figs[0].Panels[0].Markers[0] != 8192 {
 		t.Errorf("figure model: %+v", figs[0].Panels[0])
+	}
+}
+
+func TestLoneWinAtLargestSizeIsNotACrossover(t *testing.T) {
+	s := []Sample{{P50: 1}}
+	pt := func(size int, winner string) Point {
+		return Point{Size: size, Eager: s, Rendezvous: s, Winner: winner}
+	}
+	o := Analyze("get", []Point{pt(1024, "eager"), pt(2048, "tie"), pt(4096, "rendezvous")}, 0)
+	if o.Found || !strings.Contains(o.Suggestion, "extend values.range.max beyond 4KiB") {
+		t.Errorf("found=%v verdict %q suggestion %q", o.Found, o.Verdict, o.Suggestion)
+	}
+	o = Analyze("get", []Point{pt(1024, "eager"), pt(2048, "rendezvous"), pt(4096, "rendezvous")}, 0)
+	if !o.Found || o.Crossover != 2048 {
+		t.Errorf("confirmed win: found=%v crossover=%d", o.Found, o.Crossover)
+	}
+	// A lone win followed by a tie is not the crossover; the confirmed
+	// pair above it is.
+	o = Analyze("get", []Point{pt(1024, "rendezvous"), pt(2048, "tie"), pt(4096, "rendezvous"), pt(8192, "rendezvous")}, 0)
+	if !o.Found || o.Crossover != 4096 {
+		t.Errorf("found=%v crossover=%d", o.Found, o.Crossover)
 	}
 }

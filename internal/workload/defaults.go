@@ -26,6 +26,7 @@ const (
 	DefaultMode            = "closed"
 	DefaultConnections     = 1
 	DefaultDepth           = 1
+	DefaultPacing          = "precise" // open loop only
 	DefaultVerify          = false
 	DefaultTimeout         = 5 * time.Second
 )
@@ -63,6 +64,9 @@ func (w *Workload) applyDefaults() {
 	set("load.mode", func() { w.Load.Mode = DefaultMode })
 	set("load.connections", func() { w.Load.Connections = DefaultConnections })
 	set("load.depth", func() { w.Load.Depth = DefaultDepth })
+	if w.Load.Mode == "open" {
+		set("load.pacing", func() { w.Load.Pacing = DefaultPacing })
+	}
 	set("verify", func() { w.Verify = DefaultVerify })
 	set("timeout", func() { w.Timeout = Duration(DefaultTimeout) })
 }

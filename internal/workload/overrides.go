@@ -16,7 +16,8 @@ type Overrides struct {
 	Connections *int           // --connections: load.connections
 	Depth       *int           // --depth: load.depth
 	// Rate (--rate) makes the run open loop at this rate: load.mode becomes
-	// "open", load.rate the value and any load.ramp is dropped.
+	// "open", load.rate the value and any load.ramp is dropped; load.pacing,
+	// unless the file set it, becomes the default.
 	Rate   *float64
 	Seed   *uint64 // --seed: seed
 	Verify *bool   // --verify: verify
@@ -65,6 +66,10 @@ func (w *Workload) ApplyOverrides(o Overrides) {
 			}
 		}
 		mark("--rate", "load.mode", "load.rate")
+		if !w.src.has("load.pacing") {
+			// The file may have been a closed loop, which gets no pacing default.
+			w.Load.Pacing = DefaultPacing
+		}
 		if !w.src.has("phases.measure") {
 			// The ramp had stood in for the measure phase.
 			w.Phases.Measure = Phase{Duration: Duration(DefaultMeasure)}

@@ -121,6 +121,13 @@ type Load struct {
 	// Ramp, if set, steps an open-loop rate from Start to End by Step, each
 	// step lasting StepDuration; the measure phase is the whole ramp.
 	Ramp *Ramp `yaml:"ramp" json:"ramp,omitempty"`
+	// Pacing is how an open loop waits for each operation's intended start:
+	// "precise" (one dispatcher sleeps until shortly before it, then spins,
+	// so operations go out within microseconds, at the cost of up to one
+	// core spinning) or "coarse" (each worker waits on a runtime timer: no
+	// spinning, but on Linux up to about 1 ms late, which the latency
+	// includes). Open loop only.
+	Pacing string `yaml:"pacing" json:"pacing,omitempty"`
 }
 
 // Ramp is an open-loop rate schedule.

@@ -25,6 +25,7 @@ var (
 	Transports    = []string{"tcp", "verbs", "auto"}
 	Distributions = []string{"uniform", "zipfian", "scrambled_zipfian", "sequential", "hotspot", "latest"}
 	Modes         = []string{"closed", "open"}
+	Pacings       = []string{"precise", "coarse"}
 )
 
 // Validate returns every problem with the workload, joined, each a
@@ -279,6 +280,9 @@ func (w *Workload) checkLoadAndPhases(c *checker) {
 		if l.Ramp != nil {
 			c.add("load.ramp", "only used with mode open")
 		}
+		if c.has("load.pacing") || (c.src == nil && l.Pacing != "") {
+			c.add("load.pacing", "only used with mode open (closed loop has no schedule to keep)")
+		}
 	case "open":
 		if l.Ramp != nil && c.has("load.rate") {
 			c.add("load.rate", "set rate or ramp, not both")
@@ -288,6 +292,11 @@ func (w *Workload) checkLoadAndPhases(c *checker) {
 			checkRamp(c, l.Ramp)
 		case l.Rate <= 0:
 			c.add("load.rate", "open loop needs a positive rate (ops/s over all connections) or a ramp, got %v", l.Rate)
+		}
+		// Empty is allowed only where no default was applied (a workload
+		// built in code); it then means the default.
+		if (l.Pacing != "" || c.has("load.pacing")) && !oneOf(l.Pacing, Pacings) {
+			c.add("load.pacing", "%q is not a pacing (want one of: %s)", l.Pacing, strings.Join(Pacings, ", "))
 		}
 	default:
 		c.add("load.mode", "%q is not a load mode (want one of: %s)", l.Mode, strings.Join(Modes, ", "))

@@ -278,3 +278,50 @@ func FuzzParse(f *testing.F) {
 		_ = w.Cells()
 	})
 }
+
+// Open loops default to precise pacing; a closed loop has none, and --rate
+// turning one open gives it the default, while a pacing the file chose
+// survives the override.
+func TestPacing(t *testing.T) {
+	for _, c := range []struct {
+		yaml string
+		rate bool
+		want string
+	}{
+		{"values: {sizes: [1]}\nload: {mode: open, rate: 10}\n", false, "precise"},
+		{"values: {sizes: [1]}\nload: {mode: open, rate: 10, pacing: coarse}\n", false, "coarse"},
+		{"values: {sizes: [1]}\nload: {mode: closed}\n", false, ""},
+		{"values: {sizes: [1]}\nload: {mode: closed}\n", true, "precise"},
+		{"values: {sizes: [1]}\nload: {ramp: {start: 1, end: 2, step: 1, step_duration: 1s}, mode: open, pacing: coarse}\n", true, "coarse"},
+	} {
+		w, err := Parse("x.yaml", []byte(c.yaml))
+		if err != nil {
+			t.Fatalf("%q: %v", c.yaml, err)
+		}
+		if c.rate {
+			r := 100.0
+			w.ApplyOverrides(Overrides{Rate: &r})
+			if err := w.Validate(); err != nil {
+				t.Fatalf("%q --rate: %v", c.yaml, err)
+			}
+		}
+		if w.Load.Pacing != c.want {
+			t.Errorf("%q (--rate %v): pacing %q, want %q", c.yaml, c.rate, w.Load.Pacing, c.want)
+		}
+	}
+	// Built in code: empty means the default, anything else must be known.
+	w := Workload{Keys: Keys{Count: 1, Size: 4, Distribution: "uniform"}, Values: Values{Sizes: []Size{1}},
+		Thresholds: []Size{1}, Mix: Mix{Get: 1}, Phases: Phases{Measure: Phase{Ops: 1}}, Target: Target{Transport: "tcp"},
+		Load: Load{Mode: "open", Rate: 1, Connections: 1, Depth: 1}, Timeout: 1, Name: "x"}
+	if err := w.Validate(); err != nil {
+		t.Fatalf("code-built open loop without pacing: %v", err)
+	}
+	w.Load.Pacing = "fast"
+	if err := w.Validate(); err == nil || !strings.Contains(err.Error(), `load.pacing: "fast" is not a pacing`) {
+		t.Errorf("code-built bad pacing: %v", err)
+	}
+	w.Load = Load{Mode: "closed", Connections: 1, Depth: 1, Pacing: "coarse"}
+	if err := w.Validate(); err == nil || !strings.Contains(err.Error(), "load.pacing: only used with mode open") {
+		t.Errorf("code-built closed loop with pacing: %v", err)
+	}
+}

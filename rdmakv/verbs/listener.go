@@ -13,6 +13,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/kvbench/kvbench/rdmakv/transport"
@@ -43,6 +44,7 @@ type listener struct {
 
 	cmDone    chan struct{}
 	closeOnce sync.Once
+	closed    atomic.Bool
 }
 
 // Listen binds addr (an IP on an RDMA device; port 0 picks one) and accepts
@@ -170,6 +172,11 @@ func listenDevice(bound *C.struct_ibv_context, want, host string) (*C.struct_ibv
 func (l *listener) Addr() string { return l.addr }
 
 func (l *listener) Register(size int, access transport.Access) (transport.Region, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed.Load() {
+		return nil, fmt.Errorf("verbs: register on a closed listener: %w", transport.ErrClosed)
+	}
 	return newRegion(l.dev, size, access)
 }
 
@@ -274,6 +281,9 @@ func (l *listener) teardown(c *conn) {
 // frees the shared queues. It must not be called from a Handler.
 func (l *listener) Close() error {
 	l.closeOnce.Do(func() {
+		l.mu.Lock()
+		l.closed.Store(true)
+		l.mu.Unlock()
 		l.cm.stop()
 		<-l.cmDone
 		l.mu.Lock()

@@ -1,0 +1,150 @@
+package bench
+
+import (
+	"runtime"
+	"sync/atomic"
+	"time"
+)
+
+// Pacing modes of an open loop (workload load.pacing).
+const (
+	// PacingPrecise releases each operation from one dispatcher goroutine
+	// that sleeps until spinWindow before the intended start and spins the
+	// rest, so operations leave within microseconds of their schedule.
+	PacingPrecise = "precise"
+	// PacingCoarse has each worker wait on its own runtime timer: nothing
+	// spins, but on Linux a wait ends up to about 1 ms late.
+	PacingCoarse = "coarse"
+)
+
+// spinWindow is how long before an intended start the dispatcher stops
+// sleeping and starts spinning. Runtime timers wake through netpoll, whose
+// wait is rounded up to whole milliseconds on Linux (golang/go#47084):
+// measured here, a sleep overshoots by up to about 1.1 ms, so a sleep that
+// aims 1.5 ms early still ends before the deadline. The window bounds the
+// CPU spent: at most one core, and only while an operation is due within
+// it.
+const spinWindow = 1500 * time.Microsecond
+
+// dispatcher releases the slots of an open-loop schedule at their intended
+// starts. Slot n belongs to worker n mod W, as in coarse pacing, so each
+// worker's operations (and the connection that carries them) stay the
+// same for a seed; only the wait changes. Only the dispatcher sleeps on a
+// timer and spins; a worker waiting for its slot blocks on its own wake
+// channel, which a send readies at once without going through the timer.
+//
+// The dispatcher never blocks on a worker: the wake is a non-blocking send
+// into a one-element buffer, and a worker that is busy when its slot comes
+// finds the slot released (due >= slot) when it looks, so one stalled
+// worker cannot delay the others' releases.
+type dispatcher struct {
+	base    time.Time
+	pacer   Pacer
+	total   int64 // slots in the schedule; < 0: unbounded
+	limitNs int64 // > 0: slots from this offset on are not scheduled
+	// due is the highest slot released so far (-1: none). Slots are
+	// released in order, so due >= n says slot n's time has come.
+	due   atomic.Int64
+	wake  []chan struct{} // per worker, capacity 1
+	done  <-chan struct{} // interrupt
+	stop  *atomic.Bool
+	quit  chan struct{} // closed when the phase no longer needs releases
+	timer *time.Timer
+}
+
+func newDispatcher(base time.Time, pacer Pacer, total, limitNs int64, wake []chan struct{}, done <-chan struct{}, stop *atomic.Bool) *dispatcher {
+	d := &dispatcher{
+		base: base, pacer: pacer, total: total, limitNs: limitNs,
+		wake: wake, done: done, stop: stop, quit: make(chan struct{}),
+		timer: time.NewTimer(time.Hour),
+	}
+	d.timer.Stop()
+	d.due.Store(-1)
+	for _, c := range wake {
+		// A wake left from the previous phase would only cost its worker a
+		// spurious check; drop it anyway.
+		select {
+		case <-c:
+		default:
+		}
+	}
+	return d
+}
+
+// run releases every slot of the schedule in order, returning when the
+// schedule ends, the run is interrupted or quit is closed.
+func (d *dispatcher) run() {
+	W := int64(len(d.wake))
+	for n := int64(0); d.total < 0 || n < d.total; n++ {
+		off, ok := d.pacer.Offset(n)
+		if !ok || (d.limitNs > 0 && int64(off) >= d.limitNs) {
+			return
+		}
+		if !d.waitUntil(off) {
+			return
+		}
+		d.due.Store(n)
+		select {
+		case d.wake[n%W] <- struct{}{}:
+		default: // a wake is pending already; the worker will check due
+		}
+	}
+}
+
+// waitUntil returns true once time.Since(base) >= at: a timer sleep up to
+// spinWindow before it, then a spin that yields the processor on every
+// turn, so that workers made runnable meanwhile (on this P too) still run
+// and the runtime still polls the network. False if interrupted first.
+func (d *dispatcher) waitUntil(at time.Duration) bool {
+	for {
+		left := at - time.Since(d.base)
+		if left <= 0 {
+			return true
+		}
+		if d.stop.Load() {
+			return false
+		}
+		if left > spinWindow {
+			d.timer.Reset(left - spinWindow)
+			select {
+			case <-d.timer.C:
+			case <-d.done:
+				d.timer.Stop()
+				return false
+			case <-d.quit:
+				d.timer.Stop()
+				return false
+			}
+			continue
+		}
+		runtime.Gosched()
+	}
+}
+
+// end stops the dispatcher if the schedule has not ended it already.
+func (d *dispatcher) end() { close(d.quit) }
+
+// await blocks worker w until slot g (intended at off) is released and
+// reports whether it was; false on interrupt. A worker that was idle before
+// the slot's intended start records how late it got it (its issue delay).
+func (w *worker) await(d *dispatcher, g int64, base time.Time, off time.Duration) bool {
+	if d.due.Load() >= g {
+		return true // released while this worker was busy: backlog, not slop
+	}
+	if time.Since(base) >= off {
+		// Due, but the dispatcher has not got to it (descheduled or
+		// catching up); this worker was not free in time either.
+		return true
+	}
+	for d.due.Load() < g {
+		select {
+		case <-w.wake:
+		case <-w.done:
+			return false
+		}
+	}
+	if w.rec != nil {
+		w.rec.recordLate(int64(time.Since(base) - off))
+	}
+	return true
+}
