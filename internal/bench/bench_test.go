@@ -70,18 +70,21 @@ func slowOps(rep *bench.Report, op bench.Op, atLeast time.Duration) (slow, total
 // loop has at least 100 operations of >= 100ms. The closed loop has the
 // stalled one; anything near the open loop's count would mean the stall
 // was charged to operations that never waited for it.
+//
+// Both pacings are checked: they differ only in how a worker waits for an
+// intended start, never in what the latency is measured from.
 func TestCoordinatedOmission(t *testing.T) {
 	const stall = 200 * time.Millisecond
-	mk := func(mode string) bench.Config {
+	mk := func(mode, pacing string) bench.Config {
 		f := &benchtest.Fake{StallAt: 300, Stall: stall}
 		cfg := baseConfig(f)
 		cfg.Mix = workload.Mix{Set: 1}
-		cfg.Load = workload.Load{Mode: mode, Connections: 1, Depth: 1, Rate: 1000}
+		cfg.Load = workload.Load{Mode: mode, Connections: 1, Depth: 1, Rate: 1000, Pacing: pacing}
 		cfg.Measure = workload.Phase{Ops: 1000}
 		return cfg
 	}
 
-	closed := run(t, mk("closed"))
+	closed := run(t, mk("closed", ""))
 	stalled, total := slowOps(closed, bench.OpSet, stall)
 	slow, _ := slowOps(closed, bench.OpSet, 100*time.Millisecond)
 	if total != 1000 || stalled < 1 {
@@ -91,20 +94,26 @@ func TestCoordinatedOmission(t *testing.T) {
 		t.Errorf("closed loop: %d operations >= 100ms, want the one that stalled: the stall was spread over operations issued after it", slow)
 	}
 
-	open := run(t, mk("open"))
-	slow, total = slowOps(open, bench.OpSet, 100*time.Millisecond)
-	if total != 1000 {
-		t.Fatalf("open loop: %d operations, want 1000 (late operations must not be dropped)", total)
-	}
-	if slow < 100 {
-		t.Errorf("open loop: only %d operations >= 100ms, want >= 100; the stall was omitted", slow)
-	}
-	if l := open.Measurements[0].Load; l.RateOps != 1000 || l.RampRatesOps != nil {
-		t.Errorf("open loop cell load %+v, want rate 1000", l)
-	}
-	h := open.Measurements[0].Hist
-	if p := h.ValueAtQuantile(99.9); p < int64(100*time.Millisecond) {
-		t.Errorf("open loop p99.9 = %v, want >= 100ms", time.Duration(p))
+	for _, pacing := range []string{"", bench.PacingPrecise, bench.PacingCoarse} {
+		open := run(t, mk("open", pacing))
+		slow, total = slowOps(open, bench.OpSet, 100*time.Millisecond)
+		if total != 1000 {
+			t.Fatalf("open loop, pacing %q: %d operations, want 1000 (late operations must not be dropped)", pacing, total)
+		}
+		if slow < 100 {
+			t.Errorf("open loop, pacing %q: only %d operations >= 100ms, want >= 100; the stall was omitted", pacing, slow)
+		}
+		want := pacing
+		if want == "" {
+			want = bench.PacingPrecise
+		}
+		if l := open.Measurements[0].Load; l.RateOps != 1000 || l.RampRatesOps != nil || l.Pacing != want {
+			t.Errorf("open loop cell load %+v, want rate 1000, pacing %s", l, want)
+		}
+		h := open.Measurements[0].Hist
+		if p := h.ValueAtQuantile(99.9); p < int64(100*time.Millisecond) {
+			t.Errorf("open loop, pacing %q: p99.9 = %v, want >= 100ms", pacing, time.Duration(p))
+		}
 	}
 }
 
@@ -153,13 +162,13 @@ func TestVerifyCatchesMissing(t *testing.T) {
 	}
 }
 
-func sequences(t *testing.T, seed uint64, mode string) [][]benchtest.Rec {
+func sequences(t *testing.T, seed uint64, mode, pacing string) [][]benchtest.Rec {
 	f := &benchtest.Fake{Record: true}
 	cfg := baseConfig(f)
 	cfg.Seed = seed
 	cfg.Keys.Distribution = "zipfian"
 	cfg.Keys.ZipfianConstant = 0.99
-	cfg.Load = workload.Load{Mode: mode, Connections: 3, Depth: 1, Rate: 20000}
+	cfg.Load = workload.Load{Mode: mode, Connections: 3, Depth: 1, Rate: 20000, Pacing: pacing}
 	cfg.Warmup = workload.Phase{Ops: 300}
 	cfg.Measure = workload.Phase{Ops: 900}
 	cfg.ValueSizes = []int{16, 32}
@@ -171,23 +180,41 @@ func sequences(t *testing.T, seed uint64, mode string) [][]benchtest.Rec {
 	return out
 }
 
+// Each connection's sequence of operations and keys is a function of the
+// seed alone: the same in every run, whatever the timing, and in an open
+// loop the same under either pacing, which changes only how a worker waits
+// for its slots (slot n is always worker n mod W's).
 func TestSameSeedSameOperations(t *testing.T) {
-	for _, mode := range []string{"closed", "open"} {
-		a, b := sequences(t, 42, mode), sequences(t, 42, mode)
+	var open [][]benchtest.Rec
+	for _, c := range []struct{ mode, pacing string }{{"closed", ""}, {"open", bench.PacingPrecise}, {"open", bench.PacingCoarse}} {
+		name := c.mode + "/" + c.pacing
+		a, b := sequences(t, 42, c.mode, c.pacing), sequences(t, 42, c.mode, c.pacing)
 		if len(a) != 3 || len(b) != 3 {
-			t.Fatalf("%s: %d and %d connections, want 3", mode, len(a), len(b))
+			t.Fatalf("%s: %d and %d connections, want 3", name, len(a), len(b))
 		}
 		for i := range a {
 			if len(a[i]) != 2*(100+300) {
-				t.Errorf("%s: connection %d did %d operations, want %d", mode, i, len(a[i]), 2*(100+300))
+				t.Errorf("%s: connection %d did %d operations, want %d", name, i, len(a[i]), 2*(100+300))
 			}
 			if !equal(a[i], b[i]) {
-				t.Errorf("%s: connection %d: same seed, different operations", mode, i)
+				t.Errorf("%s: connection %d: same seed, different operations", name, i)
 			}
 		}
-		c := sequences(t, 43, mode)
-		if equal(a[0], c[0]) {
-			t.Errorf("%s: seeds 42 and 43 gave the same operations", mode)
+		d := sequences(t, 43, c.mode, c.pacing)
+		if equal(a[0], d[0]) {
+			t.Errorf("%s: seeds 42 and 43 gave the same operations", name)
+		}
+		if c.mode != "open" {
+			continue
+		}
+		if open == nil {
+			open = a
+			continue
+		}
+		for i := range a {
+			if !equal(a[i], open[i]) {
+				t.Errorf("connection %d: precise and coarse pacing issued different operations for the same seed", i)
+			}
 		}
 	}
 }
@@ -265,26 +292,28 @@ func TestErrorsCountedByKind(t *testing.T) {
 // was free to issue on time; that delay is part of each operation's
 // latency, never more. A closed loop has no schedule and reports none.
 func TestIssueDelay(t *testing.T) {
-	f := &benchtest.Fake{}
-	cfg := baseConfig(f)
-	cfg.Mix = workload.Mix{Set: 1}
-	cfg.Load = workload.Load{Mode: "open", Connections: 1, Depth: 1, Rate: 2000}
-	cfg.Measure = workload.Phase{Ops: 400}
-	rep := run(t, cfg)
-	m := rep.Measurements[0]
-	d := m.IssueDelay
-	if d == nil || d.TotalCount() == 0 || d.TotalCount() > m.Count {
-		t.Fatalf("issue delay %v for %d operations on a fake that answers at once: want some, at most one per operation", d, m.Count)
-	}
-	if d.Max() > m.Hist.Max() {
-		t.Errorf("issue delay max %d ns exceeds latency max %d: it is part of the latency", d.Max(), m.Hist.Max())
-	}
-	c, err := m.Cell()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.IssueDelay == nil || c.IssueDelay.Max != d.Max() {
-		t.Errorf("cell issue delay %+v", c.IssueDelay)
+	for _, pacing := range []string{bench.PacingPrecise, bench.PacingCoarse} {
+		f := &benchtest.Fake{}
+		cfg := baseConfig(f)
+		cfg.Mix = workload.Mix{Set: 1}
+		cfg.Load = workload.Load{Mode: "open", Connections: 1, Depth: 1, Rate: 2000, Pacing: pacing}
+		cfg.Measure = workload.Phase{Ops: 400}
+		rep := run(t, cfg)
+		m := rep.Measurements[0]
+		d := m.IssueDelay
+		if d == nil || d.TotalCount() == 0 || d.TotalCount() > m.Count {
+			t.Fatalf("%s: issue delay %v for %d operations on a fake that answers at once: want some, at most one per operation", pacing, d, m.Count)
+		}
+		if d.Max() > m.Hist.Max() {
+			t.Errorf("%s: issue delay max %d ns exceeds latency max %d: it is part of the latency", pacing, d.Max(), m.Hist.Max())
+		}
+		c, err := m.Cell()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.IssueDelay == nil || c.IssueDelay.Max != d.Max() || c.Load.Pacing != pacing {
+			t.Errorf("%s: cell issue delay %+v, load %+v", pacing, c.IssueDelay, c.Load)
+		}
 	}
 	closed := run(t, baseConfig(&benchtest.Fake{}))
 	for _, m := range closed.Measurements {

@@ -53,7 +53,8 @@ Each repetition measures eager and rendezvous back to back, a pair that
 shares the machine's state of the moment. A protocol wins a size when it
 has the lower p50 in enough pairs that chance is ruled out (a one-sided
 sign test at --alpha: with 5 repeats all 5 pairs must agree, with 8 at
-least 7). Per op, the crossover is the smallest size from which rendezvous
+least 7). A pair counts as one vote however far off it is, so a single
+disturbed measurement cannot hide a clear difference. Per op, the crossover is the smallest size from which rendezvous
 wins (confirmed by the next size) and eager never wins again above it;
 sizes where neither wins are ties. The recommended threshold is the smallest crossover over the ops, as a power
 of two. If the sizes do not contain a crossover, tune says so and which

@@ -74,7 +74,9 @@ func Crossover(op string, curves []Curve, crossover, threshold int) (*Figure, er
 		panel.addMarker(float64(crossover), label, color.Black)
 	}
 	if threshold > 0 && threshold != crossover {
-		panel.addMarker(float64(threshold), "threshold "+report.Bytes(int64(threshold)), color.Gray{Y: 110})
+		// A line below the crossover's label: the two markers are often
+		// an octave or less apart.
+		panel.addMarkerRow(float64(threshold), "threshold "+report.Bytes(int64(threshold)), 1, color.Gray{Y: 110})
 	}
 	return &Figure{Name: "tune-" + op, Panels: []*Panel{panel}}, nil
 }

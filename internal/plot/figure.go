@@ -101,8 +101,9 @@ func writeTo(path string, cw vg.CanvasWriterTo) (err error) {
 
 // Draw renders the panels, stacked, onto c. All panels share one legend
 // strip width and gonum's alignment, so their data areas line up and a
-// shared x axis reads straight down.
-func (f *Figure) Draw(c draw.Canvas) {
+// shared x axis reads straight down. It returns the panels' data areas,
+// top to bottom.
+func (f *Figure) Draw(c draw.Canvas) (data []vg.Rectangle) {
 	c.SetColor(color.White)
 	c.Fill(c.Rectangle.Path())
 	var lw vg.Length
@@ -141,8 +142,10 @@ func (f *Figure) Draw(c draw.Canvas) {
 	for i, p := range f.Panels {
 		pc := canvases[i][0]
 		p.Plot.Draw(pc)
+		dc := p.Plot.DataCanvas(pc)
+		data = append(data, dc.Rectangle)
 		if ylabels[i] != "" {
-			drawYLabel(c, p.Plot.DataCanvas(pc), p.Plot.Y.Label.TextStyle, ylabels[i])
+			drawYLabel(c, dc, p.Plot.Y.Label.TextStyle, ylabels[i])
 		}
 		if lw > 0 {
 			leg := saved[i]
@@ -153,6 +156,7 @@ func (f *Figure) Draw(c draw.Canvas) {
 			leg.Draw(strip)
 		}
 	}
+	return data
 }
 
 // drawYLabel writes a rotated y axis label at the left edge of c, centred
@@ -214,6 +218,9 @@ var dashes = [][]vg.Length{nil, {vg.Points(6), vg.Points(3)}, {vg.Points(1.5), v
 type vline struct {
 	X     float64
 	Label string
+	// Row moves the label down by that many text lines, so labels of
+	// nearby markers do not run into each other.
+	Row int
 	draw.LineStyle
 }
 
@@ -228,13 +235,19 @@ func (v vline) Plot(c draw.Canvas, p *gplot.Plot) {
 		sty.Color = v.Color
 		sty.XAlign = draw.XLeft
 		sty.YAlign = draw.YTop
-		c.FillText(sty, vg.Point{X: x + 2, Y: c.Max.Y - 1}, v.Label)
+		y := c.Max.Y - 1 - vg.Length(v.Row)*sty.Height(v.Label)
+		c.FillText(sty, vg.Point{X: x + 2, Y: y}, v.Label)
 	}
 }
 
 // addMarker draws a dashed vertical line at x in colour col.
 func (p *Panel) addMarker(x float64, label string, col color.Color) {
-	p.Plot.Add(vline{X: x, Label: label, LineStyle: draw.LineStyle{
+	p.addMarkerRow(x, label, 0, col)
+}
+
+// addMarkerRow is addMarker with the label row lines down.
+func (p *Panel) addMarkerRow(x float64, label string, row int, col color.Color) {
+	p.Plot.Add(vline{X: x, Label: label, Row: row, LineStyle: draw.LineStyle{
 		Color: col, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(3)},
 	}})
 	p.Markers = append(p.Markers, x)

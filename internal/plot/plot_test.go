@@ -13,6 +13,9 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/kvbench/kvbench/internal/report/synth"
 	"github.com/kvbench/kvbench/internal/results"
@@ -96,6 +99,27 @@ func TestByteTickLabels(t *testing.T) {
 	if labels[0] != "2µs" || labels[len(labels)-1] != "1ms" {
 		t.Errorf("time labels %v, want 2µs .. 1ms", labels)
 	}
+	// Under a decade every multiple is labelled, with half steps when
+	// the whole ones are too few.
+	for _, c := range []struct {
+		lo, hi float64
+		format func(float64) string
+		want   []string
+	}{
+		{3800e3, 4300e3, durationLabel, []string{"2ms", "3ms", "4ms", "5ms"}},
+		{10.5e3, 18e3, rateLabel, []string{"10k", "15k", "20k"}},
+	} {
+		logAxis(&a, c.lo, c.hi, c.format)
+		labels = labels[:0]
+		for _, tk := range a.Tick.Marker.Ticks(a.Min, a.Max) {
+			if tk.Label != "" {
+				labels = append(labels, tk.Label)
+			}
+		}
+		if !slices.Equal(labels, c.want) {
+			t.Errorf("%v..%v: labels %v, want %v", c.lo, c.hi, labels, c.want)
+		}
+	}
 	if PercentileLabel(3) != "99.9%" || PercentileLabel(5) != "99.999%" || PercentileLabel(1) != "90%" {
 		t.Error("percentile labels wrong")
 	}
@@ -106,6 +130,9 @@ func TestLatencyModel(t *testing.T) {
 	f, err := Latency(run, "set")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, ok := f.Panels[0].Plot.Y.Scale.(gplot.LogScale); !ok {
+		t.Error("latency axis is not logarithmic")
 	}
 	got := names(f.Panels[0])
 	if len(got) != 9 || got[0] != "t=0B p50" || got[8] != "t=64KiB p99.9" {
@@ -144,6 +171,18 @@ func TestPercentiles(t *testing.T) {
 	if p.Plot.X.Max != 10000 {
 		t.Errorf("x max %v, want 10000 (99.99%%)", p.Plot.X.Max)
 	}
+	var labels []string
+	for _, tk := range p.Plot.X.Tick.Marker.Ticks(p.Plot.X.Min, p.Plot.X.Max) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	if want := []string{"0%", "90%", "99%", "99.9%", "99.99%"}; !slices.Equal(labels, want) {
+		t.Errorf("percentile axis labels %v, want %v", labels, want)
+	}
+	if _, ok := p.Plot.Y.Scale.(gplot.LogScale); !ok {
+		t.Error("latency axis is not logarithmic")
+	}
 }
 
 func TestTimeline(t *testing.T) {
@@ -172,6 +211,17 @@ func TestTimeline(t *testing.T) {
 	}
 	if x := f.Panels[0].Series[0].Points[7].X; x != 4 {
 		t.Errorf("last interval ends at %v s, want 4", x)
+	}
+	// Every rate is exactly 500, a 1-2-5 value: the axis must still leave
+	// the flat line off the frame.
+	if y := f.Panels[0].Plot.Y; !(y.Min < 500 && y.Max > 500) {
+		t.Errorf("rate axis %v..%v puts the 500 ops/s line on the frame", y.Min, y.Max)
+	}
+	// The panels share their series, so only the top one has a legend.
+	c := draw.New(vgimg.New(8*vg.Inch, 5*vg.Inch))
+	top, bottom := f.Panels[0].Plot.Legend.Rectangle(c), f.Panels[1].Plot.Legend.Rectangle(c)
+	if top.Size().Y <= 0 || bottom.Size().Y != 0 {
+		t.Errorf("legend heights: top %v, bottom %v", top.Size().Y, bottom.Size().Y)
 	}
 	// A missing log costs only that line.
 	os.Remove(filepath.Join(dir, run.Cells[0].Hlog))
@@ -273,5 +323,36 @@ func TestIntervalsDropShortTail(t *testing.T) {
 	ivs := Intervals(hs)
 	if len(ivs) != 2 || ivs[1].Start != 1 || ivs[0].Ops != 100 {
 		t.Errorf("intervals %+v", ivs)
+	}
+}
+
+func TestLogAxisLabelDoesNotShrinkDataArea(t *testing.T) {
+	// The shape of a real quickstart run: MiB/s spans 2.5 to 540 on a log
+	// axis, so gonum would put the y label's glyph box near the top and
+	// push the data area down by a third of an inch or more.
+	run := &results.Run{}
+	for _, c := range []struct {
+		size  int
+		proto string
+		mib   float64
+	}{{64, "eager", 2.52}, {4096, "rendezvous", 66}, {65536, "rendezvous", 541}} {
+		run.Cells = append(run.Cells, results.Cell{Op: "get", ValueSize: c.size, Threshold: 4096, Protocol: c.proto,
+			Count: 1000, ThroughputOps: c.mib * (1 << 20) / float64(c.size), ThroughputBytes: c.mib * (1 << 20)})
+	}
+	f, err := Throughput(run, "get", MiBPerSec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := draw.New(vgimg.New(8*vg.Inch, 5*vg.Inch))
+	data := f.Draw(c)
+	if len(data) != 1 {
+		t.Fatalf("%d data areas", len(data))
+	}
+	// The title (13pt) and half a tick label are all that belong above.
+	if gap := c.Max.Y - data[0].Max.Y; gap > vg.Points(30) {
+		t.Errorf("data area starts %.0fpt below the top; want at most 30pt", gap.Points())
+	}
+	if got := f.Panels[0].Plot.Y.Label.Text; got != "throughput (MiB/s of values)" {
+		t.Errorf("y label after Draw: %q", got)
 	}
 }

@@ -61,6 +61,14 @@ func logAxis(a *gplot.Axis, min, max float64, format func(float64) string) {
 	a.Scale = gplot.LogScale{}
 	a.Min, a.Max = lo, hi
 	decades := math.Log10(hi / lo)
+	if decades < 1 {
+		// Less than a decade (a steady timeline, say): the 1-2-5 ticks
+		// alone would leave a line between two far labels, so every
+		// multiple of the decade is labelled, and half steps when that
+		// still gives fewer than three.
+		a.Tick.Marker = gplot.ConstantTicks(narrowTicks(lo, hi, format))
+		return
+	}
 	// Label every k-th decade so that at most maxLabels labels show; minor
 	// ticks only while they stay readable.
 	every := int(math.Max(1, math.Ceil(decades/maxLabels)))
@@ -81,6 +89,27 @@ func logAxis(a *gplot.Axis, min, max float64, format func(float64) string) {
 		}
 	}
 	a.Tick.Marker = gplot.ConstantTicks(ticks)
+}
+
+// narrowTicks labels the multiples of the decade, or of half of it, that
+// lie in [lo, hi].
+func narrowTicks(lo, hi float64, format func(float64) string) []gplot.Tick {
+	var ticks []gplot.Tick
+	for _, step := range []float64{1, 0.5} {
+		ticks = ticks[:0]
+		for e := math.Floor(math.Log10(lo)); math.Pow(10, e) <= hi*(1+1e-9); e++ {
+			d := math.Pow(10, e)
+			for m := 1.0; m < 10-1e-9; m += step {
+				if v := d * m; v >= lo*(1-1e-9) && v <= hi*(1+1e-9) {
+					ticks = append(ticks, gplot.Tick{Value: v, Label: format(v)})
+				}
+			}
+		}
+		if len(ticks) >= 3 {
+			break
+		}
+	}
+	return ticks
 }
 
 func nice125Below(v float64) float64 {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -16,7 +17,13 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, format := range Formats {
+	// Listed here, not taken from Formats, so a format that goes missing
+	// fails the test instead of dropping out of it.
+	want := []string{"table", "markdown", "csv", "json"}
+	if !slices.Equal(Formats, want) {
+		t.Errorf("Formats = %v, want %v", Formats, want)
+	}
+	for _, format := range want {
 		t.Run(format, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := Write(&buf, run, format); err != nil {

@@ -51,7 +51,7 @@ func (r *Result) WriteTable(w io.Writer) error {
 	}
 	b.WriteString(fmt.Sprintf("ratio = eager p50 / rendezvous p50 (above 1: rendezvous faster), medians of %d repeats.\n", r.Config.Repeats))
 	b.WriteString("rdv wins: repeats in which rendezvous had the lower p50 of the back-to-back pair;\n")
-	b.WriteString(fmt.Sprintf("p: sign test over the pairs; a protocol wins a size when p <= %g, else it is a tie.\n", r.Config.alpha()))
+	b.WriteString(fmt.Sprintf("p: sign test for the protocol that won more pairs; it wins the size when p <= %g, else a tie.\n", r.Config.alpha()))
 	if r.Recommended > 0 {
 		b.WriteString("protocol: what the recommended threshold selects; \"(tie)\" marks sizes within noise,\n\"!\" sizes where the other protocol measured significantly faster.\n")
 	} else {

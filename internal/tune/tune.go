@@ -21,8 +21,9 @@ type Config struct {
 	// Repeats is how many times each (op, size, protocol) is measured. Each
 	// repetition measures the two protocols back to back, a pair, and the
 	// pairs decide which protocol is faster (see Alpha). At least 2, but a
-	// winner needs 0.5^Repeats <= Alpha: 5 at the default Alpha, and 8 or
-	// more lets one pair out of line (a hiccup on a loaded machine) pass.
+	// winner needs 0.5^Repeats <= Alpha: 5 at the default Alpha, where all
+	// five pairs must agree; 8 or more lets one pair out of line (a hiccup
+	// on a loaded machine) pass.
 	Repeats int `json:"repeats"`
 	// Alpha is the one-sided significance level of the sign test over the
 	// pairs; 0 means DefaultAlpha.
@@ -239,8 +240,11 @@ func Run(ctx context.Context, cfg Config, m Measurer) (*Result, error) {
 // spread of the repeats: a pair shares the machine's state of the moment,
 // so background load that slows one repetition slows both of its halves,
 // and the alternating order puts slow drift on each protocol equally. One
-// disturbed repetition then costs one pair, instead of widening a max-min
-// spread until no difference can beat it.
+// disturbed measurement then costs one pair's vote, however far off it
+// is, instead of widening a max-min spread until no difference can beat
+// it. (A signed-rank test, which weighs pairs by how far they lean, was
+// tried: it gains a little power on mild noise but loses a clear winner to
+// a single large hiccup, the common case on a loaded machine.)
 func NewPoint(size int, eager, rdv []Sample, alpha float64) Point {
 	pt := Point{Size: size, Eager: eager, Rendezvous: rdv}
 	pt.RdvP50 = median(rdv, func(s Sample) float64 { return s.P50 })

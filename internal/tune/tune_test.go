@@ -352,3 +352,15 @@ func TestLoneWinAtLargestSizeIsNotACrossover(t *testing.T) {
 		t.Errorf("found=%v crossover=%d", o.Found, o.Crossover)
 	}
 }
+
+func TestProtocolRanges(t *testing.T) {
+	r := &Result{Config: Config{KeySize: 16}, Recommended: 8192}
+	got := fmt.Sprint(r.protocolRanges("get")[1:])
+	if want := "[[0..8175 eager] [8176..inf rendezvous]]"; got != want {
+		t.Errorf("ranges %s, want %s", got, want)
+	}
+	r.Recommended = 16 // every request carries the key: nothing fits eager
+	if got := fmt.Sprint(r.protocolRanges("get")[1:]); got != "[[0..inf rendezvous]]" {
+		t.Errorf("ranges %s", got)
+	}
+}

@@ -21,6 +21,11 @@ import (
 // batch is how many completions one poll returns at most.
 const batch = 32
 
+// eventSpins is how many empty polls an event-mode poller makes before it
+// arms the CQ and sleeps: arming, sleeping and waking cost a few system
+// calls, which a reply already on its way makes unnecessary.
+var eventSpins = 64
+
 // busySpins is how many empty polls a busy poller makes in C before it
 // returns to Go to check for shutdown and yield.
 const busySpins = 256
@@ -92,7 +97,7 @@ func (q *cq) run(dispatch func([]C.struct_kv_wc), control func()) {
 			control()
 			continue
 		}
-		spins := 1
+		spins := eventSpins
 		if q.busy {
 			spins = busySpins
 		}

@@ -25,7 +25,7 @@ func noDevice(detail string) error {
 }
 
 var (
-	errPeerClosed = errors.New("verbs: peer disconnected")
+	errPeerClosed = fmt.Errorf("%w: peer disconnected", transport.ErrClosed)
 	errRemoved    = errors.New("verbs: device removed")
 	errNotVerbs   = errors.New("verbs: region does not belong to the verbs transport")
 	errOtherPD    = errors.New("verbs: region is registered on another device")

@@ -139,3 +139,10 @@ func BenchmarkRead64(b *testing.B)         { benchOp(b, transport.PollEvent, "re
 func BenchmarkRead64Busy(b *testing.B)     { benchOp(b, transport.PollBusy, "read", 64) }
 func BenchmarkRead64K(b *testing.B)        { benchOp(b, transport.PollEvent, "read", 64<<10) }
 func BenchmarkWrite1M(b *testing.B)        { benchOp(b, transport.PollEvent, "write", 1<<20) }
+
+func BenchmarkPingPong64NoSpin(b *testing.B) {
+	old := eventSpins
+	eventSpins = 1
+	defer func() { eventSpins = old }()
+	benchPingPong(b, transport.PollEvent, 64)
+}
