@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -155,7 +154,7 @@ func TestWindows(t *testing.T) {
 	a := dialTest(t, s, cfg, crecA)
 	sa, _ := s.accepted(t)
 	b := dialTest(t, s, cfg, crecB)
-	sb, _ := s.accepted(t)
+	s.accepted(t)
 	enforced := WindowsEnforced(sa)
 	t.Logf("memory windows enforced: %v", enforced)
 	if !enforced {
@@ -191,7 +190,6 @@ func TestWindows(t *testing.T) {
 			t.Fatalf("write below the window: %v, want ErrRemoteAccess", err)
 		}
 	})
-	_ = sb
 	// a is dead now; a fresh connection still works and Revoke bites.
 	c := dialTest(t, s, cfg, newRecorder(false))
 	sc, _ := s.accepted(t)
@@ -371,5 +369,3 @@ func TestDialFailures(t *testing.T) {
 func TestConformance(t *testing.T) {
 	kvtest.Run(t, kvtest.Env{Transport: Name, Addr: os.Getenv("RDMAKV_ADDR") + ":0", MaxValue: 4 << 20, Clients: 8})
 }
-
-var _ = fmt.Sprintf
