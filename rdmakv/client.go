@@ -17,9 +17,12 @@ import (
 // up to the depth requests are in flight at once, matched to replies by
 // request id.
 type Client struct {
-	opts      options
-	log       *slog.Logger
-	conn      transport.Conn
+	opts options
+	log  *slog.Logger
+	conn transport.Conn
+	// poller is set when waiting callers drive the transport's
+	// completions themselves (busy mode on a transport.Poller).
+	poller    transport.Poller
 	threshold int
 	limits    Limits
 
@@ -99,6 +102,9 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 	if err != nil {
 		c.conn.Close()
 		return nil, fmt.Errorf("rdmakv: dial %s: %w", addr, err)
+	}
+	if p, ok := c.conn.(transport.Poller); ok && p.CallerPolls() {
+		c.poller = p
 	}
 	c.ready.Store(true)
 	return c, nil

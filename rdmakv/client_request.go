@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 
@@ -113,30 +114,81 @@ func (c *Client) call(s *cslot, h wire.Header, key, value []byte) error {
 // end. On success the caller owns the returned Message.
 func (c *Client) wait(ctx context.Context, s *cslot, want wire.Type) (*transport.Message, wire.Frame, error) {
 	s.timer.Reset(c.opts.timeout)
-	var err error
-	select {
-	case m := <-s.ch:
-		s.timer.Stop()
+	m, err := c.await(ctx, s)
+	if err == nil {
 		f, derr := wire.Decode(m.Data) // validated by Deliver already
 		if derr != nil || f.Type != want {
 			m.Release()
 			return nil, wire.Frame{}, fmt.Errorf("%w: got %s, want %s", ErrProtocol, f.Type, want)
 		}
 		return m, f, nil
-	case <-s.timer.C:
+	}
+	if err == errNoReply {
 		err = fmt.Errorf("%w: no %s within %v", ErrTimeout, want, c.opts.timeout)
-	case <-ctx.Done():
-		s.timer.Stop()
-		err = ctxErr(ctx)
-	case <-c.done:
-		s.timer.Stop()
-		err = c.connError(nil)
+	}
+	return nil, wire.Frame{}, err
+}
+
+// errNoReply is await's timeout, worded by its callers.
+var errNoReply = errors.New("no reply")
+
+// await waits for the slot's reply with the timer already running; on
+// failure the slot is disarmed and a reply that raced in is disposed of.
+// When the transport lets callers poll (busy mode), the waiting goroutine
+// drives the completion queue itself: the reply is then found and handed
+// over on this goroutine, with no wake-up of another.
+func (c *Client) await(ctx context.Context, s *cslot) (*transport.Message, error) {
+	var err error
+	if c.poller != nil {
+		var m *transport.Message
+		if m, err = c.spin(ctx, s); err == nil {
+			return m, nil
+		}
+	} else {
+		select {
+		case m := <-s.ch:
+			s.timer.Stop()
+			return m, nil
+		case <-s.timer.C:
+			err = errNoReply
+		case <-ctx.Done():
+			s.timer.Stop()
+			err = ctxErr(ctx)
+		case <-c.done:
+			s.timer.Stop()
+			err = c.connError(nil)
+		}
 	}
 	if m := s.disarm(); m != nil {
 		f, _ := wire.Decode(m.Data)
 		c.late(c.conn, m, &f)
 	}
-	return nil, wire.Frame{}, err
+	return nil, err
+}
+
+// spin is await's busy-mode loop: poll, then look for the reply (another
+// waiter may have dispatched it), yielding when there was nothing to do.
+func (c *Client) spin(ctx context.Context, s *cslot) (*transport.Message, error) {
+	ctxDone := ctx.Done()
+	for {
+		select {
+		case m := <-s.ch:
+			s.timer.Stop()
+			return m, nil
+		case <-s.timer.C:
+			return nil, errNoReply
+		case <-ctxDone:
+			s.timer.Stop()
+			return nil, ctxErr(ctx)
+		case <-c.done:
+			s.timer.Stop()
+			return nil, c.connError(nil)
+		default:
+		}
+		if !c.poller.PollOnce() {
+			runtime.Gosched()
+		}
+	}
 }
 
 func (c *Client) closedErr() error {
@@ -158,23 +210,9 @@ func (c *Client) checkKey(key []byte) error {
 // waitAny is wait for a GET, whose reply has one of two types; the timer
 // is already running.
 func (c *Client) waitAny(ctx context.Context, s *cslot) (*transport.Message, error) {
-	var err error
-	select {
-	case m := <-s.ch:
-		s.timer.Stop()
-		return m, nil
-	case <-s.timer.C:
+	m, err := c.await(ctx, s)
+	if err == errNoReply {
 		err = fmt.Errorf("%w: no GET reply within %v", ErrTimeout, c.opts.timeout)
-	case <-ctx.Done():
-		s.timer.Stop()
-		err = ctxErr(ctx)
-	case <-c.done:
-		s.timer.Stop()
-		err = c.connError(nil)
 	}
-	if m := s.disarm(); m != nil {
-		f, _ := wire.Decode(m.Data)
-		c.late(c.conn, m, &f)
-	}
-	return nil, err
+	return m, err
 }

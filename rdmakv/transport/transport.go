@@ -227,3 +227,19 @@ var (
 	// Config.OpTimeout.
 	ErrTimeout = errors.New("transport: operation timed out")
 )
+
+// Poller is an optional interface of a Conn: in busy-poll mode a caller
+// waiting for a completion may drive the connection's completion queues
+// itself instead of being woken by the transport's poller goroutine, which
+// saves a goroutine handoff per operation. Handler calls it makes stay
+// serialised with the transport's own (one poller at a time, in arrival
+// order), so Deliver may run on the caller's goroutine.
+type Poller interface {
+	// CallerPolls reports whether PollOnce does anything (busy mode).
+	CallerPolls() bool
+	// PollOnce polls the receive completion queue for a short burst and
+	// dispatches what it found, Deliver included, on the calling
+	// goroutine. It returns false when it found nothing or another
+	// goroutine was already polling; the caller should then yield.
+	PollOnce() bool
+}

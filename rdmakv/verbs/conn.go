@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -239,6 +240,22 @@ func (c *conn) waitRing() error {
 		expired = c.stallTimer.C
 	}
 	for c.head-c.tail.Load() >= c.ringN {
+		if c.g.scq.busy {
+			// Nobody else spins on the send CQ: reclaim the ring here.
+			select {
+			case <-c.closedCh:
+				return c.closedErr()
+			case <-expired:
+				err := fmt.Errorf("%w: peer consumed no message for %v", transport.ErrTimeout, c.sendStall)
+				c.shutdown(err)
+				return err
+			default:
+			}
+			if !c.g.scq.tryPoll(busySpins) {
+				runtime.Gosched()
+			}
+			continue
+		}
 		select {
 		case <-c.ringWake:
 		case <-c.closedCh:
@@ -324,7 +341,9 @@ func (c *conn) abandon(i uint32, err error) error {
 func (c *conn) wait(i uint32) error {
 	s := &c.slots.slots[i]
 	var err error
-	if s.timer == nil {
+	if c.g.scq.busy {
+		err = c.spinWait(s)
+	} else if s.timer == nil {
 		err = <-s.done
 	} else {
 		s.timer.Reset(c.cfg.OpTimeout)
@@ -339,6 +358,55 @@ func (c *conn) wait(i uint32) error {
 	}
 	c.slots.free <- i
 	return err
+}
+
+// spinWait is wait in busy mode: the caller polls the send CQ itself
+// (whoever holds it completes every waiter's slot), so no goroutine has to
+// be woken to hand the completion over.
+func (c *conn) spinWait(s *opSlot) error {
+	var expired <-chan time.Time
+	if s.timer != nil {
+		s.timer.Reset(c.cfg.OpTimeout)
+		expired = s.timer.C
+	}
+	for {
+		select {
+		case err := <-s.done:
+			if s.timer != nil {
+				s.timer.Stop()
+			}
+			return err
+		case <-expired:
+			c.shutdown(transport.ErrTimeout)
+			<-s.done
+			return transport.ErrTimeout
+		default:
+		}
+		if !c.g.scq.tryPoll(busySpins) {
+			runtime.Gosched()
+		}
+	}
+}
+
+// CallerPolls is true in busy mode (transport.Poller).
+func (c *conn) CallerPolls() bool { return c.g.rcq.busy }
+
+// PollOnce lets a caller waiting for a reply poll the receive CQ itself
+// (transport.Poller); the background poller then only sweeps. When it
+// finds nothing it also reclaims the send ring, which no goroutine spins
+// on either.
+func (c *conn) PollOnce() bool {
+	q := c.g.rcq
+	if !q.busy {
+		return false
+	}
+	if !q.callerDriven.Load() {
+		q.callerDriven.Store(true)
+	}
+	if q.tryPoll(busySpins) {
+		return true
+	}
+	return c.g.scq.tryPoll(1)
 }
 
 // Close shuts the connection down and, unless called from the Handler,

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -30,6 +31,13 @@ var eventSpins = 64
 // returns to Go to check for shutdown and yield.
 const busySpins = 256
 
+// sweepEvery is how often a busy-mode background poller looks at a CQ
+// whose waiters poll it themselves. It then only picks up what nobody
+// waits for (late replies, ring reclamation, failures, shutdown) and
+// leaves the cores to the callers: on a small machine a second spinning
+// thread per CQ costs more than it saves.
+const sweepEvery = time.Millisecond
+
 // cq is a completion queue and the goroutine that drains it. In event mode
 // it sleeps on the completion channel through Go's netpoller (a dup of the
 // channel fd wrapped in an os.File), so no OS thread blocks in C; a kick
@@ -38,6 +46,20 @@ type cq struct {
 	c    *C.struct_kv_cq
 	wcs  []C.struct_kv_wc
 	busy bool
+
+	// dispatch handles a batch of completions; set before any poll.
+	dispatch func([]C.struct_kv_wc)
+	// pmu lets one goroutine at a time poll and dispatch: the background
+	// poller or, in busy mode, a caller waiting for its own completion.
+	// Holding it across dispatch keeps Handler calls serialised and in
+	// order. dead (guarded by pmu) is set when the CQ is destroyed.
+	pmu  sync.Mutex
+	dead bool
+	// lazy makes the busy background poller only sweep (sweepEvery):
+	// set for send CQs, whose every waiter polls for itself, and on a
+	// receive CQ once a caller has polled it (callerDriven).
+	lazy         bool
+	callerDriven atomic.Bool
 
 	f      *os.File
 	rc     syscall.RawConn
@@ -88,29 +110,39 @@ func (q *cq) poll(spins int) int {
 	return n
 }
 
-// run drains the CQ until stopped, handing batches to dispatch. control
-// runs on this goroutine after every kick.
-func (q *cq) run(dispatch func([]C.struct_kv_wc), control func()) {
+// run drains the CQ until stopped, handing batches to q.dispatch. control
+// runs on this goroutine, holding pmu, after every kick.
+func (q *cq) run(control func()) {
 	defer close(q.done)
 	for !q.stop.Load() {
 		if q.kicked.Swap(false) && control != nil {
+			q.pmu.Lock()
 			control()
-			continue
-		}
-		spins := eventSpins
-		if q.busy {
-			spins = busySpins
-		}
-		if n := q.poll(spins); n > 0 {
-			dispatch(q.wcs[:n])
+			q.pmu.Unlock()
 			continue
 		}
 		if q.busy {
-			runtime.Gosched()
+			if q.lazy || q.callerDriven.Load() {
+				if !q.tryPoll(1) {
+					time.Sleep(sweepEvery)
+				}
+				continue
+			}
+			if !q.tryPoll(busySpins) {
+				runtime.Gosched()
+			}
 			continue
 		}
-		if n := int(C.kv_arm_poll(q.c)); n > 0 {
-			dispatch(q.wcs[:n])
+		q.pmu.Lock()
+		n := q.poll(eventSpins)
+		if n == 0 {
+			n = max(0, int(C.kv_arm_poll(q.c)))
+		}
+		if n > 0 {
+			q.dispatch(q.wcs[:n])
+		}
+		q.pmu.Unlock()
+		if n > 0 {
 			continue
 		}
 		err := q.rc.Read(q.waitFn)
@@ -122,6 +154,25 @@ func (q *cq) run(dispatch func([]C.struct_kv_wc), control func()) {
 			return
 		}
 	}
+}
+
+// tryPoll polls up to spins times and dispatches what it finds, unless
+// another goroutine is polling (or the CQ is gone). It reports whether
+// it dispatched anything.
+func (q *cq) tryPoll(spins int) bool {
+	if !q.pmu.TryLock() {
+		return false
+	}
+	if q.dead {
+		q.pmu.Unlock()
+		return false
+	}
+	n := q.poll(spins)
+	if n > 0 {
+		q.dispatch(q.wcs[:n])
+	}
+	q.pmu.Unlock()
+	return n > 0
 }
 
 // kick makes run call control soon.
@@ -147,6 +198,12 @@ func (q *cq) close() {
 	if q == nil {
 		return
 	}
+	q.pmu.Lock()
+	defer q.pmu.Unlock()
+	if q.dead {
+		return
+	}
+	q.dead = true
 	if q.f != nil {
 		q.f.Close()
 	}

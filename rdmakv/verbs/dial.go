@@ -120,6 +120,7 @@ func dial(ctx context.Context, addr string, cfg transport.Config, h transport.Ha
 		return nil, err
 	}
 	undo.push(g.rcq.close)
+	g.wire()
 	if g.rq, err = newRecvQueue(dev, cfg.RecvDepth, cfg.MaxMessage); err != nil {
 		return nil, err
 	}
@@ -164,7 +165,7 @@ func dial(ctx context.Context, addr string, cfg transport.Config, h transport.Ha
 
 	c.cmDone = make(chan struct{})
 	go c.watchCM()
-	go g.scq.run(g.sendDispatch, nil)
+	go g.scq.run(nil)
 	go c.runClient()
 	return c, nil
 }
@@ -218,7 +219,7 @@ func (c *conn) watchCM() {
 // connection is finished it tears the rest down in reverse order.
 func (c *conn) runClient() {
 	g := c.g
-	g.rcq.run(g.recvDispatch, g.control)
+	g.rcq.run(g.control)
 	g.scq.halt(true)
 	g.scq.close()
 	g.rcq.close()

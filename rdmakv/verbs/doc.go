@@ -25,38 +25,62 @@
 // at most 32768 entries, bounds how many connections it accepts: each needs
 // 2*SendDepth+1). A client connection has its own receive queue and CQs.
 //
-// Each CQ has one goroutine polling it in batches of up to 32. The
-// receive poller alone calls Handler.Deliver (a preallocated Message per
-// receive buffer; Release reposts it) and Handler.Closed. The send poller
-// completes blocking operations through a preallocated slot table (wr_id =
-// kind, slot generation, slot index), reclaims the send ring and notices
+// Each CQ has one goroutine polling it in batches of up to 32, and a
+// lock so that one goroutine at a time polls and dispatches (the poller,
+// or in busy mode a caller waiting for its own completion). Whoever holds
+// it runs the dispatch: the receive side alone calls Handler.Deliver (a
+// preallocated Message per receive buffer; Release reposts it) and
+// Handler.Closed, serialised and in arrival order. The send side completes
+// blocking operations through a preallocated slot table (wr_id = kind,
+// slot generation, slot index), reclaims the send ring and notices
 // drained QPs; it never runs Handler code, so a Handler may call Write,
 // Read, Grant or Revoke from Deliver.
 //
 // Poll modes: PollEvent arms the CQ (ibv_req_notify_cq, then one more poll
 // to close the race) and sleeps on its completion channel; events are acked
-// in batches of 64. PollBusy spins in C for up to 256 empty polls per
-// crossing, then yields; every poller spins, so that is two busy goroutines
-// per client connection and two per listener.
+// in batches of 64; a blocking operation sleeps on its slot until the send
+// poller hands the completion over. PollBusy lets the waiting caller drive
+// the CQ itself, so no goroutine is woken per operation: Write, WriteImm,
+// Read, Grant and Revoke spin on the send CQ (up to 256 empty polls per
+// crossing into C, then yield), and a connection is a transport.Poller
+// whose PollOnce spins on the receive CQ and dispatches on the caller's
+// goroutine; the rdmakv client waits for its replies that way. Callers
+// that find the CQ taken by another goroutine yield and look at their own
+// slot, which the holder completed. The background pollers then only
+// sweep every millisecond for what nobody waits for (late replies, ring
+// reclamation, failures, shutdown): the send CQ's always, the receive
+// CQ's once a caller has polled it. A listener's receive poller, which
+// serves every connection, keeps spinning. On a machine with few cores
+// this matters more than the handoff: every extra spinning thread takes a
+// core from the one doing the work.
 //
 // # Cost per operation
 //
-// No Go allocation per operation in steady state (TestZeroAllocs). C calls
-// on the caller's goroutine:
+// No Go allocation per operation in steady state (TestZeroAllocs,
+// TestCallerPollingZeroAllocs). C calls on the caller's goroutine:
 //
 //   - Send: 1. The parts are copied in Go into the next slot of a
 //     registered send ring and kv_send posts it, inline when it fits
 //     (Info.MaxInline; 256 bytes on rxe). Every max(1, SendDepth/4)-th send
-//     is signaled; its completion frees the ring up to it.
-//   - Write, WriteImm, Read: 1 post; the caller then sleeps on its slot
-//     until the send poller hands the completion over.
+//     is signaled; its completion frees the ring up to it. A send that
+//     finds the ring full polls the send CQ itself in busy mode.
+//   - Write, WriteImm, Read: 1 post; then, in event mode, a sleep on the
+//     slot until the send poller hands the completion over; in busy mode
+//     1 poll call per 256 empty polls until it is there (usually 1).
 //   - Message.Release: 1 (repost).
-//   - Grant, Revoke: 1 post each (bind, local invalidate), plus one MR
-//     registration or deregistration on devices that need an MR per window
-//     (below).
+//   - Grant, Revoke: 1 post each (bind, local invalidate) and its wait as
+//     above, plus one MR registration or deregistration on devices that
+//     need an MR per window (below).
+//   - PollOnce (busy mode): 1 poll of the receive CQ (up to 256 empty
+//     polls) and, when it found nothing, 1 poll of the send CQ.
 //
-// The pollers add, per batch of up to 32 completions, 1 call in busy mode
-// and up to 3 in event mode (poll; arm and poll; consume events).
+// An rdmakv eager GET in busy mode is thus 3 crossings on the client
+// (send, poll, repost) and 2 on the server (the reply's send and the
+// repost, plus a share of its poller's poll across a batch); a
+// rendezvous GET adds a READ (post, poll) and the GET_RELEASE send on the
+// client, and a Grant and Revoke on the server. The pollers add, per
+// batch of up to 32 completions, 1 call in busy mode and up to 3 in event
+// mode (poll; arm and poll; consume events).
 //
 // # Memory windows
 //

@@ -46,6 +46,15 @@ func newGroup(d *device) *group {
 	return g
 }
 
+// wire gives the CQs their dispatchers once both are open. Every waiter
+// for a send-side completion polls the send CQ itself in busy mode, so
+// its background poller only sweeps.
+func (g *group) wire() {
+	g.scq.dispatch = g.sendDispatch
+	g.scq.lazy = true
+	g.rcq.dispatch = g.recvDispatch
+}
+
 func (g *group) lookup(qpn uint32) *conn { return (*g.conns.Load())[qpn] }
 
 func (g *group) addConn(c *conn) {

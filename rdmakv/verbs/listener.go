@@ -116,6 +116,7 @@ func listen(addr string, cfg transport.Config, accept transport.AcceptFunc) (_ *
 		return nil, err
 	}
 	undo.push(g.rcq.close)
+	g.wire()
 	if g.rq, err = newRecvQueue(l.dev, cfg.RecvDepth, cfg.MaxMessage); err != nil {
 		return nil, err
 	}
@@ -131,8 +132,8 @@ func listen(addr string, cfg transport.Config, accept transport.AcceptFunc) (_ *
 	}
 	l.addr = net.JoinHostPort(sa.host, strconv.Itoa(int(C.kv_local_port(l.id))))
 
-	go g.scq.run(g.sendDispatch, nil)
-	go g.rcq.run(g.recvDispatch, g.control)
+	go g.scq.run(nil)
+	go g.rcq.run(g.control)
 	go l.serveCM()
 	return l, nil
 }

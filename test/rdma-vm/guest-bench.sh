@@ -3,11 +3,13 @@
 # gives the raw verbs floor on rxe0; kvperf then measures the same shapes
 # through rdmakv. Every report lands in bench/ in the share, where
 # benchtable reads it. Iteration counts are short: under emulation this
-# stays within a minute or two.
+# stays within a minute or two. kvserver and kvperf busy-poll, as
+# perftest does (POLL=event here measures the event-driven path).
 set -e
 . ./guest-lib.sh
 : "${RDMAKV_ADDR:?not in the test guest}"
 PORT=7471
+POLL=busy
 mkdir -p bench
 rm -f bench/*
 
@@ -23,7 +25,7 @@ kvperf_case() {
 	_case=$1
 	shift
 	log "kvperf $_case"
-	timeout 180 ./kvperf -addr "$RDMAKV_ADDR:$PORT" -transport verbs -bench "$@" \
+	timeout 180 ./kvperf -addr "$RDMAKV_ADDR:$PORT" -transport verbs -poll "$POLL" -bench "$@" \
 		>"bench/kvperf-$_case.json" || {
 		cat "bench/kvperf-$_case.json" >&2
 		die "kvperf $_case"
@@ -31,8 +33,8 @@ kvperf_case() {
 	cat "bench/kvperf-$_case.json"
 }
 
-log "kvperf cases over verbs"
-./kvserver --transport verbs --listen "$RDMAKV_ADDR:$PORT" &
+log "kvperf cases over verbs, $POLL polling"
+./kvserver --transport verbs --poll "$POLL" --listen "$RDMAKV_ADDR:$PORT" &
 srv=$!
 wait_listen $PORT $srv
 kvperf_case get-eager-64 -op get -size 64 -n 5000

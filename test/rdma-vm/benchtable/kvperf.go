@@ -17,6 +17,8 @@ type kvperfResult struct {
 	MBPerSec *float64 `json:"mb_per_sec"`
 	// Protocol is how the server answered: "eager" or "rendezvous".
 	Protocol *string `json:"protocol"`
+	// Poll is the client's completion polling mode ("event" or "busy").
+	Poll *string `json:"poll"`
 }
 
 // checkProtocol fails when the report names a protocol other than want:

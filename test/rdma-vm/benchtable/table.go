@@ -23,7 +23,9 @@ type results struct {
 	sendLat2, readLat2, readLat64K, writeBW1M *float64 // perftest: us, us, us, MiB/s
 	eagerGet, rdvGet                          *float64 // kvperf p50, us
 	set1M                                     *float64 // kvperf MiB/s
-	errs                                      []error
+	// polls is the set of polling modes the kvperf reports name.
+	polls map[string]bool
+	errs  []error
 }
 
 func run(dir string, w io.Writer) error {
@@ -37,7 +39,7 @@ func run(dir string, w io.Writer) error {
 // load reads every input it can, collecting an error per missing figure so
 // one run reports all of them.
 func load(dir string) *results {
-	r := &results{}
+	r := &results{polls: map[string]bool{}}
 	pt := func(file string, bytes int64, col string) *float64 {
 		f, err := os.Open(filepath.Join(dir, file))
 		if err != nil {
@@ -66,6 +68,9 @@ func load(dir string) *results {
 		if err == nil {
 			var res kvperfResult
 			if res, err = parseKvperf(data); err == nil {
+				if res.Poll != nil {
+					r.polls[*res.Poll] = true
+				}
 				if err = res.checkProtocol(protocol); err == nil {
 					var v float64
 					if v, err = pick(res); err == nil {
@@ -94,6 +99,7 @@ func load(dir string) *results {
 // kvbench/baseline (below 1 means slower).
 func render(w io.Writer, r *results) error {
 	var b strings.Builder
+	fmt.Fprintf(&b, "kvbench polling: %s\n\n", pollNote(r.polls))
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "case\tmetric\tkvbench\tbaseline\tratio\tbaseline is")
 	fmt.Fprintf(tw, "eager GET 64 B\tp50\t%s\t%s\t%s\t2 x ib_send_lat 2 B typical (one round trip)\n",
@@ -119,6 +125,23 @@ func render(w io.Writer, r *results) error {
 	b.WriteString("Soft-RoCE under emulation measures the CPU, not a NIC: read the ratios, not the absolutes.\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// pollNote says how the kvbench side waited for completions, which the
+// comparison depends on: perftest busy-polls its CQ.
+func pollNote(polls map[string]bool) string {
+	switch {
+	case len(polls) == 0:
+		return "not reported"
+	case len(polls) > 1:
+		return "mixed across cases (compare with care; perftest busy-polls)"
+	case polls["busy"]:
+		return "busy, client and server (as perftest, which busy-polls its CQ)"
+	}
+	for p := range polls {
+		return p + ", client and server (perftest busy-polls: the ratios include the wake-ups)"
+	}
+	return ""
 }
 
 func scale(v *float64, k float64) *float64 {

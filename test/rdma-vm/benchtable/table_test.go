@@ -69,3 +69,20 @@ func TestRunMissing(t *testing.T) {
 		t.Errorf("table does not mark missing figures:\n%s", out.String())
 	}
 }
+
+func TestPollNote(t *testing.T) {
+	cases := []struct {
+		polls map[string]bool
+		want  string
+	}{
+		{map[string]bool{}, "not reported"},
+		{map[string]bool{"busy": true}, "busy, client and server"},
+		{map[string]bool{"event": true}, "event, client and server (perftest busy-polls"},
+		{map[string]bool{"event": true, "busy": true}, "mixed"},
+	}
+	for _, c := range cases {
+		if got := pollNote(c.polls); !strings.HasPrefix(got, c.want) {
+			t.Errorf("pollNote(%v) = %q, want prefix %q", c.polls, got, c.want)
+		}
+	}
+}

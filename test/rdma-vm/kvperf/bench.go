@@ -10,6 +10,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/kvbench/kvbench/rdmakv"
+	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 
 // benchCase is one measured operation shape.
@@ -29,13 +30,15 @@ var standardCases = []benchCase{
 
 // result is one JSON line.
 type result struct {
-	Case      string  `json:"case"`
-	Op        string  `json:"op"`
-	Size      int     `json:"size"`
-	N         int     `json:"n"`
-	Protocol  string  `json:"protocol"`
-	Transport string  `json:"transport"`
-	Device    string  `json:"device,omitempty"`
+	Case      string `json:"case"`
+	Op        string `json:"op"`
+	Size      int    `json:"size"`
+	N         int    `json:"n"`
+	Protocol  string `json:"protocol"`
+	Transport string `json:"transport"`
+	Device    string `json:"device,omitempty"`
+	// Poll is the client's completion polling mode: "event" or "busy".
+	Poll      string  `json:"poll"`
 	P50NS     int64   `json:"p50_ns"`
 	P99NS     int64   `json:"p99_ns"`
 	MaxNS     int64   `json:"max_ns"`
@@ -55,6 +58,7 @@ func runBench(c *rdmakv.Client, cfg config, w io.Writer) error {
 			bc.n = cfg.n
 		}
 		r, err := measure(c, bc)
+		r.Poll = pollName(cfg.poll)
 		if err != nil {
 			return fmt.Errorf("%s: %w", bc.name, err)
 		}
@@ -63,6 +67,13 @@ func runBench(c *rdmakv.Client, cfg config, w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+func pollName(p transport.Poll) string {
+	if p == transport.PollBusy {
+		return "busy"
+	}
+	return "event"
 }
 
 // measure runs bc.n operations back to back after a short warm-up and

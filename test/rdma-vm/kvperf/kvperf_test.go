@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,6 +22,7 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"-addr", "x:1", "-bench", "-op", "put", "-transport", "ib"}, []string{`-op "put"`, `-transport "ib"`}},
 		{[]string{"-addr", "x:1", "-bench", "-op", "get"}, []string{"-size 0 must be positive"}},
 		{[]string{"-addr", "x:1", "-check", "-op", "get", "-size", "3"}, []string{"-op needs -bench"}},
+		{[]string{"-addr", "x:1", "-check", "-cpuprofile", "p.out"}, []string{"-cpuprofile needs -bench"}},
 		{[]string{"-addr", "x:1", "-check", "-threshold", "-1", "-poll", "spin", "extra"}, []string{"-threshold -1", `-poll "spin"`, "unexpected arguments"}},
 	}
 	for _, c := range cases {
@@ -69,7 +72,7 @@ func TestBenchTCP(t *testing.T) {
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatalf("line %q: %v", sc.Text(), err)
 		}
-		if r.N != 20 || r.P50NS <= 0 || r.P99NS < r.P50NS || r.OpsPerSec <= 0 || r.MBPerSec <= 0 {
+		if r.N != 20 || r.P50NS <= 0 || r.P99NS < r.P50NS || r.OpsPerSec <= 0 || r.MBPerSec <= 0 || r.Poll != "event" {
 			t.Errorf("implausible result %+v", r)
 		}
 		names = append(names, r.Case)
@@ -78,11 +81,16 @@ func TestBenchTCP(t *testing.T) {
 		t.Fatalf("cases %s", got)
 	}
 	out.Reset()
-	if code := run([]string{"-addr", addr, "-transport", "tcp", "-bench", "-op", "set", "-size", "100", "-n", "5"}, &out, &errb); code != 0 {
+	prof := filepath.Join(t.TempDir(), "cpu.pprof")
+	if code := run([]string{"-addr", addr, "-transport", "tcp", "-poll", "busy", "-bench", "-op", "set", "-size", "100", "-n", "5",
+		"-cpuprofile", prof}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	var r result
-	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.Op != "set" || r.Size != 100 || r.Protocol != "eager" {
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.Op != "set" || r.Size != 100 || r.Protocol != "eager" || r.Poll != "busy" {
 		t.Fatalf("single case: %+v %v", r, err)
+	}
+	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
+		t.Fatalf("cpu profile: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/kvbench/kvbench/rdmakv"
@@ -43,6 +44,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	if cfg.cpuProfile != "" {
+		f, err := os.Create(cfg.cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "kvperf: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "kvperf: cpu profile: %v\n", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if err := runBench(c, cfg, stdout); err != nil {
 		fmt.Fprintf(stderr, "kvperf: bench: %v\n", err)
 		return 1
@@ -66,6 +80,9 @@ type config struct {
 	n    int
 	// maxCheck is the largest value -check moves.
 	maxCheck int
+	// cpuProfile, when set, is where -bench writes a CPU profile (for
+	// go tool pprof with the same binary).
+	cpuProfile string
 }
 
 func (c config) options() []rdmakv.Option {
@@ -92,6 +109,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.size, "size", 0, "with -op: value size in bytes")
 	fs.IntVar(&c.n, "n", 0, "with -bench: measured iterations per case (0: each case's default)")
 	fs.IntVar(&c.maxCheck, "check-max", 3<<20, "with -check: largest value size")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "with -bench: write a CPU profile to this file")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -124,6 +142,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if c.n < 0 {
 		errs = append(errs, fmt.Sprintf("-n %d is negative", c.n))
+	}
+	if c.cpuProfile != "" && !c.bench {
+		errs = append(errs, "-cpuprofile needs -bench")
 	}
 	if c.maxCheck < 1 {
 		errs = append(errs, fmt.Sprintf("-check-max %d must be positive", c.maxCheck))
