@@ -23,12 +23,9 @@ import (
 func init() { register(newRunCmd) }
 
 type runFlags struct {
-	server, transport, out string
-	duration               time.Duration
-	connections, depth     int
-	rate                   float64
-	seed                   uint64
-	verify, quiet          bool
+	workloadFlags
+	out   string
+	quiet bool
 }
 
 func newRunCmd() *cobra.Command {
@@ -63,51 +60,13 @@ Exit status: 0 on success, 1 on error or when verify mode found a bad value,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return runRun(cmd, args[0], &f) },
 	}
+	f.registerTarget(cmd, "measure phase length per cell, replacing the workload's phases.measure")
+	f.registerLoad(cmd)
 	fl := cmd.Flags()
-	fl.StringVar(&f.server, "server", "", "rdmakv server host:port (default: the workload's target.server, else an embedded server)")
-	fl.StringVar(&f.transport, "transport", "", "transport: tcp, verbs or auto (default: the workload's target.transport)")
-	fl.DurationVar(&f.duration, "duration", 0, "measure phase length per cell, replacing the workload's phases.measure")
-	fl.IntVar(&f.connections, "connections", 0, "client connections (load.connections)")
-	fl.IntVar(&f.depth, "depth", 0, "operations in flight per connection (load.depth)")
-	fl.Float64Var(&f.rate, "rate", 0, "run open loop at this many ops/s over all connections (load.rate)")
-	fl.Uint64Var(&f.seed, "seed", 0, "seed for every random choice; same seed, same operations")
-	fl.BoolVar(&f.verify, "verify", false, "check every get against what was written (--verify=false turns it off)")
 	fl.StringVarP(&f.out, "out", "o", results.DefaultParent, "directory to create the run directory in")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress and no table; print only the results directory")
-	cmd.RegisterFlagCompletionFunc("transport", cobra.FixedCompletions([]string{"tcp", "verbs", "auto"}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.MarkFlagDirname("out")
 	return cmd
-}
-
-// overrides collects the flags the user set; the rest leave the file alone.
-func (f *runFlags) overrides(cmd *cobra.Command) workload.Overrides {
-	var o workload.Overrides
-	set := cmd.Flags().Changed
-	if set("server") {
-		o.Server = &f.server
-	}
-	if set("transport") {
-		o.Transport = &f.transport
-	}
-	if set("duration") {
-		o.Measure = &f.duration
-	}
-	if set("connections") {
-		o.Connections = &f.connections
-	}
-	if set("depth") {
-		o.Depth = &f.depth
-	}
-	if set("rate") {
-		o.Rate = &f.rate
-	}
-	if set("seed") {
-		o.Seed = &f.seed
-	}
-	if set("verify") {
-		o.Verify = &f.verify
-	}
-	return o
 }
 
 func runRun(cmd *cobra.Command, file string, f *runFlags) error {

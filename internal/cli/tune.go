@@ -25,16 +25,11 @@ import (
 func init() { register(newTuneCmd) }
 
 type tuneFlags struct {
-	repeats     int
-	alpha       float64
-	ops         string
-	out         string
-	server      string
-	transport   string
-	duration    time.Duration
-	connections int
-	depth       int
-	seed        uint64
+	repeats int
+	alpha   float64
+	ops     string
+	out     string
+	workloadFlags
 }
 
 func newTuneCmd() *cobra.Command {
@@ -71,37 +66,8 @@ a new directory under --out.`,
 	fl.Float64Var(&f.alpha, "alpha", tune.DefaultAlpha, "significance level of the sign test over the pairs")
 	fl.StringVar(&f.ops, "ops", "", "comma-separated ops to tune: get, set (default: those in the workload's mix)")
 	fl.StringVarP(&f.out, "out", "o", results.DefaultParent, "directory to create the tune directory in")
-	fl.StringVar(&f.server, "server", "", "rdmakv server host:port (default: the workload's target.server, else an embedded server)")
-	fl.StringVar(&f.transport, "transport", "", "transport: tcp, verbs or auto (default: the workload's target.transport)")
-	fl.DurationVar(&f.duration, "duration", 0, "measure phase per measurement, replacing the workload's phases.measure")
-	fl.IntVar(&f.connections, "connections", 0, "client connections (load.connections)")
-	fl.IntVar(&f.depth, "depth", 0, "operations in flight per connection (load.depth)")
-	fl.Uint64Var(&f.seed, "seed", 0, "seed for every random choice")
+	f.registerTarget(cmd, "measure phase per measurement, replacing the workload's phases.measure")
 	return cmd
-}
-
-func (f *tuneFlags) overrides(cmd *cobra.Command) workload.Overrides {
-	var o workload.Overrides
-	set := cmd.Flags().Changed
-	if set("server") {
-		o.Server = &f.server
-	}
-	if set("transport") {
-		o.Transport = &f.transport
-	}
-	if set("duration") {
-		o.Measure = &f.duration
-	}
-	if set("connections") {
-		o.Connections = &f.connections
-	}
-	if set("depth") {
-		o.Depth = &f.depth
-	}
-	if set("seed") {
-		o.Seed = &f.seed
-	}
-	return o
 }
 
 // tuneOps is --ops, or the ops the workload's mix issues.

@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kvbench/kvbench/internal/workload"
+)
+
+// workloadFlags are the flags that override a workload file, shared by run
+// and tune. Only the flags the user set override (defaults, then YAML, then
+// flags).
+type workloadFlags struct {
+	server, transport  string
+	duration           time.Duration
+	connections, depth int
+	rate               float64
+	seed               uint64
+	verify             bool
+}
+
+// registerTarget adds the flags every workload command has; durationHelp
+// says what --duration replaces for that command.
+func (f *workloadFlags) registerTarget(cmd *cobra.Command, durationHelp string) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.server, "server", "", "rdmakv server host:port (default: the workload's target.server, else an embedded server)")
+	fl.StringVar(&f.transport, "transport", "", "transport: tcp, verbs or auto (default: the workload's target.transport)")
+	fl.DurationVar(&f.duration, "duration", 0, durationHelp)
+	fl.IntVar(&f.connections, "connections", 0, "client connections (load.connections)")
+	fl.IntVar(&f.depth, "depth", 0, "operations in flight per connection (load.depth)")
+	fl.Uint64Var(&f.seed, "seed", 0, "seed for every random choice; same seed, same operations")
+	cmd.RegisterFlagCompletionFunc("transport", cobra.FixedCompletions([]string{"tcp", "verbs", "auto"}, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// registerLoad adds the flags that change the load model and checking (run).
+func (f *workloadFlags) registerLoad(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.Float64Var(&f.rate, "rate", 0, "run open loop at this many ops/s over all connections (load.rate)")
+	fl.BoolVar(&f.verify, "verify", false, "check every get against what was written (--verify=false turns it off)")
+}
+
+// overrides collects the flags the user set; the rest leave the file alone.
+// A flag the command does not have is never Changed.
+func (f *workloadFlags) overrides(cmd *cobra.Command) workload.Overrides {
+	var o workload.Overrides
+	set := cmd.Flags().Changed
+	if set("server") {
+		o.Server = &f.server
+	}
+	if set("transport") {
+		o.Transport = &f.transport
+	}
+	if set("duration") {
+		o.Measure = &f.duration
+	}
+	if set("connections") {
+		o.Connections = &f.connections
+	}
+	if set("depth") {
+		o.Depth = &f.depth
+	}
+	if set("rate") {
+		o.Rate = &f.rate
+	}
+	if set("seed") {
+		o.Seed = &f.seed
+	}
+	if set("verify") {
+		o.Verify = &f.verify
+	}
+	return o
+}
