@@ -356,3 +356,23 @@ func TestLogAxisLabelDoesNotShrinkDataArea(t *testing.T) {
 		t.Errorf("y label after Draw: %q", got)
 	}
 }
+
+func TestSecondTicks(t *testing.T) {
+	cases := []struct {
+		max  float64
+		want []string
+	}{
+		{5, []string{"0s", "1s", "2s", "3s", "4s", "5s"}},
+		{20, []string{"0s", "2s", "4s", "6s", "8s", "10s", "12s", "14s", "16s", "18s", "20s"}},
+		{45, []string{"0s", "5s", "10s", "15s", "20s", "25s", "30s", "35s", "40s", "45s"}},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, tk := range (secondTicks{}).Ticks(0, c.max) {
+			got = append(got, tk.Label)
+		}
+		if strings.Join(got, ",") != strings.Join(c.want, ",") {
+			t.Errorf("Ticks(0, %v) = %v, want %v", c.max, got, c.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package plot
 
 import (
 	"math"
+	"strconv"
 
 	gplot "gonum.org/v1/plot"
 
@@ -171,3 +172,22 @@ func PercentileLabel(k int) string {
 func durationLabel(v float64) string { return report.Duration(v) }
 func rateLabel(v float64) string     { return report.Rate(v) }
 func mibLabel(v float64) string      { return report.MiB(v * (1 << 20)) }
+
+// secondTicks labels a time axis in whole seconds (0s, 1s, ...), thinning
+// to a round step so at most about ten labels show.
+type secondTicks struct{}
+
+func (secondTicks) Ticks(min, max float64) []gplot.Tick {
+	step := 1.0
+	for _, s := range []float64{1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600} {
+		step = s
+		if (max-min)/s <= 10 {
+			break
+		}
+	}
+	var ticks []gplot.Tick
+	for v := math.Ceil(min/step) * step; v <= max+1e-9; v += step {
+		ticks = append(ticks, gplot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64) + "s"})
+	}
+	return ticks
+}

@@ -63,7 +63,7 @@ func Timeline(run *results.Run, dir, op string, size int) (fig *Figure, skipped 
 	}
 	slices.SortFunc(cells, cellOrder)
 	top := newPlot(fmt.Sprintf("%s %s: throughput and p99 over time", op, report.Bytes(int64(size))), "", "throughput (ops/s)")
-	bottom := newPlot("", "time since start of measure phase (s)", "p99 latency")
+	bottom := newPlot("", "time since start of measure phase", "p99 latency")
 	tp, lp := &Panel{Plot: top}, &Panel{Plot: bottom}
 	type line struct {
 		name     string
@@ -104,6 +104,7 @@ func Timeline(run *results.Run, dir, op string, size int) (fig *Figure, skipped 
 	}
 	for _, p := range []*Panel{tp, lp} {
 		p.Plot.X.Min, p.Plot.X.Max = 0, tmax
+		p.Plot.X.Tick.Marker = secondTicks{}
 	}
 	logAxis(&top.Y, slices.Min(rates), slices.Max(rates), rateLabel)
 	if len(lats) > 0 {
