@@ -57,7 +57,10 @@ func WithEagerThreshold(n int) Option { return func(o *options) { o.threshold = 
 // fails with ErrTimeout and the connection stays usable.
 func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
 
-// WithPoll selects busy or event-driven completion polling.
+// WithPoll selects busy or event-driven completion polling. With
+// transport.PollBusy on a transport that supports it (verbs), a request
+// waiting for its reply polls the completion queue itself, spinning a
+// core per waiting goroutine; event mode sleeps until woken.
 func WithPoll(p transport.Poll) Option { return func(o *options) { o.poll = p } }
 
 // WithDevice names the RDMA device (verbs only).

@@ -388,8 +388,10 @@ func (c *conn) spinWait(s *opSlot) error {
 	}
 }
 
-// CallerPolls is true in busy mode (transport.Poller).
-func (c *conn) CallerPolls() bool { return c.g.rcq.busy }
+// CallerPolls is true for a client connection in busy mode
+// (transport.Poller). A server connection's receive CQ is shared by every
+// client and keeps its own spinning poller.
+func (c *conn) CallerPolls() bool { return c.g.rcq.busy && c.g.rq.srq == nil }
 
 // PollOnce lets a caller waiting for a reply poll the receive CQ itself
 // (transport.Poller); the background poller then only sweeps. When it
@@ -397,7 +399,7 @@ func (c *conn) CallerPolls() bool { return c.g.rcq.busy }
 // on either.
 func (c *conn) PollOnce() bool {
 	q := c.g.rcq
-	if !q.busy {
+	if !c.CallerPolls() {
 		return false
 	}
 	if !q.callerDriven.Load() {
