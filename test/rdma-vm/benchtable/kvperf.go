@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sort"
 )
 
 // kvperfResult is the part of a kvperf bench report the table uses. Other
@@ -31,27 +32,6 @@ func (r kvperfResult) checkProtocol(want string) error {
 	return nil
 }
 
-// parseKvperf decodes a kvperf report: the whole input as one JSON object,
-// or else the last line that is one (kvperf may print progress first).
-func parseKvperf(data []byte) (kvperfResult, error) {
-	var r kvperfResult
-	if err := json.Unmarshal(data, &r); err == nil {
-		return r, nil
-	}
-	lines := bytes.Split(data, []byte("\n"))
-	for i := len(lines) - 1; i >= 0; i-- {
-		l := bytes.TrimSpace(lines[i])
-		if len(l) == 0 || l[0] != '{' {
-			continue
-		}
-		var r kvperfResult
-		if err := json.Unmarshal(l, &r); err == nil {
-			return r, nil
-		}
-	}
-	return kvperfResult{}, fmt.Errorf("no JSON object found")
-}
-
 // mibPerSec is the case's throughput in MiB/s: from ops_per_sec and the
 // known value size when present (no unit to misread), else mb_per_sec.
 func (r kvperfResult) mibPerSec(valueSize int64) (float64, error) {
@@ -62,4 +42,40 @@ func (r kvperfResult) mibPerSec(valueSize int64) (float64, error) {
 		return *r.MBPerSec, nil
 	}
 	return 0, fmt.Errorf("neither ops_per_sec nor mb_per_sec present")
+}
+
+// parseKvperfRuns decodes a report of repeated runs: the whole input as
+// one JSON object, or else every line that is one, in order.
+func parseKvperfRuns(data []byte) ([]kvperfResult, error) {
+	var r kvperfResult
+	if err := json.Unmarshal(data, &r); err == nil {
+		return []kvperfResult{r}, nil
+	}
+	var runs []kvperfResult
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		l = bytes.TrimSpace(l)
+		if len(l) == 0 || l[0] != '{' {
+			continue
+		}
+		var r kvperfResult
+		if err := json.Unmarshal(l, &r); err == nil {
+			runs = append(runs, r)
+		}
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("no JSON object found")
+	}
+	return runs, nil
+}
+
+// median is the middle value (the mean of the two middle ones for an even
+// count): one slow or fast run of several does not move it.
+func median(v []float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }

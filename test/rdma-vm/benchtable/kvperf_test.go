@@ -5,22 +5,23 @@ import (
 )
 
 func TestParseKvperf(t *testing.T) {
-	r, err := parseKvperf([]byte(`{"p50_ns":1500,"ops_per_sec":2000,"extra":[1,2]}`))
-	if err != nil {
-		t.Fatal(err)
+	runs, err := parseKvperfRuns([]byte(`{"p50_ns":1500,"ops_per_sec":2000,"extra":[1,2]}`))
+	if err != nil || len(runs) != 1 {
+		t.Fatal(runs, err)
 	}
+	r := runs[0]
 	if r.P50NS == nil || *r.P50NS != 1500 || r.OpsPerSec == nil || *r.OpsPerSec != 2000 || r.MBPerSec != nil {
 		t.Errorf("got %+v", r)
 	}
-	r, err = parseKvperf([]byte("warming up\n{\"p50_ns\": 1}\n{\"p50_ns\": 2}\n\n"))
+	runs, err = parseKvperfRuns([]byte("warming up\n{\"p50_ns\": 1}\n{\"p50_ns\": 2}\n\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.P50NS == nil || *r.P50NS != 2 {
-		t.Errorf("want the last object, got %+v", r)
+	if len(runs) != 2 || runs[0].P50NS == nil || *runs[0].P50NS != 1 || runs[1].P50NS == nil || *runs[1].P50NS != 2 {
+		t.Errorf("want both objects in order, got %+v", runs)
 	}
 	for _, bad := range []string{"", "no json here", "{\"p50_ns\": \"fast\"}", "[1,2]"} {
-		if _, err := parseKvperf([]byte(bad)); err == nil {
+		if _, err := parseKvperfRuns([]byte(bad)); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
 	}
@@ -59,6 +60,21 @@ func FuzzParseKvperf(f *testing.F) {
 	f.Add([]byte(`{"p50_ns":41250,"ops_per_sec":21000.5}`))
 	f.Add([]byte("x\n{\"mb_per_sec\":1}\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		_, _ = parseKvperf(in)
+		_, _ = parseKvperfRuns(in)
 	})
+}
+
+func TestMedian(t *testing.T) {
+	for _, c := range []struct {
+		in   []float64
+		want float64
+	}{
+		{[]float64{5}, 5},
+		{[]float64{9, 1, 4}, 4},
+		{[]float64{3, 1, 4, 2}, 2.5},
+	} {
+		if got := median(c.in); got != c.want {
+			t.Errorf("median(%v) = %v, want %v", c.in, got, c.want)
+		}
+	}
 }

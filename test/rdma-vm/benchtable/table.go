@@ -62,20 +62,34 @@ func load(dir string) *results {
 	r.readLat64K = pt("ib_read_lat-65536.txt", rdvSize, colTypicalUsec)
 	r.writeBW1M = pt("ib_write_bw-1048576.txt", setSize, colBWAverage)
 
+	// A case's report may hold several runs, one JSON line each; the
+	// table shows the median of their figures.
 	kv := func(name, protocol string, pick func(kvperfResult) (float64, error)) *float64 {
 		file := "kvperf-" + name + ".json"
 		data, err := os.ReadFile(filepath.Join(dir, file))
 		if err == nil {
-			var res kvperfResult
-			if res, err = parseKvperf(data); err == nil {
-				if res.Poll != nil {
-					r.polls[*res.Poll] = true
-				}
-				if err = res.checkProtocol(protocol); err == nil {
-					var v float64
-					if v, err = pick(res); err == nil {
-						return &v
+			var runs []kvperfResult
+			if runs, err = parseKvperfRuns(data); err == nil {
+				vals := make([]float64, 0, len(runs))
+				for i, res := range runs {
+					if res.Poll != nil {
+						r.polls[*res.Poll] = true
 					}
+					var v float64
+					if err = res.checkProtocol(protocol); err == nil {
+						v, err = pick(res)
+					}
+					if err != nil {
+						if len(runs) > 1 {
+							err = fmt.Errorf("run %d: %w", i+1, err)
+						}
+						break
+					}
+					vals = append(vals, v)
+				}
+				if err == nil {
+					v := median(vals)
+					return &v
 				}
 			}
 		}
