@@ -185,6 +185,9 @@ func (c *Client) ProtocolFor(keyLen, valueLen int) Protocol {
 func (c *Client) Close() error {
 	c.closeOnce.Do(func() {
 		c.markDone(nil)
+		if c.staging != nil {
+			c.staging.seal()
+		}
 		c.closeErr = c.conn.Close()
 		if c.staging != nil {
 			c.staging.close()

@@ -49,7 +49,9 @@ func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte)
 			return c.connError(err)
 		}
 		defer c.staging.put(buf)
-		copy(buf.bytes(), value)
+		if err := c.staging.fill(buf, value); err != nil {
+			return c.connError(err)
+		}
 	}
 	if err := c.call(s, wire.Header{Type: wire.SetRdvReq, Length: uint64(n)}, key, nil); err != nil {
 		return err

@@ -19,6 +19,11 @@ func (h handler) Deliver(conn transport.Conn, m *transport.Message) {
 	if err != nil {
 		m.Release()
 		c.log.Warn("rdmakv: closing connection: malformed message from server", "remote", conn.RemoteAddr(), "err", err)
+		// Closing unmaps the staging region: let a Set copying into it
+		// finish first, as Client.Close does.
+		if c.staging != nil {
+			c.staging.seal()
+		}
 		conn.Close()
 		return
 	}

@@ -18,6 +18,13 @@ type staging struct {
 	region transport.Region
 	alloc  *buddy.Allocator
 
+	// life is held for reading while a Set copies its value in and for
+	// writing by seal. The connection's Close unmaps this memory (the
+	// transport frees a closed connection's regions), so a copy under way
+	// must finish before Close starts, and none may start after.
+	life   sync.RWMutex
+	sealed bool
+
 	mu          sync.Mutex
 	outstanding int // blocks handed out and not yet put back
 	closed      bool
@@ -62,6 +69,25 @@ func (st *staging) get(n int) (stageBuf, error) {
 		return stageBuf{}, fmt.Errorf("register a temporary %d-byte region (staging full): %w", n, err)
 	}
 	return stageBuf{region: r, n: n, temp: true}, nil
+}
+
+// fill copies p into b, unless the client is closing.
+func (st *staging) fill(b stageBuf, p []byte) error {
+	st.life.RLock()
+	defer st.life.RUnlock()
+	if st.sealed {
+		return transport.ErrClosed
+	}
+	copy(b.bytes(), p)
+	return nil
+}
+
+// seal waits for copies in progress and refuses later ones; Close calls
+// it before closing the connection.
+func (st *staging) seal() {
+	st.life.Lock()
+	st.sealed = true
+	st.life.Unlock()
 }
 
 func (st *staging) put(b stageBuf) {

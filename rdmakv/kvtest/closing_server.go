@@ -63,8 +63,16 @@ func testServerCloseInFlight(t *testing.T, env Env) {
 			})
 		}()
 	}
+	// A worker that fails before it has started returns early; wait for
+	// the others rather than for a start that never comes, so the failure
+	// is reported instead of tripping the hang guard.
+	allDone := make(chan struct{})
+	go func() { wg.Wait(); close(allDone) }()
 	for range workers {
-		<-started
+		select {
+		case <-started:
+		case <-allDone:
+		}
 	}
 	if err := s.Close(); err != nil {
 		t.Errorf("server Close with clients busy: %v", err)

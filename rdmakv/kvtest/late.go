@@ -3,6 +3,7 @@ package kvtest
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -21,6 +22,7 @@ type lateServer struct {
 	mu     sync.Mutex
 	fins   map[uint32]uint64 // SET_FIN token -> length
 	rels   map[uint32]bool   // GET_RELEASE tokens
+	seen   map[string]bool   // keys of the late requests received
 	events chan struct{}     // poked on every record
 	stale  chan struct{}     // closed once the late inline reply is sent
 }
@@ -44,6 +46,11 @@ func (h lateConn) Deliver(c transport.Conn, m *transport.Message) {
 		return
 	}
 	s := h.s
+	if strings.HasPrefix(key, "slow-") {
+		s.mu.Lock()
+		s.seen[key] = true
+		s.mu.Unlock()
+	}
 	reply := func(d time.Duration, hd wire.Header, value []byte) {
 		hd.ReqID = f.ReqID
 		b := wire.AppendFrame(nil, hd, nil, value)
@@ -106,6 +113,13 @@ func (s *lateServer) record(fn func()) {
 	}
 }
 
+// saw reports whether the server has received a request for key.
+func (s *lateServer) saw(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.seen[key]
+}
+
 func (s *lateServer) finLen(tok uint32) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -141,7 +155,7 @@ func testLateReplies(t *testing.T, env Env) {
 	if err != nil {
 		t.Fatalf("transport.Lookup(%q): %v", env.Transport, err)
 	}
-	s := &lateServer{fins: map[uint32]uint64{}, rels: map[uint32]bool{}, events: make(chan struct{}, 1), stale: make(chan struct{})}
+	s := &lateServer{fins: map[uint32]uint64{}, rels: map[uint32]bool{}, seen: map[string]bool{}, events: make(chan struct{}, 1), stale: make(chan struct{})}
 	cfg := transport.Config{MaxMessage: wire.HeaderSize + 16<<10 + wire.MaxKeyLen, RecvDepth: 64, SendDepth: 64}
 	s.ln, err = n.Listen(env.Addr, cfg, func(transport.Conn) transport.Handler { return lateConn{s} })
 	if err != nil {
@@ -174,31 +188,45 @@ func testLateReplies(t *testing.T, env Env) {
 		}
 		v.Release()
 	}
-	if v, err := c.Get(short(), []byte("slow-inline")); !errors.Is(err, rdmakv.ErrTimeout) {
+	// timeOut makes a request whose reply comes late time out, and repeats
+	// it until the server has it: a context that runs out before the
+	// request goes out (a stall on a loaded machine) sends nothing, and
+	// then no late reply would ever come ("hold" would wait for it
+	// forever). A fast Get behind each try is a fence: the server handles
+	// a connection's messages in order, so once the fence is answered the
+	// server has seen the try if it was sent.
+	timeOut := func(key string, do func(ctx context.Context) error) {
+		t.Helper()
+		for try := 0; !s.saw(key); try++ {
+			if try == 20 {
+				t.Fatalf("%s: %d requests with a 100ms context deadline all timed out before they were sent", key, try)
+			}
+			if err := do(short()); !errors.Is(err, rdmakv.ErrTimeout) {
+				t.Fatalf("%s whose reply comes %v late, context deadline 100ms: %v, want ErrTimeout", key, lateDelay, err)
+			}
+			get("fence-" + key + "-" + itoa(try))
+		}
+	}
+	getLate := func(ctx context.Context, key string) error {
+		v, err := c.Get(ctx, []byte(key))
 		if err == nil {
 			v.Release()
 		}
-		t.Fatalf("Get whose reply comes %v late, context deadline 100ms: %v, want ErrTimeout", lateDelay, err)
+		return err
 	}
+	timeOut("slow-inline", func(ctx context.Context) error { return getLate(ctx, "slow-inline") })
 	get("hold")
 	for i := range 10 {
 		get("fast-" + itoa(i))
 	}
 
-	if v, err := c.Get(short(), []byte("slow-rdv")); !errors.Is(err, rdmakv.ErrTimeout) {
-		if err == nil {
-			v.Release()
-		}
-		t.Fatalf("rendezvous Get whose reply comes late: %v, want ErrTimeout", err)
-	}
+	timeOut("slow-rdv", func(ctx context.Context) error { return getLate(ctx, "slow-rdv") })
 	if !s.waitFor(func() bool { return s.rels[lateRdvTok] }) {
 		t.Errorf("a late GET_REPLY_RDV (token %d) was not released with GET_RELEASE: the server's read window stays pinned until its lease", lateRdvTok)
 	}
 	get("fast-after-rdv")
 
-	if err := c.Set(short(), []byte("slow-grant"), pattern(20000, 1)); !errors.Is(err, rdmakv.ErrTimeout) {
-		t.Fatalf("rendezvous Set whose grant comes late: %v, want ErrTimeout", err)
-	}
+	timeOut("slow-grant", func(ctx context.Context) error { return c.Set(ctx, []byte("slow-grant"), pattern(20000, 1)) })
 	if !s.waitFor(func() bool { _, ok := s.fins[lateSetTok]; return ok }) {
 		t.Errorf("a late SET_RDV_GRANT (token %d) was not cancelled with SET_FIN: the server's slot stays pinned until its lease", lateSetTok)
 	} else if l := s.finLen(lateSetTok); l == 20000 {
