@@ -15,7 +15,6 @@ import (
 	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/progress"
 	"github.com/kvbench/kvbench/internal/results"
-	"github.com/kvbench/kvbench/internal/workload"
 	_ "github.com/kvbench/kvbench/rdmakv/tcp"   // the TCP transport
 	_ "github.com/kvbench/kvbench/rdmakv/verbs" // the RDMA verbs transport (cgo, libibverbs)
 )
@@ -71,12 +70,8 @@ Exit status: 0 on success, 1 on error or when verify mode found a bad value,
 
 func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	w, err := workload.LoadFile(file)
+	w, err := f.load(cmd, file)
 	if err != nil {
-		return err
-	}
-	w.ApplyOverrides(f.overrides(cmd))
-	if err := w.Validate(); err != nil {
 		return err
 	}
 	cfg := bench.FromWorkload(w)

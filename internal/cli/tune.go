@@ -95,12 +95,8 @@ func tuneOps(flag string, mix workload.Mix) []string {
 
 func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	w, err := workload.LoadFile(file)
+	w, err := f.load(cmd, file)
 	if err != nil {
-		return err
-	}
-	w.ApplyOverrides(f.overrides(cmd))
-	if err := w.Validate(); err != nil {
 		return err
 	}
 	cfg := tune.Config{Ops: tuneOps(f.ops, w.Mix), Repeats: f.repeats, Alpha: f.alpha, KeySize: w.Keys.Size}

@@ -71,3 +71,17 @@ func (f *workloadFlags) overrides(cmd *cobra.Command) workload.Overrides {
 	}
 	return o
 }
+
+// load reads a workload file, applies the flags the user set, and validates
+// the result (errors name the file and line, or the flag).
+func (f *workloadFlags) load(cmd *cobra.Command, file string) (*workload.Workload, error) {
+	w, err := workload.LoadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	w.ApplyOverrides(f.overrides(cmd))
+	if err := w.Validate(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
