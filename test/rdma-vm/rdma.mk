@@ -14,6 +14,9 @@ VMDIR ?= $(CURDIR)/.rdma-vm
 RDMA_VM_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 RDMA_VM_FLAGS ?=
 RDMA_VM_TIMEOUT ?= 420
+# Guest memory: the conformance suite's clients each register a 64 MiB
+# staging region (pinned by rxe), so 1G can run out under Concurrency.
+RDMA_VM_MEM ?= 4G
 RDMA_VM_SHARE := $(VMDIR)/share
 RDMA_VERBS_PKG ?= ./rdmakv/verbs
 RDMA_KVSERVER_PKG ?= ./cmd/kvserver
@@ -34,10 +37,10 @@ rdma-vm-build: rdma-vm-setup
 	cp $(RDMA_VM_DIR)/guest-lib.sh $(RDMA_VM_DIR)/guest-test.sh $(RDMA_VM_DIR)/guest-bench.sh $(RDMA_VM_SHARE)/
 
 test-rdma: rdma-vm-build
-	$(RDMA_VM_DIR)/run.sh $(RDMA_VM_FLAGS) --timeout $(RDMA_VM_TIMEOUT) $(RDMA_VM_SHARE) -- ./guest-test.sh
+	$(RDMA_VM_DIR)/run.sh $(RDMA_VM_FLAGS) --mem $(RDMA_VM_MEM) --timeout $(RDMA_VM_TIMEOUT) $(RDMA_VM_SHARE) -- ./guest-test.sh
 
 bench-rdma: rdma-vm-build
-	$(RDMA_VM_DIR)/run.sh $(RDMA_VM_FLAGS) --timeout $(RDMA_VM_TIMEOUT) $(RDMA_VM_SHARE) -- ./guest-bench.sh
+	$(RDMA_VM_DIR)/run.sh $(RDMA_VM_FLAGS) --mem $(RDMA_VM_MEM) --timeout $(RDMA_VM_TIMEOUT) $(RDMA_VM_SHARE) -- ./guest-bench.sh
 	$(GO) build -C $(RDMA_VM_DIR)/benchtable -o $(VMDIR)/benchtable .
 	$(VMDIR)/benchtable $(RDMA_VM_SHARE)/bench | tee $(VMDIR)/bench-rdma.txt
 
