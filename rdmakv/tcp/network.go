@@ -34,17 +34,13 @@ import (
 // Name is the transport's registry name.
 const Name = "tcp"
 
-// Defaults for Config fields left at zero.
+// Defaults and limits for Config fields (see transport.Config.Check).
 const (
-	DefaultMaxMessage = 64 << 10
-	DefaultRecvDepth  = 64
-	DefaultSendDepth  = 64
-)
-
-// Limits on Config fields.
-const (
-	MaxMessageLimit = 1 << 30
-	MaxDepth        = 1 << 16
+	DefaultMaxMessage = transport.DefaultMaxMessage
+	DefaultRecvDepth  = transport.DefaultRecvDepth
+	DefaultSendDepth  = transport.DefaultSendDepth
+	MaxMessageLimit   = transport.MaxMessageLimit
+	MaxDepth          = 1 << 16
 )
 
 func init() { transport.RegisterNetwork(network{}) }
@@ -108,30 +104,5 @@ func (network) Dial(ctx context.Context, addr string, cfg transport.Config, h tr
 // checkConfig fills zero sizes with the defaults and reports every field
 // out of range.
 func checkConfig(cfg transport.Config) (transport.Config, error) {
-	if cfg.MaxMessage == 0 {
-		cfg.MaxMessage = DefaultMaxMessage
-	}
-	if cfg.RecvDepth == 0 {
-		cfg.RecvDepth = DefaultRecvDepth
-	}
-	if cfg.SendDepth == 0 {
-		cfg.SendDepth = DefaultSendDepth
-	}
-	var errs []error
-	if cfg.MaxMessage < 0 || cfg.MaxMessage > MaxMessageLimit {
-		errs = append(errs, fmt.Errorf("tcp: MaxMessage %d out of range (1..%d)", cfg.MaxMessage, MaxMessageLimit))
-	}
-	if cfg.RecvDepth < 0 || cfg.RecvDepth > MaxDepth {
-		errs = append(errs, fmt.Errorf("tcp: RecvDepth %d out of range (1..%d)", cfg.RecvDepth, MaxDepth))
-	}
-	if cfg.SendDepth < 0 || cfg.SendDepth > MaxDepth {
-		errs = append(errs, fmt.Errorf("tcp: SendDepth %d out of range (1..%d)", cfg.SendDepth, MaxDepth))
-	}
-	if cfg.OpTimeout < 0 {
-		errs = append(errs, fmt.Errorf("tcp: OpTimeout %v is negative", cfg.OpTimeout))
-	}
-	if cfg.Poll != transport.PollEvent && cfg.Poll != transport.PollBusy {
-		errs = append(errs, fmt.Errorf("tcp: unknown Poll mode %d", cfg.Poll))
-	}
-	return cfg, errors.Join(errs...)
+	return cfg.Check("tcp: ", MaxDepth)
 }

@@ -19,18 +19,14 @@ import (
 // Name is the transport's registry name.
 const Name = "verbs"
 
-// Defaults for Config fields left at zero (the same as the TCP transport's,
-// so the two compare like for like).
+// Defaults and limits for Config fields (see transport.Config.Check), the
+// same as the TCP transport's so the two compare like for like.
 const (
-	DefaultMaxMessage = 64 << 10
-	DefaultRecvDepth  = 64
-	DefaultSendDepth  = 64
-)
-
-// Limits on Config fields.
-const (
-	MaxMessageLimit = 1 << 30
-	MaxDepth        = 1 << 14
+	DefaultMaxMessage = transport.DefaultMaxMessage
+	DefaultRecvDepth  = transport.DefaultRecvDepth
+	DefaultSendDepth  = transport.DefaultSendDepth
+	MaxMessageLimit   = transport.MaxMessageLimit
+	MaxDepth          = 1 << 14
 )
 
 // ackTimeout is the QP's local ACK timeout exponent: 4.096 us * 2^17, about
@@ -47,37 +43,9 @@ type network struct{}
 func (network) Name() string { return Name }
 
 func checkConfig(cfg transport.Config) (transport.Config, error) {
-	var errs []error
-	if cfg.MaxMessage == 0 {
-		cfg.MaxMessage = DefaultMaxMessage
-	}
-	if cfg.RecvDepth == 0 {
-		cfg.RecvDepth = DefaultRecvDepth
-	}
-	if cfg.SendDepth == 0 {
-		cfg.SendDepth = DefaultSendDepth
-	}
-	if cfg.MaxMessage < 0 || cfg.MaxMessage > MaxMessageLimit {
-		errs = append(errs, fmt.Errorf("MaxMessage %d outside [1, %d]", cfg.MaxMessage, MaxMessageLimit))
-	}
-	if cfg.RecvDepth < 0 || cfg.RecvDepth > MaxDepth {
-		errs = append(errs, fmt.Errorf("RecvDepth %d outside [1, %d]", cfg.RecvDepth, MaxDepth))
-	}
-	if cfg.SendDepth < 0 || cfg.SendDepth > MaxDepth {
-		errs = append(errs, fmt.Errorf("SendDepth %d outside [1, %d]", cfg.SendDepth, MaxDepth))
-	}
-	if cfg.Poll != transport.PollEvent && cfg.Poll != transport.PollBusy {
-		errs = append(errs, fmt.Errorf("unknown Poll mode %d", cfg.Poll))
-	}
-	if cfg.OpTimeout < 0 {
-		errs = append(errs, fmt.Errorf("OpTimeout %v is negative", cfg.OpTimeout))
-	}
-	if len(errs) > 0 {
-		err := fmt.Errorf("verbs: bad config: %w", errs[0])
-		for _, e := range errs[1:] {
-			err = fmt.Errorf("%w; %w", err, e)
-		}
-		return cfg, err
+	cfg, err := cfg.Check("", MaxDepth)
+	if err != nil {
+		return cfg, fmt.Errorf("verbs: bad config: %w", err)
 	}
 	return cfg, nil
 }

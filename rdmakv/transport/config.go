@@ -1,0 +1,48 @@
+package transport
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Defaults for Config fields left at zero, shared by every transport so
+// that they compare like for like.
+const (
+	DefaultMaxMessage = 64 << 10
+	DefaultRecvDepth  = 64
+	DefaultSendDepth  = 64
+	// MaxMessageLimit bounds Config.MaxMessage.
+	MaxMessageLimit = 1 << 30
+)
+
+// Check fills zero sizes with the defaults and reports every field out of
+// range (depths above maxDepth, the transport's own bound), each message
+// starting with prefix. The error is an errors.Join of one error per fault.
+func (cfg Config) Check(prefix string, maxDepth int) (Config, error) {
+	if cfg.MaxMessage == 0 {
+		cfg.MaxMessage = DefaultMaxMessage
+	}
+	if cfg.RecvDepth == 0 {
+		cfg.RecvDepth = DefaultRecvDepth
+	}
+	if cfg.SendDepth == 0 {
+		cfg.SendDepth = DefaultSendDepth
+	}
+	var errs []error
+	if cfg.MaxMessage < 0 || cfg.MaxMessage > MaxMessageLimit {
+		errs = append(errs, fmt.Errorf("%sMaxMessage %d out of range (1..%d)", prefix, cfg.MaxMessage, MaxMessageLimit))
+	}
+	if cfg.RecvDepth < 0 || cfg.RecvDepth > maxDepth {
+		errs = append(errs, fmt.Errorf("%sRecvDepth %d out of range (1..%d)", prefix, cfg.RecvDepth, maxDepth))
+	}
+	if cfg.SendDepth < 0 || cfg.SendDepth > maxDepth {
+		errs = append(errs, fmt.Errorf("%sSendDepth %d out of range (1..%d)", prefix, cfg.SendDepth, maxDepth))
+	}
+	if cfg.OpTimeout < 0 {
+		errs = append(errs, fmt.Errorf("%sOpTimeout %v is negative", prefix, cfg.OpTimeout))
+	}
+	if cfg.Poll != PollEvent && cfg.Poll != PollBusy {
+		errs = append(errs, fmt.Errorf("%sunknown Poll mode %d", prefix, cfg.Poll))
+	}
+	return cfg, errors.Join(errs...)
+}
