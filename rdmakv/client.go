@@ -22,7 +22,12 @@ type Client struct {
 	conn transport.Conn
 	// poller is set when waiting callers drive the transport's
 	// completions themselves (busy mode on a transport.Poller).
-	poller    transport.Poller
+	poller transport.Poller
+	// inval is set when the transport can close a read window with the
+	// release itself (transport.PeerInvalidator).
+	inval transport.PeerInvalidator
+	// flags asks for windows the client closes itself (with inval).
+	flags     wire.Flag
 	threshold int
 	limits    Limits
 
@@ -105,6 +110,9 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 	}
 	if p, ok := c.conn.(transport.Poller); ok && p.CallerPolls() {
 		c.poller = p
+	}
+	if c.inval, _ = c.conn.(transport.PeerInvalidator); c.inval != nil {
+		c.flags = wire.FlagPeerInvalidate
 	}
 	c.ready.Store(true)
 	return c, nil

@@ -53,7 +53,7 @@ func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte)
 			return c.connError(err)
 		}
 	}
-	if err := c.call(s, wire.Header{Type: wire.SetRdvReq, Length: uint64(n)}, key, nil); err != nil {
+	if err := c.call(s, wire.Header{Type: wire.SetRdvReq, Flags: c.flags, Length: uint64(n)}, key, nil); err != nil {
 		return err
 	}
 	m, f, err := c.wait(ctx, s, wire.SetRdvGrant)
@@ -69,7 +69,17 @@ func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte)
 		return fmt.Errorf("%w: grant for %d bytes (token %d), asked %d", ErrProtocol, f.Length, f.Token, n)
 	}
 	s.rearm()
-	if n > 0 {
+	if n > 0 && c.inval != nil && f.Flags&wire.FlagPeerInvalidate != 0 {
+		// WRITE and the SET_FIN that closes the window, in one post.
+		h := wire.Header{Type: wire.SetFin, ReqID: s.id, Token: f.Token, Length: uint64(n)}
+		h.Encode(s.hdr[:])
+		if err := c.inval.WriteInvalidate(buf.region, buf.off, n, f.Addr, f.RKey, s.hdr[:], nil, nil); err != nil {
+			if m := s.disarm(); m != nil {
+				m.Release()
+			}
+			return c.connError(err)
+		}
+	} else if n > 0 {
 		if err := c.conn.WriteImm(buf.region, buf.off, n, f.Addr, f.RKey, f.Token); err != nil {
 			if m := s.disarm(); m != nil {
 				m.Release()
@@ -106,10 +116,9 @@ func (c *Client) Get(ctx context.Context, key []byte) (*Value, error) {
 		return nil, err
 	}
 	defer c.releaseSlot(s)
-	if err := c.call(s, wire.Header{Type: wire.Get, Aux: uint32(c.threshold)}, key, nil); err != nil {
+	if err := c.call(s, wire.Header{Type: wire.Get, Flags: c.flags, Aux: uint32(c.threshold)}, key, nil); err != nil {
 		return nil, err
 	}
-	s.timer.Reset(c.opts.timeout)
 	m, err := c.waitAny(ctx, s)
 	if err != nil {
 		return nil, err
@@ -165,16 +174,22 @@ func (c *Client) getRendezvous(s *cslot, f *wire.Frame) (*Value, error) {
 		c.putRec(r)
 		return nil, c.connError(err)
 	}
-	if err := c.conn.Read(buf.region, buf.off, int(n), f.Addr, f.RKey); err != nil {
-		c.staging.put(buf)
-		c.putRec(r)
-		release() // best effort: a failed READ usually means the connection is gone
-		return nil, c.connError(err)
+	if c.inval != nil && f.Token != 0 && f.Flags&wire.FlagPeerInvalidate != 0 {
+		h := wire.Header{Type: wire.GetRelease, ReqID: s.id, Token: f.Token}
+		h.Encode(s.hdr[:])
+		err = c.inval.ReadInvalidate(buf.region, buf.off, int(n), f.Addr, f.RKey, s.hdr[:], nil, nil)
+	} else {
+		err = c.conn.Read(buf.region, buf.off, int(n), f.Addr, f.RKey)
+		if err != nil {
+			release() // best effort: a failed READ usually means the connection is gone
+		} else {
+			err = release()
+		}
 	}
-	if err := release(); err != nil {
+	if err != nil {
 		c.staging.put(buf)
 		c.putRec(r)
-		return nil, err
+		return nil, c.connError(err)
 	}
 	r.buf, r.data = buf, buf.bytes()
 	return c.handOut(r), nil

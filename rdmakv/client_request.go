@@ -113,7 +113,6 @@ func (c *Client) call(s *cslot, h wire.Header, key, value []byte) error {
 // wait blocks for the slot's reply, the timeout, ctx, or the connection's
 // end. On success the caller owns the returned Message.
 func (c *Client) wait(ctx context.Context, s *cslot, want wire.Type) (*transport.Message, wire.Frame, error) {
-	s.timer.Reset(c.opts.timeout)
 	m, err := c.await(ctx, s)
 	if err == nil {
 		f, derr := wire.Decode(m.Data) // validated by Deliver already
@@ -132,7 +131,7 @@ func (c *Client) wait(ctx context.Context, s *cslot, want wire.Type) (*transport
 // errNoReply is await's timeout, worded by its callers.
 var errNoReply = errors.New("no reply")
 
-// await waits for the slot's reply with the timer already running; on
+// await waits up to the client's timeout for the slot's reply; on
 // failure the slot is disarmed and a reply that raced in is disposed of.
 // When the transport lets callers poll (busy mode), the waiting goroutine
 // drives the completion queue itself: the reply is then found and handed
@@ -145,6 +144,7 @@ func (c *Client) await(ctx context.Context, s *cslot) (*transport.Message, error
 			return m, nil
 		}
 	} else {
+		s.timer.Reset(c.opts.timeout)
 		select {
 		case m := <-s.ch:
 			s.timer.Stop()
@@ -168,26 +168,34 @@ func (c *Client) await(ctx context.Context, s *cslot) (*transport.Message, error
 
 // spin is await's busy-mode loop: poll, then look for the reply (another
 // waiter may have dispatched it), yielding when there was nothing to do.
+// The timeout is a deadline read off the clock, not a timer: arming and
+// stopping one per request costs more than the clock reads.
 func (c *Client) spin(ctx context.Context, s *cslot) (*transport.Message, error) {
 	ctxDone := ctx.Done()
+	var deadline time.Time
 	for {
 		select {
 		case m := <-s.ch:
-			s.timer.Stop()
 			return m, nil
-		case <-s.timer.C:
-			return nil, errNoReply
+		default:
+		}
+		if c.poller.PollOnce() {
+			continue
+		}
+		select {
 		case <-ctxDone:
-			s.timer.Stop()
 			return nil, ctxErr(ctx)
 		case <-c.done:
-			s.timer.Stop()
 			return nil, c.connError(nil)
 		default:
 		}
-		if !c.poller.PollOnce() {
-			runtime.Gosched()
+		now := time.Now()
+		if deadline.IsZero() {
+			deadline = now.Add(c.opts.timeout)
+		} else if now.After(deadline) {
+			return nil, errNoReply
 		}
+		runtime.Gosched()
 	}
 }
 
@@ -207,8 +215,7 @@ func (c *Client) checkKey(key []byte) error {
 	return nil
 }
 
-// waitAny is wait for a GET, whose reply has one of two types; the timer
-// is already running.
+// waitAny is wait for a GET, whose reply has one of two types.
 func (c *Client) waitAny(ctx context.Context, s *cslot) (*transport.Message, error) {
 	m, err := c.await(ctx, s)
 	if err == errNoReply {

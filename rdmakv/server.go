@@ -173,6 +173,14 @@ func (s *Server) reaper() {
 					s.reaperWG.Add(1)
 					go func(c *sconn, l *lease) {
 						defer s.reaperWG.Done()
+						if l.peerInv {
+							// The client may still invalidate this window
+							// itself; invalidating a window twice is an
+							// error that kills the connection (and crashes
+							// rxe on some kernels), so end the connection
+							// first: its QP then takes no more packets.
+							c.fault("read lease %d ran out with its window open", l.token)
+						}
 						c.end(l)
 					}(c, l)
 				}

@@ -48,6 +48,9 @@ func (sc *sconn) handleGet(f *wire.Frame) {
 		Type: wire.GetReplyRdv, ReqID: f.ReqID, Addr: sc.s.pool.Addr() + uint64(sl.off), Length: uint64(sl.n),
 		Version: sl.version, RKey: rkey, Aux: uint32(sc.s.cfg.Lease / time.Millisecond),
 	}
+	if sc.peerInvalidates(f, rkey) {
+		h.Flags, l.peerInv = wire.FlagPeerInvalidate, true
+	}
 	if h.Token = sc.add(l); h.Token == 0 {
 		sc.end(l)
 		return

@@ -2,15 +2,21 @@ package rdmakv
 
 import (
 	"time"
+
+	"github.com/kvbench/kvbench/rdmakv/transport"
+	"github.com/kvbench/kvbench/rdmakv/wire"
 )
 
 // lease is an open rendezvous window: a read window on a committed slot
 // (get) or a write window on a fresh slot (set grant).
 type lease struct {
-	token    uint32
-	rkey     uint32
-	window   bool // a window was granted (false for empty values)
-	write    bool
+	token  uint32
+	rkey   uint32
+	window bool // a window was granted (false for empty values)
+	write  bool
+	// peerInv: the client was told it may invalidate the window itself
+	// (wire.FlagPeerInvalidate).
+	peerInv  bool
 	sl       *slot
 	key      []byte // set grants: the key to commit under
 	reqID    uint32 // set grants: the request the SET_REPLY answers
@@ -83,6 +89,16 @@ func (sc *sconn) take(token uint32) (l *lease, stale bool) {
 		return l, false
 	}
 	return nil, token != 0 && token <= sc.nextToken
+}
+
+// peerInvalidates reports whether the client asked, in request f, to close
+// the window rkey itself and the transport lets it.
+func (sc *sconn) peerInvalidates(f *wire.Frame, rkey uint32) bool {
+	if f.Flags&wire.FlagPeerInvalidate == 0 {
+		return false
+	}
+	pi, ok := sc.c.(transport.PeerInvalidator)
+	return ok && pi.PeerCanInvalidate(rkey)
 }
 
 // end closes a lease taken out of the table: revoke its window, then drop

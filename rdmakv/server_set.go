@@ -72,6 +72,9 @@ func (sc *sconn) handleSetRdv(f *wire.Frame) {
 		Aux: uint32(cfg.Lease / time.Millisecond)}
 	if sl.n > 0 {
 		h.Addr = sc.s.pool.Addr() + uint64(sl.off)
+		if sc.peerInvalidates(f, l.rkey) {
+			h.Flags, l.peerInv = wire.FlagPeerInvalidate, true
+		}
 	}
 	if h.Token = sc.add(l); h.Token == 0 {
 		sc.end(l)
@@ -84,10 +87,12 @@ func (sc *sconn) handleSetRdv(f *wire.Frame) {
 func (sc *sconn) commitImm(imm uint32, n int) {
 	l, _ := sc.take(imm)
 	if l == nil || !l.write {
+		// Fault first: once the connection is down no message can close
+		// the window behind end's back (see transport.PeerInvalidator).
+		sc.fault("WRITE_WITH_IMM with token %d that names no open set grant", imm)
 		if l != nil {
 			sc.end(l)
 		}
-		sc.fault("WRITE_WITH_IMM with token %d that names no open set grant", imm)
 		return
 	}
 	sc.commit(l, uint64(n), l.reqID)
@@ -101,8 +106,8 @@ func (sc *sconn) handleFin(f *wire.Frame) {
 	case l == nil:
 		sc.fault("SET_FIN with token %d never issued", f.Token)
 	case !l.write:
-		sc.end(l)
 		sc.fault("SET_FIN names get lease %d", f.Token)
+		sc.end(l)
 	default:
 		sc.commit(l, f.Length, f.ReqID)
 	}

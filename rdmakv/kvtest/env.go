@@ -78,6 +78,7 @@ func Run(t *testing.T, env Env) {
 		{"RendezvousGetIsolationRaw", testRendezvousGetIsolationRaw},
 		{"VanishingClientLease", testVanishingClient},
 		{"GetLeaseExpiry", testGetLeaseExpiry},
+		{"PeerInvalidate", testPeerInvalidate},
 		{"RawStatuses", testRawStatuses},
 		{"MisbehavingClients", testMisbehaving},
 		{"SlowConsumer", testSlowConsumer},

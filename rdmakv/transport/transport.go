@@ -243,3 +243,27 @@ type Poller interface {
 	// goroutine was already polling; the caller should then yield.
 	PollOnce() bool
 }
+
+// PeerInvalidator is an optional interface of a Conn whose windows the
+// peer can close itself with the message that releases them (verbs
+// SEND_WITH_INV). A grant then costs the granting side no invalidation of
+// its own, and the peer one post for its transfer and its release.
+type PeerInvalidator interface {
+	// PeerCanInvalidate reports whether rkey, returned by Grant on this
+	// connection, names a window the peer may close with
+	// ReadInvalidate. Region-wide keys (no window support) never are.
+	PeerCanInvalidate(rkey uint32) bool
+	// ReadInvalidate is Read followed, once the READ has completed, by a
+	// Send of (a, b, d) that also closes the peer's window rkey. The
+	// peer, when it Revokes rkey after that message, finds the window
+	// already closed and only recycles it.
+	ReadInvalidate(local Region, off, n int, raddr uint64, rkey uint32, a, b, d []byte) error
+	// WriteInvalidate is Write followed by a Send of (a, b, d) that also
+	// closes the peer's window rkey, posted together; the message lands
+	// after the data. It returns once the WRITE has completed.
+	//
+	// A window must be closed once: the peer that hands one out for
+	// closing by message must not Revoke it before the message arrives
+	// (on verbs the second invalidation fails the connection).
+	WriteInvalidate(local Region, off, n int, raddr uint64, rkey uint32, a, b, d []byte) error
+}

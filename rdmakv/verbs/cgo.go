@@ -4,6 +4,7 @@ package verbs
 #cgo LDFLAGS: -libverbs -lrdmacm
 #cgo nocallback kv_send
 #cgo nocallback kv_post_rdma
+#cgo nocallback kv_post_write_send_inv
 #cgo nocallback kv_post_recv
 #cgo noescape kv_poll
 #cgo nocallback kv_poll

@@ -98,9 +98,14 @@ type conn struct {
 }
 
 type window struct {
-	mw   *C.struct_ibv_mw
-	mr   *C.struct_ibv_mr // the window's own MR on mwByMR devices
+	mw *C.struct_ibv_mw
+	// sub is the window's own MR on mwByMR devices, from reg's cache.
+	sub  *subMR
+	reg  *region
 	rkey uint32
+	// peerClosed (guarded by winMu) is set when the peer invalidated the
+	// window with a SEND_WITH_INV: Revoke then only recycles it.
+	peerClosed bool
 }
 
 // newConn allocates everything a connection needs except its QP.
@@ -186,15 +191,32 @@ func (c *conn) cause() error {
 // posts it, inline when it fits: one C call. It waits only when the ring
 // is full.
 func (c *conn) Send(a, b, d []byte) error {
+	_, err := c.send(a, b, d, 0, nil)
+	return err
+}
+
+// writeInv is a WRITE to post in the same call as, and ahead of, a send
+// that invalidates its rkey.
+type writeInv struct {
+	laddr, raddr uint64
+	n            uint32
+	lkey, rkey   uint32
+	wrid         uint64
+}
+
+// send is Send as a SEND_WITH_INV of inv when inv is not 0, and with wr's
+// WRITE posted ahead of it in the same call when wr is not nil (inv is
+// then wr.rkey). posted counts the work requests posted, also on error.
+func (c *conn) send(a, b, d []byte, inv uint32, wr *writeInv) (posted int, err error) {
 	n := len(a) + len(b) + len(d)
 	if n > c.msgSize {
-		return fmt.Errorf("%w: %d bytes, buffers hold %d", transport.ErrTooLarge, n, c.msgSize)
+		return 0, fmt.Errorf("%w: %d bytes, buffers hold %d", transport.ErrTooLarge, n, c.msgSize)
 	}
 	c.sendMu.Lock()
 	if c.head-c.tail.Load() >= c.ringN {
 		if err := c.waitRing(); err != nil {
 			c.sendMu.Unlock()
-			return err
+			return 0, err
 		}
 	}
 	seq := c.head
@@ -206,22 +228,37 @@ func (c *conn) Send(a, b, d []byte) error {
 	if c.state.Load() != stateOpen {
 		c.opMu.RUnlock()
 		c.sendMu.Unlock()
-		return c.closedErr()
+		return 0, c.closedErr()
 	}
 	slot := int(seq%c.ringN) * c.msgSize
 	p := c.ringMem[slot : slot+n]
 	copy(p[copy(p, a)+copy(p[len(a):], b):], d)
-	r := C.kv_send(c.qp, C.uint64_t(c.ringBase+uint64(slot)), C.uint32_t(n), c.ringLkey,
-		c.maxInline, sig, C.uint64_t(kindSend<<kindShift|seq&seqMask))
+	wrid := C.uint64_t(kindSend<<kindShift | seq&seqMask)
+	var r C.int
+	if wr == nil {
+		r = C.kv_send(c.qp, C.uint64_t(c.ringBase+uint64(slot)), C.uint32_t(n), c.ringLkey, c.maxInline, sig,
+			C.uint32_t(inv), wrid)
+	} else {
+		r = C.kv_post_write_send_inv(c.qp, C.uint64_t(wr.laddr), C.uint32_t(wr.n), C.uint32_t(wr.lkey),
+			C.uint64_t(wr.raddr), C.uint32_t(wr.rkey), C.uint64_t(wr.wrid),
+			C.uint64_t(c.ringBase+uint64(slot)), C.uint32_t(n), c.ringLkey, c.maxInline, sig, wrid)
+	}
 	c.opMu.RUnlock()
-	if r == 0 {
+	switch {
+	case r == 0:
 		c.head++
+		posted = 1
+		if wr != nil {
+			posted = 2
+		}
+	case r > 0: // only the WRITE went out
+		posted, r = 1, -r
 	}
 	c.sendMu.Unlock()
 	if r != 0 {
-		return fmt.Errorf("verbs: post send: %w", errno(r))
+		return posted, fmt.Errorf("verbs: post send: %w", errno(r))
 	}
-	return nil
+	return posted, nil
 }
 
 // waitRing waits, holding sendMu, until the ring has a free slot. A peer
@@ -288,6 +325,46 @@ func (c *conn) WriteImm(local transport.Region, off, n int, raddr uint64, rkey u
 
 func (c *conn) Read(local transport.Region, off, n int, raddr uint64, rkey uint32) error {
 	return c.rdma(C.IBV_WR_RDMA_READ, local, off, n, raddr, rkey, 0)
+}
+
+// ReadInvalidate is Read, then a SEND_WITH_INV that invalidates rkey at
+// the peer (transport.PeerInvalidator). The send is posted only once the
+// READ has completed: a fence would let one post carry both, but rxe can
+// miss the fence's wake-up and leave the send queued indefinitely.
+func (c *conn) ReadInvalidate(local transport.Region, off, n int, raddr uint64, rkey uint32, a, b, d []byte) error {
+	if err := c.Read(local, off, n, raddr, rkey); err != nil {
+		return err
+	}
+	_, err := c.send(a, b, d, rkey, nil)
+	return err
+}
+
+// WriteInvalidate is Write and a SEND_WITH_INV that invalidates rkey at
+// the peer, posted in one C call (transport.PeerInvalidator); it returns
+// once the WRITE has completed.
+func (c *conn) WriteInvalidate(local transport.Region, off, n int, raddr uint64, rkey uint32, a, b, d []byte) error {
+	r, err := localRange(c.dev, local, off, n)
+	if err != nil {
+		return err
+	}
+	if n > math.MaxUint32 {
+		return errUint32
+	}
+	i, err := c.acquire()
+	if err != nil {
+		return err
+	}
+	wr := writeInv{laddr: r.addr + uint64(off), raddr: raddr, n: uint32(n), lkey: r.lkey, rkey: rkey,
+		wrid: c.slots.arm(i)}
+	posted, err := c.send(a, b, d, rkey, &wr)
+	switch {
+	case posted == 0:
+		return c.abandon(i, err)
+	case err != nil:
+		_ = c.wait(i) // the WRITE went out: its memory is busy until it completes
+		return err
+	}
+	return c.wait(i)
 }
 
 // rdma posts one signaled one-sided operation and waits for the send
@@ -362,29 +439,31 @@ func (c *conn) wait(i uint32) error {
 
 // spinWait is wait in busy mode: the caller polls the send CQ itself
 // (whoever holds it completes every waiter's slot), so no goroutine has to
-// be woken to hand the completion over.
+// be woken to hand the completion over. OpTimeout is a deadline read off
+// the clock, not the slot's timer, which would be armed and stopped per
+// operation.
 func (c *conn) spinWait(s *opSlot) error {
-	var expired <-chan time.Time
-	if s.timer != nil {
-		s.timer.Reset(c.cfg.OpTimeout)
-		expired = s.timer.C
-	}
+	var deadline time.Time
 	for {
 		select {
 		case err := <-s.done:
-			if s.timer != nil {
-				s.timer.Stop()
-			}
 			return err
-		case <-expired:
-			c.shutdown(transport.ErrTimeout)
-			<-s.done
-			return transport.ErrTimeout
 		default:
 		}
-		if !c.g.scq.tryPoll(busySpins) {
-			runtime.Gosched()
+		if c.g.scq.tryPoll(busySpins) {
+			continue
 		}
+		if s.timer != nil {
+			now := time.Now()
+			if deadline.IsZero() {
+				deadline = now.Add(c.cfg.OpTimeout)
+			} else if now.After(deadline) {
+				c.shutdown(transport.ErrTimeout)
+				<-s.done
+				return transport.ErrTimeout
+			}
+		}
+		runtime.Gosched()
 	}
 }
 
@@ -476,8 +555,8 @@ func (c *conn) release() {
 	c.winMu.Lock()
 	for _, w := range c.mwAll {
 		C.kv_mw_close(w.mw)
-		if w.mr != nil {
-			C.ibv_dereg_mr(w.mr)
+		if w.sub != nil {
+			w.reg.putSub(w.sub)
 		}
 	}
 	c.mwAll, c.mwFree, c.windows, c.shared = nil, nil, nil, nil

@@ -147,6 +147,9 @@ func (g *group) recvDispatch(wcs []C.struct_kv_wc) {
 			g.rq.repost(idx)
 			continue
 		}
+		if wc.inv != 0 {
+			c.peerInvalidated(uint32(wc.inv))
+		}
 		m := g.rq.fill(idx, wc)
 		g.delivering.Store(true)
 		c.h.Deliver(c, m)

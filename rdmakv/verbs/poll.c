@@ -20,6 +20,7 @@ static int poll_batch(struct kv_cq *c)
 		o->opcode = wc[i].opcode;
 		o->byte_len = wc[i].byte_len;
 		o->imm = (wc[i].wc_flags & IBV_WC_WITH_IMM) ? ntohl(wc[i].imm_data) : 0;
+		o->inv = (wc[i].wc_flags & c->inv_mask) && wc[i].opcode == IBV_WC_RECV ? wc[i].invalidated_rkey : 0;
 		o->qp_num = wc[i].qp_num;
 		o->vendor_err = wc[i].vendor_err;
 	}

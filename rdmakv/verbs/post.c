@@ -18,10 +18,11 @@ int kv_post_recv(struct ibv_qp *qp, struct ibv_srq *srq, uint64_t addr, uint32_t
 /*
  * kv_send posts n bytes already gathered into a registered ring slot,
  * inline when it fits: the caller's memory is never named in a work
- * request.
+ * request. A non-zero inv_rkey makes it a SEND_WITH_INV that invalidates
+ * that window at the peer.
  */
 int kv_send(struct ibv_qp *qp, uint64_t slot, uint32_t n, uint32_t lkey, int max_inline, int signaled,
-	    uint64_t wr_id)
+	    uint32_t inv_rkey, uint64_t wr_id)
 {
 	struct ibv_sge sge = { .addr = slot, .length = n, .lkey = lkey };
 	struct ibv_send_wr wr = {
@@ -31,6 +32,10 @@ int kv_send(struct ibv_qp *qp, uint64_t slot, uint32_t n, uint32_t lkey, int max
 		.opcode = IBV_WR_SEND,
 	}, *bad;
 
+	if (inv_rkey) {
+		wr.opcode = IBV_WR_SEND_WITH_INV;
+		wr.invalidate_rkey = inv_rkey;
+	}
 	if (signaled)
 		wr.send_flags |= IBV_SEND_SIGNALED;
 	if (n && n <= (uint32_t)max_inline)
@@ -89,6 +94,47 @@ int kv_post_inv(struct ibv_qp *qp, uint32_t rkey, uint64_t wr_id)
 	}, *bad;
 
 	return -ibv_post_send(qp, &wr, &bad);
+}
+
+/*
+ * kv_post_write_send_inv posts, in one call, a signaled RDMA WRITE through
+ * the peer's window rkey and a message (already in a ring slot) that
+ * invalidates that window at the peer. RC ordering places the data before
+ * the message lands. Returns 0, -errno when nothing was posted, or +errno
+ * when only the WRITE was.
+ */
+int kv_post_write_send_inv(struct ibv_qp *qp, uint64_t laddr, uint32_t len, uint32_t lkey, uint64_t raddr,
+			   uint32_t rkey, uint64_t write_wr_id, uint64_t slot, uint32_t n, uint32_t slot_lkey,
+			   int max_inline, int signaled, uint64_t send_wr_id)
+{
+	struct ibv_sge wsge = { .addr = laddr, .length = len, .lkey = lkey };
+	struct ibv_sge ssge = { .addr = slot, .length = n, .lkey = slot_lkey };
+	struct ibv_send_wr send = {
+		.wr_id = send_wr_id,
+		.sg_list = &ssge,
+		.num_sge = n ? 1 : 0,
+		.opcode = IBV_WR_SEND_WITH_INV,
+		.invalidate_rkey = rkey,
+	};
+	struct ibv_send_wr write = {
+		.wr_id = write_wr_id,
+		.next = &send,
+		.sg_list = &wsge,
+		.num_sge = 1,
+		.opcode = IBV_WR_RDMA_WRITE,
+		.send_flags = IBV_SEND_SIGNALED,
+		.wr.rdma = { .remote_addr = raddr, .rkey = rkey },
+	}, *bad = NULL;
+	int ret;
+
+	if (signaled)
+		send.send_flags |= IBV_SEND_SIGNALED;
+	if (n && n <= (uint32_t)max_inline)
+		send.send_flags |= IBV_SEND_INLINE;
+	ret = ibv_post_send(qp, &write, &bad);
+	if (ret && bad == &send)
+		return ret;
+	return -ret;
 }
 
 /*

@@ -17,6 +17,11 @@ int kv_cq_open(struct kv_dev *d, int cqe, int event, int nwc, struct kv_cq **out
 	if (!c)
 		return -ENOMEM;
 	c->nwc = nwc;
+	c->inv_mask = IBV_WC_WITH_INV;
+	/* rxe writes the kernel's IB_WC_WITH_INVALIDATE (1 << 2) into the
+	 * user CQ, where libibverbs reads IBV_WC_IP_CSUM_OK: accept both. */
+	if (d->mw_by_mr)
+		c->inv_mask |= 1u << 2;
 	c->wcs = calloc(nwc, sizeof(*c->wcs));
 	if (!c->wcs) {
 		ret = -ENOMEM;

@@ -27,6 +27,7 @@ type region struct {
 	rkey   uint32
 	lkey   uint32
 	once   sync.Once
+	subs   subCache // window MRs on mwByMR devices
 }
 
 func ibvAccess(a transport.Access) C.int {
@@ -79,6 +80,7 @@ func (r *region) LKey() uint32  { return r.lkey }
 // operations in flight on it.
 func (r *region) Close() error {
 	r.once.Do(func() {
+		r.closeSubs()
 		C.kv_buf_close(r.buf)
 		r.b = nil
 		r.dev.release()

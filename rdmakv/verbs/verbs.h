@@ -31,6 +31,7 @@ struct kv_wc {
 	uint32_t opcode;
 	uint32_t byte_len;
 	uint32_t imm; /* host order */
+	uint32_t inv; /* rkey the peer invalidated with this SEND, or 0 */
 	uint32_t qp_num;
 	uint32_t vendor_err;
 };
@@ -55,6 +56,7 @@ struct kv_cq {
 	struct ibv_comp_channel *ch; /* NULL in busy-poll mode */
 	struct ibv_cq *cq;
 	unsigned int unacked;
+	unsigned int inv_mask; /* wc_flags bits that mean "peer invalidated" */
 	int nwc;
 	struct kv_wc *wcs;
 };
@@ -121,12 +123,15 @@ void kv_mw_close(struct ibv_mw *mw);
 int kv_post_recv(struct ibv_qp *qp, struct ibv_srq *srq, uint64_t addr, uint32_t len, uint32_t lkey,
 		 uint64_t wr_id);
 int kv_send(struct ibv_qp *qp, uint64_t slot, uint32_t n, uint32_t lkey, int max_inline, int signaled,
-	    uint64_t wr_id);
+	    uint32_t inv_rkey, uint64_t wr_id);
 int kv_post_rdma(struct ibv_qp *qp, int opcode, uint64_t laddr, uint32_t len, uint32_t lkey,
 		 uint64_t raddr, uint32_t rkey, uint32_t imm, uint64_t wr_id);
 int kv_post_bind(struct ibv_qp *qp, struct ibv_mw *mw, struct ibv_mr *mr, uint64_t addr, uint64_t len,
 		 int access, uint32_t rkey, uint64_t wr_id);
 int kv_post_inv(struct ibv_qp *qp, uint32_t rkey, uint64_t wr_id);
+int kv_post_write_send_inv(struct ibv_qp *qp, uint64_t laddr, uint32_t len, uint32_t lkey, uint64_t raddr,
+			   uint32_t rkey, uint64_t write_wr_id, uint64_t slot, uint32_t n, uint32_t slot_lkey,
+			   int max_inline, int signaled, uint64_t send_wr_id);
 int kv_post_drain(struct ibv_qp *qp, uint64_t wr_id);
 
 /* poll.c */

@@ -89,7 +89,7 @@ func TestCallerPolling(t *testing.T) {
 }
 
 // TestCallerPollingZeroAllocs: the busy-mode wait loop allocates nothing
-// per GET, eager or rendezvous.
+// per GET or SET, eager or rendezvous (client and server both).
 func TestCallerPollingZeroAllocs(t *testing.T) {
 	_, cs := busyPair(t, 1, 1)
 	c := cs[0]
@@ -119,6 +119,18 @@ func TestCallerPollingZeroAllocs(t *testing.T) {
 		}
 		if allocs != 0 {
 			t.Errorf("GET %d bytes: %.1f allocations per op in busy mode", n, allocs)
+		}
+		val := pattern(n, 4)
+		allocs = testing.AllocsPerRun(100, func() {
+			if err := c.Set(ctx, key, val); err != nil && failed == nil {
+				failed = err
+			}
+		})
+		if failed != nil {
+			t.Fatalf("SET %d bytes: %v", n, failed)
+		}
+		if allocs != 0 {
+			t.Errorf("SET %d bytes: %.1f allocations per op in busy mode", n, allocs)
 		}
 	}
 }

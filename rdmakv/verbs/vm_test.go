@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -368,4 +369,80 @@ func TestDialFailures(t *testing.T) {
 
 func TestConformance(t *testing.T) {
 	kvtest.Run(t, kvtest.Env{Transport: Name, Addr: os.Getenv("RDMAKV_ADDR") + ":0", MaxValue: 4 << 20, Clients: 8})
+}
+
+// TestPeerInvalidate: windows closed by the peer's SEND_WITH_INV are
+// recycled by Revoke without a second invalidation (which would fail the
+// connection), over and over, for READ and WRITE grants; a region-wide key
+// is never offered for closing.
+func TestPeerInvalidate(t *testing.T) {
+	cfg := testConfig(transport.PollBusy)
+	s := startServer(t, cfg, false)
+	pool, err := s.l.Register(64<<10, transport.AccessLocal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	copy(pool.Bytes(), pattern(64<<10, 3))
+	a := dialTest(t, s, cfg, newRecorder(false))
+	sa, rec := s.accepted(t)
+	buf, _ := a.Register(64<<10, transport.AccessLocal)
+	defer buf.Close()
+	pi := a.(transport.PeerInvalidator)
+	spi := sa.(transport.PeerInvalidator)
+	if spi.PeerCanInvalidate(pool.RKey()) {
+		t.Error("the region's own key is offered for closing by the peer")
+	}
+	guard(t, 120*time.Second, func() {
+		for i := 0; i < 30; i++ {
+			off := (i % 8) * 4096
+			rkey, err := sa.Grant(pool, off, 4096, transport.AccessRemoteRead)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !spi.PeerCanInvalidate(rkey) {
+				t.Fatalf("grant %d: window %#x not offered for closing by the peer", i, rkey)
+			}
+			msg := []byte(fmt.Sprintf("release %d", i))
+			if err := pi.ReadInvalidate(buf, 0, 4096, pool.Addr()+uint64(off), rkey, msg, nil, nil); err != nil {
+				t.Fatalf("ReadInvalidate %d: %v", i, err)
+			}
+			if !bytes.Equal(buf.Bytes()[:4096], pool.Bytes()[off:off+4096]) {
+				t.Fatalf("ReadInvalidate %d read the wrong bytes", i)
+			}
+			if g := rec.next(t); string(g.data) != string(msg) {
+				t.Fatalf("release %d arrived as %q", i, g.data)
+			}
+			if err := sa.Revoke(rkey); err != nil {
+				t.Fatalf("Revoke %d of a window the peer closed: %v", i, err)
+			}
+
+			wkey, err := sa.Grant(pool, off, 4096, transport.AccessRemoteWrite)
+			if err != nil {
+				t.Fatal(err)
+			}
+			copy(buf.Bytes(), pattern(4096, byte(i)))
+			if err := pi.WriteInvalidate(buf, 0, 4096, pool.Addr()+uint64(off), wkey, msg, nil, nil); err != nil {
+				t.Fatalf("WriteInvalidate %d: %v", i, err)
+			}
+			if g := rec.next(t); string(g.data) != string(msg) {
+				t.Fatalf("fin %d arrived as %q", i, g.data)
+			}
+			if !bytes.Equal(pool.Bytes()[off:off+4096], pattern(4096, byte(i))) {
+				t.Fatalf("WriteInvalidate %d: data did not land before the message", i)
+			}
+			if err := sa.Revoke(wkey); err != nil {
+				t.Fatalf("Revoke %d of a write window the peer closed: %v", i, err)
+			}
+		}
+		// The last closed window refuses the next access.
+		rkey, _ := sa.Grant(pool, 0, 4096, transport.AccessRemoteRead)
+		if err := pi.ReadInvalidate(buf, 0, 4096, pool.Addr(), rkey, []byte("last"), nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		rec.next(t)
+		if err := a.Read(buf, 0, 64, pool.Addr(), rkey); !errors.Is(err, transport.ErrRemoteAccess) {
+			t.Fatalf("READ through a window the peer closed: %v, want ErrRemoteAccess", err)
+		}
+	})
 }

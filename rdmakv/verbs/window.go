@@ -33,13 +33,12 @@ func (c *conn) Grant(r transport.Region, off, n int, access transport.Access) (u
 	rkey := w.rkey&^0xff | (w.rkey+1)&0xff
 	mr := reg.buf.mr
 	if c.dev.mwByMR {
-		flags := C.IBV_ACCESS_LOCAL_WRITE | C.IBV_ACCESS_MW_BIND
-		sub, err := C.kv_mr_open(c.dev.d, C.uint64_t(reg.addr+uint64(off)), C.uint64_t(n), C.int(flags))
-		if sub == nil {
+		sub, err := reg.takeSub(off, n)
+		if err != nil {
 			c.putWindow(w)
-			return 0, fmt.Errorf("verbs: grant: register window range: %w", err)
+			return 0, err
 		}
-		w.mr, mr = sub, sub
+		w.sub, w.reg, mr = sub, reg, sub.mr
 	}
 	i, err := c.acquire()
 	if err != nil {
@@ -116,7 +115,14 @@ func (c *conn) Revoke(rkey uint32) error {
 		return nil
 	}
 	delete(c.windows, rkey)
+	peerClosed := w.peerClosed
+	w.peerClosed = false
 	c.winMu.Unlock()
+	if peerClosed {
+		c.dropWindowMR(w)
+		c.putWindow(w)
+		return nil
+	}
 	i, err := c.acquire()
 	if err != nil {
 		return err
@@ -140,6 +146,27 @@ func (c *conn) Revoke(rkey uint32) error {
 	return nil
 }
 
+// PeerCanInvalidate reports whether rkey is a bound window of this
+// connection (transport.PeerInvalidator); region-wide keys are not.
+func (c *conn) PeerCanInvalidate(rkey uint32) bool {
+	c.winMu.Lock()
+	defer c.winMu.Unlock()
+	_, ok := c.windows[rkey]
+	return ok
+}
+
+// peerInvalidated records, from the receive poller before the message is
+// delivered, that the peer's SEND_WITH_INV closed window rkey. The RNIC
+// only invalidates a window bound to this QP under its current key, so
+// the key names one of ours.
+func (c *conn) peerInvalidated(rkey uint32) {
+	c.winMu.Lock()
+	if w := c.windows[rkey]; w != nil {
+		w.peerClosed = true
+	}
+	c.winMu.Unlock()
+}
+
 // takeWindow reuses an invalidated window or allocates one.
 func (c *conn) takeWindow() (*window, error) {
 	c.winMu.Lock()
@@ -161,12 +188,12 @@ func (c *conn) takeWindow() (*window, error) {
 	return w, nil
 }
 
-// dropWindowMR deregisters a window's own MR once nothing is bound to it.
+// dropWindowMR gives back a window's own MR once nothing is bound to it.
 func (c *conn) dropWindowMR(w *window) {
 	c.winMu.Lock()
-	if w.mr != nil && c.windows != nil {
-		C.ibv_dereg_mr(w.mr)
-		w.mr = nil
+	if w.sub != nil && c.windows != nil {
+		w.reg.putSub(w.sub)
+		w.sub = nil
 	}
 	c.winMu.Unlock()
 }

@@ -50,6 +50,18 @@ var shapes = [typeEnd]shape{
 	DeleteReply:    {},
 }
 
+// mayCarryFlags: FlagPeerInvalidate is asked for in GET and SET_RDV_REQ
+// and granted in a successful GET_REPLY_RDV or SET_RDV_GRANT.
+func (t Type) mayCarryFlags(st Status) bool {
+	switch t {
+	case Get, SetRdvReq:
+		return true
+	case GetReplyRdv, SetRdvGrant:
+		return st == OK
+	}
+	return false
+}
+
 // Decode parses one message from b, which must hold exactly one frame. It
 // checks magic, version, type, status, reserved bits, that the key and
 // value lengths add up to len(b), and that the type may carry them.
@@ -63,12 +75,15 @@ func Decode(b []byte) (Frame, error) {
 	if b[offVersion] != ProtocolVersion {
 		return Frame{}, fmt.Errorf("%w: %d (speak %d)", ErrVersion, b[offVersion], ProtocolVersion)
 	}
-	if b[offFlags] != 0 || binary.LittleEndian.Uint32(b[offReserved:]) != 0 {
+	if Flag(b[offFlags])&^knownFlags != 0 || binary.LittleEndian.Uint32(b[offReserved:]) != 0 {
 		return Frame{}, ErrReserved
 	}
 	h := decodeHeader(b)
 	if !h.Type.Valid() {
 		return Frame{}, fmt.Errorf("%w: %d", ErrType, uint8(h.Type))
+	}
+	if h.Flags != 0 && !h.Type.mayCarryFlags(h.Status) {
+		return Frame{}, fmt.Errorf("%w: %s with flags %#02x", ErrField, h.Type, uint8(h.Flags))
 	}
 	if !h.Status.Valid() {
 		return Frame{}, fmt.Errorf("%w: %d", ErrStatus, uint8(h.Status))

@@ -27,7 +27,7 @@ const (
 	offVersion  = 2  // u8
 	offType     = 3  // u8
 	offStatus   = 4  // u8
-	offFlags    = 5  // u8, must be 0
+	offFlags    = 5  // u8: Flag bits, unknown bits rejected
 	offKeyLen   = 6  // u16
 	offReqID    = 8  // u32
 	offValueLen = 12 // u32: inline bytes after the key
@@ -46,6 +46,9 @@ const (
 type Header struct {
 	Type   Type
 	Status Status
+	// Flags holds Flag bits; only GET, SET_RDV_REQ, and GET_REPLY_RDV and
+	// SET_RDV_GRANT with status OK may carry any.
+	Flags Flag
 	// KeyLen is the number of key bytes after the header.
 	KeyLen uint16
 	// ReqID matches a reply to its request; chosen by the client.
@@ -68,6 +71,22 @@ type Header struct {
 	Aux uint32
 }
 
+// Flag is a header flag bit.
+type Flag uint8
+
+// FlagPeerInvalidate in GET or SET_RDV_REQ says the client can close a
+// window itself: it sends GET_RELEASE or SET_FIN as a SEND_WITH_INV naming
+// the rkey (after its READ completes; posted with its WRITE). The server
+// answers with the flag in GET_REPLY_RDV or SET_RDV_GRANT when the window
+// is one the client may close that way; the client must then close it so,
+// or not at all, and the server skips its own invalidation. Without the
+// flag in the reply the client sends the plain message (or a
+// WRITE_WITH_IMM) and the server invalidates.
+const FlagPeerInvalidate Flag = 1 << 0
+
+// knownFlags is every defined Flag bit.
+const knownFlags = FlagPeerInvalidate
+
 // Encode writes h into b[:HeaderSize] and returns HeaderSize. It panics if b
 // is shorter than HeaderSize (a programming error, never peer input).
 func (h *Header) Encode(b []byte) int {
@@ -76,7 +95,7 @@ func (h *Header) Encode(b []byte) int {
 	b[offVersion] = ProtocolVersion
 	b[offType] = byte(h.Type)
 	b[offStatus] = byte(h.Status)
-	b[offFlags] = 0
+	b[offFlags] = byte(h.Flags)
 	le := binary.LittleEndian
 	le.PutUint16(b[offKeyLen:], h.KeyLen)
 	le.PutUint32(b[offReqID:], h.ReqID)
@@ -96,6 +115,7 @@ func decodeHeader(b []byte) Header {
 	return Header{
 		Type:     Type(b[offType]),
 		Status:   Status(b[offStatus]),
+		Flags:    Flag(b[offFlags]),
 		KeyLen:   le.Uint16(b[offKeyLen:]),
 		ReqID:    le.Uint32(b[offReqID:]),
 		ValueLen: le.Uint32(b[offValueLen:]),

@@ -4,7 +4,7 @@
 //	benchtable DIR
 //
 // DIR holds the files guest-bench.sh writes: perftest client reports
-// (ib_send_lat-2.txt, ib_read_lat-65536.txt, ib_write_bw-1048576.txt) and
+// (ib_send_lat-64.txt, ib_read_lat-65536.txt, ib_write_bw-1048576.txt) and
 // one kvperf JSON report per case (kvperf-<case>.json).
 package main
 

@@ -94,8 +94,10 @@ func headerColumns(words []string) []string {
 	return cols
 }
 
-// perftestValue picks column col of the row for message size bytes.
+// perftestValue is column col of the rows for message size bytes: a
+// report file holds one row per round, and the median stands for them.
 func perftestValue(rows []perftestRow, bytes int64, col string) (float64, error) {
+	var vals []float64
 	for _, r := range rows {
 		if r.Bytes != bytes {
 			continue
@@ -104,7 +106,10 @@ func perftestValue(rows []perftestRow, bytes int64, col string) (float64, error)
 		if !ok {
 			return 0, fmt.Errorf("no column %q", col)
 		}
-		return v, nil
+		vals = append(vals, v)
 	}
-	return 0, fmt.Errorf("no row for %d bytes", bytes)
+	if len(vals) == 0 {
+		return 0, fmt.Errorf("no row for %d bytes", bytes)
+	}
+	return median(vals), nil
 }

@@ -29,7 +29,7 @@ func TestParsePerftest(t *testing.T) {
 		col   string
 		want  float64
 	}{
-		{"ib_send_lat-2.txt", 2, colTypicalUsec, 13.29},
+		{"ib_send_lat-64.txt", 64, colTypicalUsec, 13.29},
 		{"ib_read_lat-2.txt", 2, colTypicalUsec, 27.74},
 		{"ib_read_lat-65536.txt", 65536, colTypicalUsec, 1478.12},
 		{"ib_write_bw-1048576.txt", 1048576, colBWAverage, 30.42},
@@ -85,7 +85,7 @@ func TestPerftestValueMissing(t *testing.T) {
 }
 
 func FuzzParsePerftest(f *testing.F) {
-	for _, name := range []string{"ib_send_lat-2.txt", "ib_write_bw-1048576.txt"} {
+	for _, name := range []string{"ib_send_lat-64.txt", "ib_write_bw-1048576.txt"} {
 		data, err := os.ReadFile("testdata/bench/" + name)
 		if err != nil {
 			f.Fatal(err)
@@ -99,4 +99,25 @@ func FuzzParsePerftest(f *testing.F) {
 			t.Fatal("no error and no rows")
 		}
 	})
+}
+
+// TestPerftestRounds: a file holding one report per round yields the
+// median of the rounds' rows.
+func TestPerftestRounds(t *testing.T) {
+	data, err := os.ReadFile("testdata/bench/ib_send_lat-64.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounds := string(data) + strings.Replace(string(data), "13.29", "20.00", 1) +
+		strings.Replace(string(data), "13.29", "11.50", 1)
+	rows, err := parsePerftest(strings.NewReader(rounds))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 3 {
+		t.Fatalf("%d rows from three concatenated reports, want 3", len(rows))
+	}
+	if v, err := perftestValue(rows, 64, colTypicalUsec); err != nil || v != 13.29 {
+		t.Errorf("median of 13.29, 20.00 and 11.50: got %v, %v", v, err)
+	}
 }

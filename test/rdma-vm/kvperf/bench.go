@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -30,10 +31,12 @@ var standardCases = []benchCase{
 
 // result is one JSON line.
 type result struct {
-	Case      string `json:"case"`
-	Op        string `json:"op"`
-	Size      int    `json:"size"`
-	N         int    `json:"n"`
+	Case string `json:"case"`
+	Op   string `json:"op"`
+	Size int    `json:"size"`
+	N    int    `json:"n"`
+	// Inflight is how many operations were kept in flight at once.
+	Inflight  int    `json:"inflight"`
 	Protocol  string `json:"protocol"`
 	Transport string `json:"transport"`
 	Device    string `json:"device,omitempty"`
@@ -57,7 +60,7 @@ func runBench(c *rdmakv.Client, cfg config, w io.Writer) error {
 		if cfg.n > 0 {
 			bc.n = cfg.n
 		}
-		r, err := measure(c, bc)
+		r, err := measure(c, bc, cfg.inflight)
 		r.Poll = pollName(cfg.poll)
 		if err != nil {
 			return fmt.Errorf("%s: %w", bc.name, err)
@@ -76,17 +79,22 @@ func pollName(p transport.Poll) string {
 	return "event"
 }
 
-// measure runs bc.n operations back to back after a short warm-up and
-// records each one's latency.
-func measure(c *rdmakv.Client, bc benchCase) (result, error) {
-	key := []byte("kvperf-bench-" + bc.name)
+// measure runs bc.n operations after a short warm-up and records each
+// one's latency. With inflight > 1 that many goroutines share the client,
+// each on a key of its own, so operations overlap as perftest's queue
+// depth lets its transfers overlap; each keeps its own histogram.
+func measure(c *rdmakv.Client, bc benchCase, inflight int) (result, error) {
 	val := make([]byte, bc.size)
 	fill(val, bc.size)
 	ctx := context.Background()
-	if err := c.Set(ctx, key, val); err != nil {
-		return result{}, err
+	keys := make([][]byte, inflight)
+	for g := range keys {
+		keys[g] = []byte(fmt.Sprintf("kvperf-bench-%s-%d", bc.name, g))
+		if err := c.Set(ctx, keys[g], val); err != nil {
+			return result{}, err
+		}
 	}
-	one := func() error {
+	one := func(key []byte) error {
 		if bc.op == "set" {
 			return c.Set(ctx, key, val)
 		}
@@ -102,19 +110,42 @@ func measure(c *rdmakv.Client, bc benchCase) (result, error) {
 		return nil
 	}
 	for i := 0; i < min(bc.n/10+1, 100); i++ {
-		if err := one(); err != nil {
+		if err := one(keys[i%inflight]); err != nil {
 			return result{}, err
 		}
 	}
-	h := hdrhistogram.New(1, int64(time.Minute), 3)
+	hs := make([]*hdrhistogram.Histogram, inflight)
+	errs := make([]error, inflight)
+	var wg sync.WaitGroup
 	start := time.Now()
-	for i := 0; i < bc.n; i++ {
-		t0 := time.Now()
-		if err := one(); err != nil {
-			return result{}, err
+	for g := range hs {
+		hs[g] = hdrhistogram.New(1, int64(time.Minute), 3)
+		n := bc.n / inflight
+		if g < bc.n%inflight {
+			n++
 		}
-		if err := h.RecordValue(int64(time.Since(t0))); err != nil {
-			return result{}, err
+		wg.Add(1)
+		go func(h *hdrhistogram.Histogram, key []byte, n int, err *error) {
+			defer wg.Done()
+			for i := 0; i < n; i++ {
+				t0 := time.Now()
+				if *err = one(key); *err != nil {
+					return
+				}
+				if *err = h.RecordValue(int64(time.Since(t0))); *err != nil {
+					return
+				}
+			}
+		}(hs[g], keys[g], n, &errs[g])
+	}
+	wg.Wait()
+	h := hs[0]
+	for g, o := range hs {
+		if errs[g] != nil {
+			return result{}, errs[g]
+		}
+		if g > 0 {
+			h.Merge(o)
 		}
 	}
 	elapsed := time.Since(start).Seconds()
@@ -125,7 +156,8 @@ func measure(c *rdmakv.Client, bc benchCase) (result, error) {
 		Op:        bc.op,
 		Size:      bc.size,
 		N:         bc.n,
-		Protocol:  c.ProtocolFor(len(key), bc.size).String(),
+		Inflight:  inflight,
+		Protocol:  c.ProtocolFor(len(keys[0]), bc.size).String(),
 		Transport: info.Transport,
 		Device:    info.Device,
 		P50NS:     h.ValueAtQuantile(50),

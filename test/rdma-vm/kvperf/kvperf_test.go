@@ -23,6 +23,7 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"-addr", "x:1", "-bench", "-op", "get"}, []string{"-size 0 must be positive"}},
 		{[]string{"-addr", "x:1", "-check", "-op", "get", "-size", "3"}, []string{"-op needs -bench"}},
 		{[]string{"-addr", "x:1", "-check", "-cpuprofile", "p.out"}, []string{"-cpuprofile needs -bench"}},
+		{[]string{"-addr", "x:1", "-bench", "-inflight", "0"}, []string{"-inflight 0: want 1 to 64"}},
 		{[]string{"-addr", "x:1", "-check", "-threshold", "-1", "-poll", "spin", "extra"}, []string{"-threshold -1", `-poll "spin"`, "unexpected arguments"}},
 	}
 	for _, c := range cases {
@@ -72,7 +73,7 @@ func TestBenchTCP(t *testing.T) {
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatalf("line %q: %v", sc.Text(), err)
 		}
-		if r.N != 20 || r.P50NS <= 0 || r.P99NS < r.P50NS || r.OpsPerSec <= 0 || r.MBPerSec <= 0 || r.Poll != "event" {
+		if r.N != 20 || r.Inflight != 1 || r.P50NS <= 0 || r.P99NS < r.P50NS || r.OpsPerSec <= 0 || r.MBPerSec <= 0 || r.Poll != "event" {
 			t.Errorf("implausible result %+v", r)
 		}
 		names = append(names, r.Case)
@@ -92,5 +93,14 @@ func TestBenchTCP(t *testing.T) {
 	}
 	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
 		t.Fatalf("cpu profile: %v", err)
+	}
+	out.Reset()
+	if code := run([]string{"-addr", addr, "-transport", "tcp", "-bench", "-op", "get", "-size", "70000", "-n", "7",
+		"-inflight", "3"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	r = result{}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.N != 7 || r.Inflight != 3 || r.Protocol != "rendezvous" || r.P50NS <= 0 {
+		t.Fatalf("three in flight: %+v %v", r, err)
 	}
 }

@@ -78,6 +78,8 @@ type config struct {
 	op   string
 	size int
 	n    int
+	// inflight is how many operations -bench keeps in flight at once.
+	inflight int
 	// maxCheck is the largest value -check moves.
 	maxCheck int
 	// cpuProfile, when set, is where -bench writes a CPU profile (for
@@ -108,6 +110,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.op, "op", "", "with -bench: run one case of this operation (get or set) instead of the standard ones")
 	fs.IntVar(&c.size, "size", 0, "with -op: value size in bytes")
 	fs.IntVar(&c.n, "n", 0, "with -bench: measured iterations per case (0: each case's default)")
+	fs.IntVar(&c.inflight, "inflight", 1, "with -bench: operations kept in flight at once, each on its own goroutine and key")
 	fs.IntVar(&c.maxCheck, "check-max", 3<<20, "with -check: largest value size")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "with -bench: write a CPU profile to this file")
 	if err := fs.Parse(args); err != nil {
@@ -145,6 +148,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if c.cpuProfile != "" && !c.bench {
 		errs = append(errs, "-cpuprofile needs -bench")
+	}
+	if c.inflight < 1 || c.inflight > 64 {
+		errs = append(errs, fmt.Sprintf("-inflight %d: want 1 to 64", c.inflight))
 	}
 	if c.maxCheck < 1 {
 		errs = append(errs, fmt.Sprintf("-check-max %d must be positive", c.maxCheck))
