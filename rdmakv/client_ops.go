@@ -49,12 +49,19 @@ func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte)
 			return c.connError(err)
 		}
 		defer c.staging.put(buf)
-		if err := c.staging.fill(buf, value); err != nil {
-			return c.connError(err)
-		}
 	}
 	if err := c.call(s, wire.Header{Type: wire.SetRdvReq, Flags: c.flags, Length: uint64(n)}, key, nil); err != nil {
 		return err
+	}
+	// Copy the value while the request travels and the server grants.
+	if n > 0 {
+		if err := c.staging.fill(buf, value); err != nil {
+			if m := s.disarm(); m != nil {
+				f, _ := wire.Decode(m.Data)
+				c.late(c.conn, m, &f) // cancels a grant that raced in
+			}
+			return c.connError(err)
+		}
 	}
 	m, f, err := c.wait(ctx, s, wire.SetRdvGrant)
 	if err != nil {

@@ -179,7 +179,7 @@ func (s *Server) reaper() {
 							// error that kills the connection (and crashes
 							// rxe on some kernels), so end the connection
 							// first: its QP then takes no more packets.
-							c.fault("read lease %d ran out with its window open", l.token)
+							c.fault("lease %d ran out with a window the client was to close still open", l.token)
 						}
 						c.end(l)
 					}(c, l)

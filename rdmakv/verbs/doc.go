@@ -68,19 +68,27 @@
 //     slot until the send poller hands the completion over; in busy mode
 //     1 poll call per 256 empty polls until it is there (usually 1).
 //   - Message.Release: 1 (repost).
-//   - Grant, Revoke: 1 post each (bind, local invalidate) and its wait as
-//     above, plus one MR registration or deregistration on devices that
-//     need an MR per window (below).
+//   - Grant: 1 post (bind) and its wait as above; on devices that need
+//     an MR per window (below) a first grant of a range also registers
+//     one, which later grants of that range reuse.
+//   - Revoke: 1 post (local invalidate) and its wait; none when the peer
+//     already closed the window with a SEND_WITH_INV.
+//   - ReadInvalidate: the Read, then 1 send (SEND_WITH_INV).
+//     WriteInvalidate: 1 call posting the WRITE and the SEND_WITH_INV,
+//     then the wait.
 //   - PollOnce (busy mode): 1 poll of the receive CQ (up to 256 empty
 //     polls) and, when it found nothing, 1 poll of the send CQ.
 //
 // An rdmakv eager GET in busy mode is thus 3 crossings on the client
 // (send, poll, repost) and 2 on the server (the reply's send and the
-// repost, plus a share of its poller's poll across a batch); a
-// rendezvous GET adds a READ (post, poll) and the GET_RELEASE send on the
-// client, and a Grant and Revoke on the server. The pollers add, per
-// batch of up to 32 completions, 1 call in busy mode and up to 3 in event
-// mode (poll; arm and poll; consume events).
+// repost, plus a share of its poller's poll across a batch). A rendezvous
+// GET adds on the client the READ (post, poll) and its closing
+// GET_RELEASE send, and on the server a Grant (bind and wait) while
+// Revoke posts nothing; a rendezvous SET is the request, one call for
+// WRITE and closing SET_FIN, and the WRITE's poll on the client, and a
+// Grant on the server. The pollers add, per batch of up to 32
+// completions, 1 call in busy mode and up to 3 in event mode (poll; arm
+// and poll; consume events).
 //
 // # Memory windows
 //
@@ -92,13 +100,26 @@
 // connection is in. Without window support Grant returns the region's own
 // rkey, and enforcement is then region-wide and not per connection.
 //
+// The peer may close a window itself (transport.PeerInvalidator): its
+// message arrives as a SEND_WITH_INV naming the rkey, the RNIC invalidates
+// the window before the receive completion exists, and the receive poller
+// marks the window closed before Deliver, so Revoke then only recycles it.
+// A window must be invalidated once: a second invalidation fails the QP,
+// and on rxe (Linux 6.1) oopses the kernel, since an invalidated window
+// keeps its rkey with no QP behind it. rdmakv ends a connection before it
+// revokes a window its client may still close.
+//
 // Soft-RoCE (rxe, Linux 6.1) allocates, binds and invalidates type-2
 // windows and checks the window's QP, access rights and validity, but
 // bounds an access only by the MR the window is bound to. On rxe (vendor id
-// 0xffffff) each Grant therefore registers an MR covering exactly the
-// window and binds the window to that MR. Windows are deallocated before
-// their QP is destroyed: on rxe a window holds a reference on its QP, and
-// destroying the QP first blocks for tens of seconds.
+// 0xffffff) each window is therefore bound to an MR covering exactly its
+// range. Those MRs are kept per region and range (up to 256 idle ones), so
+// a grant of a range seen before pins no pages; an idle one has no remote
+// access of its own. rxe also reports a peer's invalidation with the
+// kernel's flag bit (1 << 2, IBV_WC_IP_CSUM_OK to libibverbs) rather than
+// IBV_WC_WITH_INV, so on rxe both are read as one. Windows are deallocated
+// before their QP is destroyed: on rxe a window holds a reference on its
+// QP, and destroying the QP first blocks for tens of seconds.
 //
 // # Failure and shutdown
 //

@@ -53,6 +53,7 @@ _round=1
 while [ $_round -le $ROUNDS ]; do
 	log "round $_round of $ROUNDS: perftest baselines on rxe0"
 	perftest_case 64 ib_send_lat -s 64 -n 5000
+	perftest_case 2 ib_send_lat -s 2 -n 5000
 	perftest_case 2 ib_read_lat -s 2 -n 5000
 	perftest_case 65536 ib_read_lat -s 65536 -n 500
 	perftest_case 1048576 ib_write_bw -s 1048576 -n 200

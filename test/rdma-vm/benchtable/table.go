@@ -20,9 +20,9 @@ const (
 // results holds every figure the table needs; a nil field was missing and
 // its error is in errs.
 type results struct {
-	sendLat, readLat2, readLat64K, writeBW1M *float64 // perftest: us, us, us, MiB/s
-	eagerGet, rdvGet                         *float64 // kvperf p50, us
-	set1M                                    *float64 // kvperf MiB/s
+	sendLat, sendLat2, readLat2, readLat64K, writeBW1M *float64 // perftest: us, us, us, us, MiB/s
+	eagerGet, rdvGet                                   *float64 // kvperf p50, us
+	set1M                                              *float64 // kvperf MiB/s
 	// polls is the set of polling modes the kvperf reports name.
 	polls map[string]bool
 	// rounds is the most kvperf runs any case has.
@@ -60,6 +60,7 @@ func load(dir string) *results {
 		return nil
 	}
 	r.sendLat = pt("ib_send_lat-64.txt", smallSize, colTypicalUsec)
+	r.sendLat2 = pt("ib_send_lat-2.txt", 2, colTypicalUsec)
 	r.readLat2 = pt("ib_read_lat-2.txt", 2, colTypicalUsec)
 	r.readLat64K = pt("ib_read_lat-65536.txt", rdvSize, colTypicalUsec)
 	r.writeBW1M = pt("ib_write_bw-1048576.txt", setSize, colBWAverage)
@@ -132,6 +133,7 @@ func render(w io.Writer, r *results) error {
 	b.WriteString("\nperftest in the same guest (rxe0, client side):\n")
 	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "  ib_send_lat 64 B\t%s\ttypical one-way\n", us(r.sendLat))
+	fmt.Fprintf(tw, "  ib_send_lat 2 B\t%s\ttypical one-way (perftest's default size)\n", us(r.sendLat2))
 	fmt.Fprintf(tw, "  ib_read_lat 2 B\t%s\ttypical\n", us(r.readLat2))
 	fmt.Fprintf(tw, "  ib_read_lat 64 KiB\t%s\ttypical\n", us(r.readLat64K))
 	fmt.Fprintf(tw, "  ib_write_bw 1 MiB\t%s\taverage\n", mibs(r.writeBW1M))

@@ -32,7 +32,7 @@ func TestRunGolden(t *testing.T) {
 
 func TestRunWrongProtocol(t *testing.T) {
 	dir := t.TempDir()
-	for _, f := range []string{"ib_send_lat-64.txt", "ib_read_lat-2.txt", "ib_read_lat-65536.txt",
+	for _, f := range []string{"ib_send_lat-64.txt", "ib_send_lat-2.txt", "ib_read_lat-2.txt", "ib_read_lat-65536.txt",
 		"ib_write_bw-1048576.txt", "kvperf-get-rdv-64k.json", "kvperf-set-1m.json"} {
 		data, err := os.ReadFile("testdata/bench/" + f)
 		if err != nil {
@@ -59,7 +59,7 @@ func TestRunMissing(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error for an empty directory")
 	}
-	for _, f := range []string{"ib_send_lat-64.txt", "ib_read_lat-2.txt", "ib_read_lat-65536.txt",
+	for _, f := range []string{"ib_send_lat-64.txt", "ib_send_lat-2.txt", "ib_read_lat-2.txt", "ib_read_lat-65536.txt",
 		"ib_write_bw-1048576.txt", "kvperf-get-eager-64.json", "kvperf-get-rdv-64k.json", "kvperf-set-1m.json"} {
 		if !strings.Contains(err.Error(), f) {
 			t.Errorf("error does not name %s: %v", f, err)
