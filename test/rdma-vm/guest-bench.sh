@@ -15,8 +15,12 @@ rm -f bench/*
 
 # ROUNDS is how many times the whole set runs, perftest and kvperf in
 # turn, so a stretch of host noise hits both sides of a ratio alike;
-# benchtable shows the median over the rounds of every figure.
-ROUNDS=${ROUNDS:-3}
+# benchtable shows the median over the rounds of every figure. The first
+# argument sets it (make bench-rdma RDMA_BENCH_ROUNDS=N).
+ROUNDS=${1:-3}
+case $ROUNDS in
+'' | *[!0-9]* | 0) die "rounds must be a positive number, got '$ROUNDS'" ;;
+esac
 
 # perftest_case TAG NAME ARGS... is perftest_pair, run once more when the
 # report holds inf or nan (perftest divides by a zero-length interval now
