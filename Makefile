@@ -33,13 +33,7 @@ test-go: setup
 # fuzz runs every fuzz target briefly; run one longer by hand with
 #   go test -run='^$$' -fuzz=FuzzDecode -fuzztime=10m ./rdmakv/wire
 fuzz: setup
-	@set -e; for f in $$(grep -rl --include='*_test.go' '^func Fuzz' . | sort); do \
-	  dir=$$(dirname $$f); \
-	  for t in $$(grep -o '^func Fuzz[A-Za-z0-9_]*' $$f | sed 's/^func //'); do \
-	    echo "fuzz $$dir $$t ($(FUZZTIME))"; \
-	    $(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZTIME) $$dir; \
-	  done; \
-	done
+	GO=$(GO) scripts/fuzz.sh $(FUZZTIME)
 
 bench: setup
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=2000x ./rdmakv/... ./internal/bench/...
