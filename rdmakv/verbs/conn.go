@@ -343,14 +343,7 @@ func (c *conn) ReadInvalidate(local transport.Region, off, n int, raddr uint64, 
 // the peer, posted in one C call (transport.PeerInvalidator); it returns
 // once the WRITE has completed.
 func (c *conn) WriteInvalidate(local transport.Region, off, n int, raddr uint64, rkey uint32, a, b, d []byte) error {
-	r, err := localRange(c.dev, local, off, n)
-	if err != nil {
-		return err
-	}
-	if n > math.MaxUint32 {
-		return errUint32
-	}
-	i, err := c.acquire()
+	r, i, err := c.opStart(local, off, n)
 	if err != nil {
 		return err
 	}
@@ -370,14 +363,7 @@ func (c *conn) WriteInvalidate(local transport.Region, off, n int, raddr uint64,
 // rdma posts one signaled one-sided operation and waits for the send
 // poller to complete it: one C call on this goroutine.
 func (c *conn) rdma(op C.int, local transport.Region, off, n int, raddr uint64, rkey, imm uint32) error {
-	r, err := localRange(c.dev, local, off, n)
-	if err != nil {
-		return err
-	}
-	if n > math.MaxUint32 {
-		return errUint32
-	}
-	i, err := c.acquire()
+	r, i, err := c.opStart(local, off, n)
 	if err != nil {
 		return err
 	}
@@ -394,6 +380,20 @@ func (c *conn) rdma(op C.int, local transport.Region, off, n int, raddr uint64, 
 		return c.abandon(i, fmt.Errorf("verbs: post: %w", errno(rc)))
 	}
 	return c.wait(i)
+}
+
+// opStart checks a one-sided operation's local range and takes an
+// operation slot for it.
+func (c *conn) opStart(local transport.Region, off, n int) (*region, uint32, error) {
+	r, err := localRange(c.dev, local, off, n)
+	if err != nil {
+		return nil, 0, err
+	}
+	if n > math.MaxUint32 {
+		return nil, 0, errUint32
+	}
+	i, err := c.acquire()
+	return r, i, err
 }
 
 func (c *conn) acquire() (uint32, error) {
