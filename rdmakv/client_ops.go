@@ -185,18 +185,19 @@ func (c *Client) getRendezvous(s *cslot, f *wire.Frame) (*Value, error) {
 		h := wire.Header{Type: wire.GetRelease, ReqID: s.id, Token: f.Token}
 		h.Encode(s.hdr[:])
 		err = c.inval.ReadInvalidate(buf.region, buf.off, int(n), f.Addr, f.RKey, s.hdr[:], nil, nil)
-	} else {
-		err = c.conn.Read(buf.region, buf.off, int(n), f.Addr, f.RKey)
 		if err != nil {
-			release() // best effort: a failed READ usually means the connection is gone
-		} else {
-			err = release()
+			err = c.connError(err)
 		}
+	} else if err = c.conn.Read(buf.region, buf.off, int(n), f.Addr, f.RKey); err != nil {
+		release() // best effort: a failed READ usually means the connection is gone
+		err = c.connError(err)
+	} else {
+		err = release() // already a client error
 	}
 	if err != nil {
 		c.staging.put(buf)
 		c.putRec(r)
-		return nil, c.connError(err)
+		return nil, err
 	}
 	r.buf, r.data = buf, buf.bytes()
 	return c.handOut(r), nil

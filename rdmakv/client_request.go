@@ -172,16 +172,14 @@ func (c *Client) await(ctx context.Context, s *cslot) (*transport.Message, error
 // stopping one per request costs more than the clock reads.
 func (c *Client) spin(ctx context.Context, s *cslot) (*transport.Message, error) {
 	ctxDone := ctx.Done()
-	var deadline time.Time
+	deadline := time.Now().Add(c.opts.timeout)
 	for {
 		select {
 		case m := <-s.ch:
 			return m, nil
 		default:
 		}
-		if c.poller.PollOnce() {
-			continue
-		}
+		polled := c.poller.PollOnce()
 		select {
 		case <-ctxDone:
 			return nil, ctxErr(ctx)
@@ -189,13 +187,12 @@ func (c *Client) spin(ctx context.Context, s *cslot) (*transport.Message, error)
 			return nil, c.connError(nil)
 		default:
 		}
-		now := time.Now()
-		if deadline.IsZero() {
-			deadline = now.Add(c.opts.timeout)
-		} else if now.After(deadline) {
+		if time.Now().After(deadline) {
 			return nil, errNoReply
 		}
-		runtime.Gosched()
+		if !polled {
+			runtime.Gosched()
+		}
 	}
 }
 

@@ -8,12 +8,12 @@
 # that wrote an input, fails.
 set -u
 fuzztime=${1:?usage: fuzz.sh FUZZTIME}
-go=${GO:-go}
+go=${GO:-go} # may be a command with arguments
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
 run() { # dir target
-	"$go" test -run='^$' -fuzz="^$2\$" -fuzztime="$fuzztime" "$1" >"$log" 2>&1
+	$go test -run='^$' -fuzz="^$2\$" -fuzztime="$fuzztime" "$1" >"$log" 2>&1
 	_rc=$?
 	cat "$log"
 	return $_rc

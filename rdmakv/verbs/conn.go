@@ -444,26 +444,24 @@ func (c *conn) wait(i uint32) error {
 // operation.
 func (c *conn) spinWait(s *opSlot) error {
 	var deadline time.Time
+	if s.timer != nil {
+		deadline = time.Now().Add(c.cfg.OpTimeout)
+	}
 	for {
 		select {
 		case err := <-s.done:
 			return err
 		default:
 		}
-		if c.g.scq.tryPoll(busySpins) {
-			continue
+		polled := c.g.scq.tryPoll(busySpins)
+		if s.timer != nil && time.Now().After(deadline) {
+			c.shutdown(transport.ErrTimeout)
+			<-s.done
+			return transport.ErrTimeout
 		}
-		if s.timer != nil {
-			now := time.Now()
-			if deadline.IsZero() {
-				deadline = now.Add(c.cfg.OpTimeout)
-			} else if now.After(deadline) {
-				c.shutdown(transport.ErrTimeout)
-				<-s.done
-				return transport.ErrTimeout
-			}
+		if !polled {
+			runtime.Gosched()
 		}
-		runtime.Gosched()
 	}
 }
 

@@ -6,8 +6,11 @@ package verbs
 import "C"
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
+
+	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 
 // group is the completion side shared by a set of connections: a send CQ,
@@ -148,12 +151,29 @@ func (g *group) recvDispatch(wcs []C.struct_kv_wc) {
 			continue
 		}
 		if wc.inv != 0 {
-			c.peerInvalidated(uint32(wc.inv))
+			g.peerInvalidated(c, uint32(wc.inv))
 		}
 		m := g.rq.fill(idx, wc)
 		g.delivering.Store(true)
 		c.h.Deliver(c, m)
 		g.delivering.Store(false)
+	}
+}
+
+// peerInvalidated marks the window a SEND_WITH_INV on c closed. The spec
+// lets a peer invalidate only windows bound to its own QP, but rxe checks
+// neither QP nor PD: a key of another connection's window is marked on
+// that connection too (whose Revoke must then not invalidate it again) and
+// c, which had no business closing it, is dropped.
+func (g *group) peerInvalidated(c *conn, rkey uint32) {
+	if c.peerInvalidated(rkey) {
+		return
+	}
+	for _, o := range g.snapshot() {
+		if o != c && o.peerInvalidated(rkey) {
+			c.shutdown(fmt.Errorf("%w: peer invalidated window %#x of another connection", transport.ErrRemoteAccess, rkey))
+			return
+		}
 	}
 }
 

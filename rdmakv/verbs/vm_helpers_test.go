@@ -35,6 +35,9 @@ type recorder struct {
 	once   sync.Once
 	echo   bool
 	count  int
+	// snap, when set, is called as each message is delivered; its result
+	// travels with the message (got.snap).
+	snap func() []byte
 }
 
 type got struct {
@@ -42,6 +45,7 @@ type got struct {
 	data []byte
 	imm  uint32
 	n    int
+	snap []byte
 }
 
 func newRecorder(echo bool) *recorder {
@@ -50,6 +54,11 @@ func newRecorder(echo bool) *recorder {
 
 func (r *recorder) Deliver(c transport.Conn, m *transport.Message) {
 	g := got{kind: m.Kind, data: append([]byte(nil), m.Data...), imm: m.Imm, n: m.Len}
+	r.mu.Lock()
+	if r.snap != nil {
+		g.snap = r.snap()
+	}
+	r.mu.Unlock()
 	m.Release()
 	if r.echo && g.kind == transport.KindRecv {
 		if err := c.Send(g.data, nil, nil); err != nil && !errors.Is(err, transport.ErrClosed) {
@@ -58,6 +67,12 @@ func (r *recorder) Deliver(c transport.Conn, m *transport.Message) {
 		return
 	}
 	r.msgs <- g
+}
+
+func (r *recorder) setSnap(f func() []byte) {
+	r.mu.Lock()
+	r.snap = f
+	r.mu.Unlock()
 }
 
 func (r *recorder) Closed(_ transport.Conn, err error) {

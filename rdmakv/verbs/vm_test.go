@@ -390,9 +390,6 @@ func TestPeerInvalidate(t *testing.T) {
 	defer buf.Close()
 	pi := a.(transport.PeerInvalidator)
 	spi := sa.(transport.PeerInvalidator)
-	if spi.PeerCanInvalidate(pool.RKey()) {
-		t.Error("the region's own key is offered for closing by the peer")
-	}
 	guard(t, 120*time.Second, func() {
 		for i := 0; i < 30; i++ {
 			off := (i % 8) * 4096
@@ -416,33 +413,96 @@ func TestPeerInvalidate(t *testing.T) {
 			if err := sa.Revoke(rkey); err != nil {
 				t.Fatalf("Revoke %d of a window the peer closed: %v", i, err)
 			}
+			if spi.PeerCanInvalidate(rkey) {
+				t.Fatalf("revoked window %#x still offered for closing by the peer", rkey)
+			}
 
 			wkey, err := sa.Grant(pool, off, 4096, transport.AccessRemoteWrite)
 			if err != nil {
 				t.Fatal(err)
 			}
 			copy(buf.Bytes(), pattern(4096, byte(i)))
+			rec.setSnap(func() []byte { return bytes.Clone(pool.Bytes()[off : off+4096]) })
 			if err := pi.WriteInvalidate(buf, 0, 4096, pool.Addr()+uint64(off), wkey, msg, nil, nil); err != nil {
 				t.Fatalf("WriteInvalidate %d: %v", i, err)
 			}
-			if g := rec.next(t); string(g.data) != string(msg) {
+			g := rec.next(t)
+			if string(g.data) != string(msg) {
 				t.Fatalf("fin %d arrived as %q", i, g.data)
 			}
-			if !bytes.Equal(pool.Bytes()[off:off+4096], pattern(4096, byte(i))) {
-				t.Fatalf("WriteInvalidate %d: data did not land before the message", i)
+			if !bytes.Equal(g.snap, pattern(4096, byte(i))) {
+				t.Fatalf("WriteInvalidate %d: the data had not landed when the message was delivered", i)
 			}
 			if err := sa.Revoke(wkey); err != nil {
 				t.Fatalf("Revoke %d of a write window the peer closed: %v", i, err)
 			}
 		}
 		// The last closed window refuses the next access.
-		rkey, _ := sa.Grant(pool, 0, 4096, transport.AccessRemoteRead)
+		rec.setSnap(nil)
+		rkey, err := sa.Grant(pool, 0, 4096, transport.AccessRemoteRead)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := pi.ReadInvalidate(buf, 0, 4096, pool.Addr(), rkey, []byte("last"), nil, nil); err != nil {
 			t.Fatal(err)
 		}
 		rec.next(t)
 		if err := a.Read(buf, 0, 64, pool.Addr(), rkey); !errors.Is(err, transport.ErrRemoteAccess) {
 			t.Fatalf("READ through a window the peer closed: %v, want ErrRemoteAccess", err)
+		}
+	})
+}
+
+// TestPeerInvalidateOtherConnection: rxe lets a SEND_WITH_INV close a
+// window of another connection. The owner's Revoke must then not
+// invalidate it a second time (rxe would oops the kernel), and the sender
+// is dropped while the owner carries on.
+func TestPeerInvalidateOtherConnection(t *testing.T) {
+	cfg := testConfig(transport.PollBusy)
+	s := startServer(t, cfg, false)
+	pool, err := s.l.Register(64<<10, transport.AccessLocal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	a := dialTest(t, s, cfg, newRecorder(false))
+	sa, _ := s.accepted(t)
+	b := dialTest(t, s, cfg, newRecorder(false))
+	_, recB := s.accepted(t)
+	guard(t, 60*time.Second, func() {
+		rkey, err := sa.Grant(pool, 0, 4096, transport.AccessRemoteRead)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.(*conn).send([]byte("not yours"), nil, nil, rkey, nil); err != nil {
+			t.Fatalf("SEND_WITH_INV from the other connection: %v", err)
+		}
+		select {
+		case err := <-recB.closed:
+			if !errors.Is(err, transport.ErrRemoteAccess) {
+				t.Errorf("sender dropped with %v, want ErrRemoteAccess", err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("the connection that closed another's window was not dropped")
+		}
+		if err := sa.Revoke(rkey); err != nil {
+			t.Fatalf("Revoke of a window another connection closed: %v", err)
+		}
+		// The owner's connection and windows still work.
+		buf, _ := a.Register(4096, transport.AccessLocal)
+		defer buf.Close()
+		k2, err := sa.Grant(pool, 0, 4096, transport.AccessRemoteRead)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sa.Send([]byte("key"), nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Read(buf, 0, 4096, pool.Addr(), k2); err != nil {
+			t.Fatalf("owner's READ after the other connection was dropped: %v", err)
+		}
+		if err := sa.Revoke(k2); err != nil {
+			t.Fatal(err)
 		}
 	})
 }

@@ -38,7 +38,16 @@ func (c *conn) Grant(r transport.Region, off, n int, access transport.Access) (u
 			c.putWindow(w)
 			return 0, err
 		}
+		// Under winMu: release reads w.sub, and once it has run the MR
+		// goes back here.
+		c.winMu.Lock()
+		if c.windows == nil {
+			c.winMu.Unlock()
+			reg.putSub(sub)
+			return 0, c.closedErr()
+		}
 		w.sub, w.reg, mr = sub, reg, sub.mr
+		c.winMu.Unlock()
 	}
 	i, err := c.acquire()
 	if err != nil {
@@ -156,15 +165,16 @@ func (c *conn) PeerCanInvalidate(rkey uint32) bool {
 }
 
 // peerInvalidated records, from the receive poller before the message is
-// delivered, that the peer's SEND_WITH_INV closed window rkey. The RNIC
-// only invalidates a window bound to this QP under its current key, so
-// the key names one of ours.
-func (c *conn) peerInvalidated(rkey uint32) {
+// delivered, that a SEND_WITH_INV closed window rkey, and reports whether
+// the window is one of c's.
+func (c *conn) peerInvalidated(rkey uint32) bool {
 	c.winMu.Lock()
-	if w := c.windows[rkey]; w != nil {
+	defer c.winMu.Unlock()
+	w := c.windows[rkey]
+	if w != nil {
 		w.peerClosed = true
 	}
-	c.winMu.Unlock()
+	return w != nil
 }
 
 // takeWindow reuses an invalidated window or allocates one.

@@ -19,8 +19,9 @@ rm -f bench/*
 # argument sets it (make bench-rdma RDMA_BENCH_ROUNDS=N).
 ROUNDS=${1:-3}
 case $ROUNDS in
-'' | *[!0-9]* | 0) die "rounds must be a positive number, got '$ROUNDS'" ;;
+'' | *[!0-9]*) die "rounds must be a positive number, got '$ROUNDS'" ;;
 esac
+[ "$ROUNDS" -ge 1 ] || die "rounds must be a positive number, got '$ROUNDS'"
 
 # perftest_case TAG NAME ARGS... is perftest_pair, run once more when the
 # report holds inf or nan (perftest divides by a zero-length interval now
