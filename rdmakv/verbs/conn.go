@@ -441,29 +441,39 @@ func (c *conn) wait(i uint32) error {
 // (whoever holds it completes every waiter's slot), so no goroutine has to
 // be woken to hand the completion over. OpTimeout is a deadline read off
 // the clock, not the slot's timer, which would be armed and stopped per
-// operation.
+// operation; it starts at the first look, after the first empty poll.
 func (c *conn) spinWait(s *opSlot) error {
 	var deadline time.Time
-	if s.timer != nil {
-		deadline = time.Now().Add(c.cfg.OpTimeout)
-	}
-	for {
+	for i := 1; ; i++ {
 		select {
 		case err := <-s.done:
 			return err
 		default:
 		}
 		polled := c.g.scq.tryPoll(busySpins)
-		if s.timer != nil && time.Now().After(deadline) {
-			c.shutdown(transport.ErrTimeout)
-			<-s.done
-			return transport.ErrTimeout
+		if polled && i%checkEvery != 0 {
+			continue
+		}
+		if s.timer != nil {
+			now := time.Now()
+			if deadline.IsZero() {
+				deadline = now.Add(c.cfg.OpTimeout)
+			} else if now.After(deadline) {
+				c.shutdown(transport.ErrTimeout)
+				<-s.done
+				return transport.ErrTimeout
+			}
 		}
 		if !polled {
 			runtime.Gosched()
 		}
 	}
 }
+
+// checkEvery bounds how many productive polls a busy waiter makes between
+// looks at its deadline: a clock read costs more than a poll under CPU
+// emulation.
+const checkEvery = 16
 
 // CallerPolls is true for a client connection in busy mode
 // (transport.Poller). A server connection's receive CQ is shared by every
