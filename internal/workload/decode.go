@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -290,9 +291,19 @@ func (d *decoder) sequence(n *yaml.Node, v reflect.Value, path string) {
 	v.Set(s)
 }
 
+// join2 extends a field path by key. A key that is not a plain word (an
+// unknown field may be anything, line breaks included) is quoted, so an
+// error message stays on its one line.
 func join2(path, key string) string {
+	if strings.IndexFunc(key, notWordRune) >= 0 {
+		key = strconv.Quote(key)
+	}
 	if path == "" {
 		return key
 	}
 	return path + "." + key
+}
+
+func notWordRune(r rune) bool {
+	return !(r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 }
