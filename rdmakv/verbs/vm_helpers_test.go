@@ -157,3 +157,17 @@ func guard(t *testing.T, d time.Duration, fn func()) {
 		t.Fatalf("hang guard: still running after %v", d)
 	}
 }
+
+// windowServer starts a listener with poll and a 64 KiB region on it for
+// granting windows; both go when the test ends.
+func windowServer(t *testing.T, poll transport.Poll) (transport.Config, *server, transport.Region) {
+	t.Helper()
+	cfg := testConfig(poll)
+	s := startServer(t, cfg, false)
+	pool, err := s.l.Register(64<<10, transport.AccessLocal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pool.Close() })
+	return cfg, s, pool
+}

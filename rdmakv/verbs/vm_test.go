@@ -144,13 +144,7 @@ func TestOneSided(t *testing.T) {
 // range only, and not after Revoke; a violation fails that connection
 // alone.
 func TestWindows(t *testing.T) {
-	cfg := testConfig(transport.PollEvent)
-	s := startServer(t, cfg, false)
-	pool, err := s.l.Register(64<<10, transport.AccessLocal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
+	cfg, s, pool := windowServer(t, transport.PollEvent)
 	crecA, crecB := newRecorder(false), newRecorder(false)
 	a := dialTest(t, s, cfg, crecA)
 	sa, _ := s.accepted(t)
@@ -376,13 +370,7 @@ func TestConformance(t *testing.T) {
 // connection), over and over, for READ and WRITE grants; a region-wide key
 // is never offered for closing.
 func TestPeerInvalidate(t *testing.T) {
-	cfg := testConfig(transport.PollBusy)
-	s := startServer(t, cfg, false)
-	pool, err := s.l.Register(64<<10, transport.AccessLocal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
+	cfg, s, pool := windowServer(t, transport.PollBusy)
 	copy(pool.Bytes(), pattern(64<<10, 3))
 	a := dialTest(t, s, cfg, newRecorder(false))
 	sa, rec := s.accepted(t)
@@ -458,13 +446,7 @@ func TestPeerInvalidate(t *testing.T) {
 // invalidate it a second time (rxe would oops the kernel), and the sender
 // is dropped while the owner carries on.
 func TestPeerInvalidateOtherConnection(t *testing.T) {
-	cfg := testConfig(transport.PollBusy)
-	s := startServer(t, cfg, false)
-	pool, err := s.l.Register(64<<10, transport.AccessLocal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
+	cfg, s, pool := windowServer(t, transport.PollBusy)
 	a := dialTest(t, s, cfg, newRecorder(false))
 	sa, _ := s.accepted(t)
 	b := dialTest(t, s, cfg, newRecorder(false))
