@@ -93,13 +93,16 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 		c.conn.Close()
 		return nil, fmt.Errorf("rdmakv: dial %s: %w", addr, err)
 	}
+	if p, ok := c.conn.(transport.Poller); ok && p.CallerPolls() {
+		c.poller = p
+	}
 	depth := min(o.depth, max(c.limits.MaxInflight, 1))
 	c.slots = make([]*cslot, depth)
 	c.free = make(chan *cslot, depth)
 	for i := range c.slots {
 		t := time.NewTimer(time.Hour)
 		t.Stop()
-		s := &cslot{idx: uint32(i), ch: make(chan *transport.Message, 1), timer: t}
+		s := &cslot{idx: uint32(i), ch: make(chan *transport.Message, 1), timer: t, polled: c.poller != nil}
 		c.slots[i] = s
 		c.free <- s
 	}
@@ -107,9 +110,6 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 	if err != nil {
 		c.conn.Close()
 		return nil, fmt.Errorf("rdmakv: dial %s: %w", addr, err)
-	}
-	if p, ok := c.conn.(transport.Poller); ok && p.CallerPolls() {
-		c.poller = p
 	}
 	if c.inval, _ = c.conn.(transport.PeerInvalidator); c.inval != nil {
 		c.flags = wire.FlagPeerInvalidate

@@ -130,16 +130,14 @@ func (c *Client) Get(ctx context.Context, key []byte) (*Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, _ := wire.Decode(m.Data)
+	f := s.frame
 	switch {
 	case f.Type == wire.GetReplyInline:
 		if f.Status != wire.OK {
 			m.Release()
 			return nil, statusErr("GET", f.Status)
 		}
-		r := c.getRec()
-		r.msg, r.data, r.proto = m, f.Value, Eager
-		return c.handOut(r), nil
+		return c.eagerValue(m, f.Value), nil
 	case f.Type == wire.GetReplyRdv:
 		m.Release()
 		if f.Status != wire.OK {

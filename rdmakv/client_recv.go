@@ -43,7 +43,12 @@ func (h handler) Deliver(conn transport.Conn, m *transport.Message) {
 		s.mu.Lock()
 		if s.wait && s.id == f.ReqID {
 			s.wait = false
-			s.ch <- m // cap 1 and wait was set, so the channel is empty
+			s.frame = f // read by the waiter after it receives m
+			if s.polled {
+				s.got.Store(m)
+			} else {
+				s.ch <- m // cap 1 and wait was set, so the channel is empty
+			}
 			s.mu.Unlock()
 			return
 		}

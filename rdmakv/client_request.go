@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kvbench/kvbench/rdmakv/transport"
@@ -15,12 +16,20 @@ import (
 // cslot is one request slot: a reusable header buffer, reply channel and
 // timer, so a request allocates nothing.
 type cslot struct {
-	idx   uint32
-	gen   uint32 // owned by the goroutine holding the slot
-	mu    sync.Mutex
-	wait  bool   // a reply with id is expected
-	id    uint32 // gen<<16 | idx
-	ch    chan *transport.Message
+	idx  uint32
+	gen  uint32 // owned by the goroutine holding the slot
+	mu   sync.Mutex
+	wait bool   // a reply with id is expected
+	id   uint32 // gen<<16 | idx
+	ch   chan *transport.Message
+	// polled: the waiter polls the transport itself (busy mode) and finds
+	// its reply in got, a swap cheaper than a channel handoff; otherwise
+	// the reply comes on ch, which a blocked waiter can select on.
+	polled bool
+	got    atomic.Pointer[transport.Message]
+	// frame is the reply handed over, decoded (and validated) by Deliver,
+	// so the waiter does not decode it again.
+	frame wire.Frame
 	timer *time.Timer
 	hdr   [wire.HeaderSize]byte
 }
@@ -84,6 +93,9 @@ func (s *cslot) disarm() *transport.Message {
 		s.wait = false
 		return nil
 	}
+	if s.polled {
+		return s.got.Swap(nil)
+	}
 	return <-s.ch
 }
 
@@ -115,8 +127,8 @@ func (c *Client) call(s *cslot, h wire.Header, key, value []byte) error {
 func (c *Client) wait(ctx context.Context, s *cslot, want wire.Type) (*transport.Message, wire.Frame, error) {
 	m, err := c.await(ctx, s)
 	if err == nil {
-		f, derr := wire.Decode(m.Data) // validated by Deliver already
-		if derr != nil || f.Type != want {
+		f := s.frame
+		if f.Type != want {
 			m.Release()
 			return nil, wire.Frame{}, fmt.Errorf("%w: got %s, want %s", ErrProtocol, f.Type, want)
 		}
@@ -176,10 +188,8 @@ func (c *Client) spin(ctx context.Context, s *cslot) (*transport.Message, error)
 	ctxDone := ctx.Done()
 	var deadline time.Time
 	for i := 1; ; i++ {
-		select {
-		case m := <-s.ch:
-			return m, nil
-		default:
+		if s.got.Load() != nil {
+			return s.got.Swap(nil), nil
 		}
 		polled := c.poller.PollOnce()
 		if polled && i%checkEvery != 0 {

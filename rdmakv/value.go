@@ -78,6 +78,10 @@ func (v *Value) Release() {
 func (c *Client) getRec() *valueRec {
 	c.valMu.Lock()
 	defer c.valMu.Unlock()
+	return c.getRecLocked()
+}
+
+func (c *Client) getRecLocked() *valueRec {
 	if k := len(c.recs); k > 0 {
 		r := c.recs[k-1]
 		c.recs = c.recs[:k-1]
@@ -97,12 +101,30 @@ func (c *Client) putRec(r *valueRec) {
 // handOut wraps a filled record in a fresh handle.
 func (c *Client) handOut(r *valueRec) *Value {
 	c.valMu.Lock()
+	v := c.handleLocked()
+	c.valMu.Unlock()
+	v.r, v.gen = r, r.gen.Load()
+	return v
+}
+
+func (c *Client) handleLocked() *Value {
 	if len(c.handles) == 0 {
 		c.handles = make([]Value, handleChunk)
 	}
 	v := &c.handles[0]
 	c.handles = c.handles[1:]
+	return v
+}
+
+// eagerValue is getRec and handOut for an eager reply in one trip to
+// valMu: every lock on the eager path is paid on each round trip, many
+// times over under CPU emulation.
+func (c *Client) eagerValue(m *transport.Message, data []byte) *Value {
+	c.valMu.Lock()
+	r := c.getRecLocked()
+	v := c.handleLocked()
 	c.valMu.Unlock()
+	r.msg, r.data, r.proto = m, data, Eager
 	v.r, v.gen = r, r.gen.Load()
 	return v
 }

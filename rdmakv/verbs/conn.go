@@ -51,6 +51,9 @@ type conn struct {
 
 	h     transport.Handler
 	ready chan struct{} // closed once h is set (or known to be nil)
+	// isReady mirrors ready being closed: the receive poller looks at it
+	// per completion, and a receive on even a closed channel takes a lock.
+	isReady atomic.Bool
 
 	info   transport.Info
 	local  string
@@ -136,6 +139,19 @@ func newConn(g *group, d *device, cfg transport.Config) (*conn, error) {
 }
 
 // sendWR is the send queue size: ring, blocking operations, drain.
+// markReady publishes c.h: call once, after setting it.
+func (c *conn) markReady() {
+	c.isReady.Store(true)
+	close(c.ready)
+}
+
+// waitReady waits until c.h is set.
+func (c *conn) waitReady() {
+	if !c.isReady.Load() {
+		<-c.ready
+	}
+}
+
 func (c *conn) sendWR() int { return 2*c.cfg.SendDepth + 1 }
 
 // createQP makes the RC QP on id; srq is nil for a client.

@@ -140,7 +140,7 @@ func dial(ctx context.Context, addr string, cfg transport.Config, h transport.Ha
 		return nil, err
 	}
 	c.h = h
-	close(c.ready)
+	c.markReady()
 	c.cm = cm
 	g.addConn(c)
 	g.final = func(c *conn) {

@@ -30,6 +30,9 @@ type group struct {
 
 	mapMu sync.Mutex                       // serialises writers of conns
 	conns atomic.Pointer[map[uint32]*conn] // by QP number, copy on write
+	// only is the group's connection while it has exactly one (a
+	// client's), so a completion finds it without a map lookup.
+	only atomic.Pointer[conn]
 
 	closingMu sync.Mutex
 	closing   []*conn
@@ -58,7 +61,22 @@ func (g *group) wire() {
 	g.rcq.dispatch = g.recvDispatch
 }
 
-func (g *group) lookup(qpn uint32) *conn { return (*g.conns.Load())[qpn] }
+func (g *group) lookup(qpn uint32) *conn {
+	if c := g.only.Load(); c != nil && c.qpn == qpn {
+		return c
+	}
+	return (*g.conns.Load())[qpn]
+}
+
+// setOnly keeps only in step with m; mapMu is held.
+func (g *group) setOnly(m map[uint32]*conn) {
+	g.only.Store(nil)
+	if len(m) == 1 {
+		for _, c := range m {
+			g.only.Store(c)
+		}
+	}
+}
 
 func (g *group) addConn(c *conn) {
 	g.mapMu.Lock()
@@ -70,6 +88,7 @@ func (g *group) addConn(c *conn) {
 	}
 	m[c.qpn] = c
 	g.conns.Store(&m)
+	g.setOnly(m)
 }
 
 func (g *group) removeConn(c *conn) {
@@ -86,6 +105,7 @@ func (g *group) removeConn(c *conn) {
 		}
 	}
 	g.conns.Store(&m)
+	g.setOnly(m)
 }
 
 func (g *group) snapshot() []*conn {
@@ -145,7 +165,7 @@ func (g *group) recvDispatch(wcs []C.struct_kv_wc) {
 			g.rq.repost(idx)
 			continue
 		}
-		<-c.ready
+		c.waitReady()
 		if c.h == nil {
 			g.rq.repost(idx)
 			continue
@@ -214,7 +234,7 @@ func (g *group) finish(c *conn) {
 		return
 	}
 	g.removeConn(c)
-	<-c.ready
+	c.waitReady()
 	if c.h != nil {
 		g.delivering.Store(true)
 		c.h.Closed(c, c.cause())

@@ -248,13 +248,13 @@ func (l *listener) onRequest(ev *C.struct_kv_event) {
 	rd := min(int(ev.initiator_depth), int(l.dev.d.max_qp_rd_atom), rdAtomMax)
 	init := min(int(ev.responder_resources), int(l.dev.d.max_qp_init_rd_atom), rdAtomMax)
 	if err := errno(C.kv_accept(id, C.int(rd), C.int(init))); err != nil {
-		close(c.ready)
+		c.markReady()
 		c.shutdown(fmt.Errorf("verbs: accept: %w", err))
 		return
 	}
 	c.describe()
 	c.h = l.accept(c)
-	close(c.ready)
+	c.markReady()
 	if c.h == nil {
 		c.shutdown(errors.New("verbs: connection refused by the accept callback"))
 	}

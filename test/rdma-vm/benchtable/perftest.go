@@ -94,22 +94,22 @@ func headerColumns(words []string) []string {
 	return cols
 }
 
-// perftestValue is column col of the rows for message size bytes: a
-// report file holds one row per round, and the median stands for them.
-func perftestValue(rows []perftestRow, bytes int64, col string) (float64, error) {
-	var vals []float64
+// perftestValues is column col of the rows for message size bytes, one
+// value per round in file order: a report file holds one row per round.
+func perftestValues(rows []perftestRow, bytes int64, col string) (series, error) {
+	var vals series
 	for _, r := range rows {
 		if r.Bytes != bytes {
 			continue
 		}
 		v, ok := r.Values[col]
 		if !ok {
-			return 0, fmt.Errorf("no column %q", col)
+			return nil, fmt.Errorf("no column %q", col)
 		}
 		vals = append(vals, v)
 	}
 	if len(vals) == 0 {
-		return 0, fmt.Errorf("no row for %d bytes", bytes)
+		return nil, fmt.Errorf("no row for %d bytes", bytes)
 	}
-	return median(vals), nil
+	return vals, nil
 }

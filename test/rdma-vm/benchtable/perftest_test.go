@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -45,12 +46,12 @@ func TestParsePerftest(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.file, err)
 		}
-		got, err := perftestValue(rows, c.bytes, c.col)
+		got, err := perftestValues(rows, c.bytes, c.col)
 		if err != nil {
 			t.Fatalf("%s: %v", c.file, err)
 		}
-		if got != c.want {
-			t.Errorf("%s %s = %v, want %v", c.file, c.col, got, c.want)
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s %s = %v, want [%v]", c.file, c.col, got, c.want)
 		}
 	}
 }
@@ -73,14 +74,14 @@ func TestPerftestValueMissing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := perftestValue(rows, 4096, colTypicalUsec); err == nil {
+	if _, err := perftestValues(rows, 4096, colTypicalUsec); err == nil {
 		t.Error("no error for a size that is not there")
 	}
-	if _, err := perftestValue(rows, 2, colBWAverage); err == nil {
+	if _, err := perftestValues(rows, 2, colBWAverage); err == nil {
 		t.Error("no error for a column that is not there")
 	}
-	if v, err := perftestValue(rows, 2, colTypicalUsec); err != nil || v != 9.5 {
-		t.Errorf("got %v, %v; want 9.5", v, err)
+	if v, err := perftestValues(rows, 2, colTypicalUsec); err != nil || len(v) != 1 || v[0] != 9.5 {
+		t.Errorf("got %v, %v; want [9.5]", v, err)
 	}
 }
 
@@ -101,8 +102,8 @@ func FuzzParsePerftest(f *testing.F) {
 	})
 }
 
-// TestPerftestRounds: a file holding one report per round yields the
-// median of the rounds' rows.
+// TestPerftestRounds: a file holding one report per round yields every
+// round's row, in order, and their median.
 func TestPerftestRounds(t *testing.T) {
 	data, err := os.ReadFile("testdata/bench/ib_send_lat-64.txt")
 	if err != nil {
@@ -117,7 +118,11 @@ func TestPerftestRounds(t *testing.T) {
 	if len(rows) != 3 {
 		t.Fatalf("%d rows from three concatenated reports, want 3", len(rows))
 	}
-	if v, err := perftestValue(rows, 64, colTypicalUsec); err != nil || v != 13.29 {
-		t.Errorf("median of 13.29, 20.00 and 11.50: got %v, %v", v, err)
+	v, err := perftestValues(rows, 64, colTypicalUsec)
+	if err != nil || !slices.Equal(v, series{13.29, 20, 11.5}) {
+		t.Fatalf("rounds 13.29, 20.00 and 11.50: got %v, %v", v, err)
+	}
+	if m := v.med(); m == nil || *m != 13.29 {
+		t.Errorf("median of 13.29, 20.00 and 11.50: got %v", m)
 	}
 }

@@ -17,17 +17,32 @@ const (
 	setSize   = 1 << 20
 )
 
-// results holds every figure the table needs; a nil field was missing and
-// its error is in errs.
+// series is one figure's value per round, in the order the rounds ran; nil
+// when the figure is missing (its error is then in results.errs).
+type series []float64
+
+// med is the median over the rounds, nil when missing.
+func (s series) med() *float64 {
+	if len(s) == 0 {
+		return nil
+	}
+	v := median(s)
+	return &v
+}
+
+// results holds every figure the table needs.
 type results struct {
-	sendLat, sendLat2, readLat2, readLat64K, writeBW1M *float64 // perftest: us, us, us, us, MiB/s
-	eagerGet, rdvGet                                   *float64 // kvperf p50, us
-	set1M                                              *float64 // kvperf MiB/s
+	sendLat, sendLat2, readLat2, readLat64K, writeBW1M series // perftest: us, us, us, us, MiB/s
+	eagerGet, rdvGet                                   series // kvperf p50, us
+	set1M                                              series // kvperf MiB/s
 	// polls is the set of polling modes the kvperf reports name.
 	polls map[string]bool
 	// rounds is the most kvperf runs any case has.
 	rounds int
-	errs   []error
+	// clock is the guest's clock source and aslr its randomize_va_space
+	// setting, "" when not recorded.
+	clock, aslr string
+	errs        []error
 }
 
 func run(dir string, w io.Writer) error {
@@ -42,7 +57,7 @@ func run(dir string, w io.Writer) error {
 // one run reports all of them.
 func load(dir string) *results {
 	r := &results{polls: map[string]bool{}}
-	pt := func(file string, bytes int64, col string) *float64 {
+	pt := func(file string, bytes int64, col string) series {
 		f, err := os.Open(filepath.Join(dir, file))
 		if err != nil {
 			r.errs = append(r.errs, err)
@@ -51,9 +66,9 @@ func load(dir string) *results {
 		defer f.Close()
 		rows, err := parsePerftest(f)
 		if err == nil {
-			var v float64
-			if v, err = perftestValue(rows, bytes, col); err == nil {
-				return &v
+			var v series
+			if v, err = perftestValues(rows, bytes, col); err == nil {
+				return v
 			}
 		}
 		r.errs = append(r.errs, fmt.Errorf("%s: %w", file, err))
@@ -65,16 +80,16 @@ func load(dir string) *results {
 	r.readLat64K = pt("ib_read_lat-65536.txt", rdvSize, colTypicalUsec)
 	r.writeBW1M = pt("ib_write_bw-1048576.txt", setSize, colBWAverage)
 
-	// A case's report may hold several runs, one JSON line each; the
-	// table shows the median of their figures.
-	kv := func(name, protocol string, pick func(kvperfResult) (float64, error)) *float64 {
+	// A case's report may hold several runs, one JSON line each, one per
+	// round.
+	kv := func(name, protocol string, pick func(kvperfResult) (float64, error)) series {
 		file := "kvperf-" + name + ".json"
 		data, err := os.ReadFile(filepath.Join(dir, file))
 		if err == nil {
 			var runs []kvperfResult
 			if runs, err = parseKvperfRuns(data); err == nil {
 				r.rounds = max(r.rounds, len(runs))
-				vals := make([]float64, 0, len(runs))
+				vals := make(series, 0, len(runs))
 				for i, res := range runs {
 					if res.Poll != nil {
 						r.polls[*res.Poll] = true
@@ -92,8 +107,7 @@ func load(dir string) *results {
 					vals = append(vals, v)
 				}
 				if err == nil {
-					v := median(vals)
-					return &v
+					return vals
 				}
 			}
 		}
@@ -109,7 +123,70 @@ func load(dir string) *results {
 	r.eagerGet = kv("get-eager-64", "eager", p50us)
 	r.rdvGet = kv("get-rdv-64k", "rendezvous", p50us)
 	r.set1M = kv("set-1m", "rendezvous", func(res kvperfResult) (float64, error) { return res.mibPerSec(setSize) })
+	r.clock = readNote(dir, "clocksource.txt")
+	r.aslr = readNote(dir, "aslr.txt")
 	return r
+}
+
+// comparison is one row of the table: a kvperf case against its perftest
+// baseline, both per round.
+type comparison struct {
+	name, metric, baselineIs string
+	kv, base                 series
+	format                   func(*float64) string
+}
+
+// ratio compares the case with its baseline. When both have a value for
+// every round, each kvperf run is paired with the perftest runs of its own
+// round, taken just before it, and the ratio is the median of those
+// per-round ratios: a stretch of host noise then slows both sides of one
+// ratio instead of one side of the median. Otherwise it is the ratio of
+// the medians. perRound is nil in that case.
+func (c comparison) ratio() (v *float64, perRound []float64) {
+	if len(c.kv) == 0 || len(c.base) == 0 {
+		return nil, nil
+	}
+	if len(c.kv) == len(c.base) {
+		for i := range c.kv {
+			if c.base[i] == 0 {
+				return nil, nil
+			}
+			perRound = append(perRound, c.kv[i]/c.base[i])
+		}
+		m := median(perRound)
+		return &m, perRound
+	}
+	if b := median(c.base); b != 0 {
+		m := median(c.kv) / b
+		return &m, nil
+	}
+	return nil, nil
+}
+
+// roundTrip is 2 x ib_send_lat per round, plus extra's value of the same
+// round when extra is given; nil when a term is missing or the rounds do
+// not line up.
+func roundTrip(sendLat series, extra ...series) series {
+	if len(sendLat) == 0 {
+		return nil
+	}
+	out := make(series, len(sendLat))
+	for i, v := range sendLat {
+		out[i] = 2 * v
+	}
+	for _, e := range extra {
+		if len(e) != len(out) {
+			if len(e) == 0 {
+				return nil
+			}
+			// Rounds differ in count: compare medians only.
+			return series{2*median(sendLat) + median(e)}
+		}
+		for i := range out {
+			out[i] += e[i]
+		}
+	}
+	return out
 }
 
 // render writes the comparison. Latency ratios are kvbench/baseline (above
@@ -117,31 +194,61 @@ func load(dir string) *results {
 // kvbench/baseline (below 1 means slower).
 func render(w io.Writer, r *results) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "kvbench polling: %s\n\n", pollNote(r.polls))
+	fmt.Fprintf(&b, "kvbench polling: %s\n", pollNote(r.polls))
+	fmt.Fprintf(&b, "guest clock source: %s\n", clockNote(r.clock))
+	fmt.Fprintf(&b, "guest address space randomisation: %s\n\n", aslrNote(r.aslr))
+	rows := []comparison{
+		{"eager GET 64 B", "p50", "2 x ib_send_lat 64 B typical (one round trip)", r.eagerGet, roundTrip(r.sendLat), us},
+		{"rendezvous GET 64 KiB", "p50", "round trip + ib_read_lat 64 KiB typical", r.rdvGet, roundTrip(r.sendLat, r.readLat64K), us},
+		{"SET 1 MiB", "throughput", "ib_write_bw 1 MiB average", r.set1M, r.writeBW1M, mibs},
+	}
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "case\tmetric\tkvbench\tbaseline\tratio\tbaseline is")
-	fmt.Fprintf(tw, "eager GET 64 B\tp50\t%s\t%s\t%s\t2 x ib_send_lat 64 B typical (one round trip)\n",
-		us(r.eagerGet), us(scale(r.sendLat, 2)), ratio(r.eagerGet, scale(r.sendLat, 2)))
-	rdvBase := sum(scale(r.sendLat, 2), r.readLat64K)
-	fmt.Fprintf(tw, "rendezvous GET 64 KiB\tp50\t%s\t%s\t%s\tround trip + ib_read_lat 64 KiB typical\n",
-		us(r.rdvGet), us(rdvBase), ratio(r.rdvGet, rdvBase))
-	fmt.Fprintf(tw, "SET 1 MiB\tthroughput\t%s\t%s\t%s\tib_write_bw 1 MiB average\n",
-		mibs(r.set1M), mibs(r.writeBW1M), ratio(r.set1M, r.writeBW1M))
+	paired := true
+	var perRound []string
+	for _, c := range rows {
+		v, per := c.ratio()
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.name, c.metric, c.format(c.kv.med()), c.format(c.base.med()), ratio(v), c.baselineIs)
+		if per == nil {
+			paired = false
+			continue
+		}
+		parts := make([]string, len(per))
+		for i, x := range per {
+			parts[i] = fmt.Sprintf("%.2f", x)
+		}
+		perRound = append(perRound, fmt.Sprintf("  %s\t%s", c.name, strings.Join(parts, " ")))
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	b.WriteString("\nperftest in the same guest (rxe0, client side):\n")
 	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "  ib_send_lat 64 B\t%s\ttypical one-way\n", us(r.sendLat))
-	fmt.Fprintf(tw, "  ib_send_lat 2 B\t%s\ttypical one-way (perftest's default size)\n", us(r.sendLat2))
-	fmt.Fprintf(tw, "  ib_read_lat 2 B\t%s\ttypical\n", us(r.readLat2))
-	fmt.Fprintf(tw, "  ib_read_lat 64 KiB\t%s\ttypical\n", us(r.readLat64K))
-	fmt.Fprintf(tw, "  ib_write_bw 1 MiB\t%s\taverage\n", mibs(r.writeBW1M))
+	fmt.Fprintf(tw, "  ib_send_lat 64 B\t%s\ttypical one-way\n", us(r.sendLat.med()))
+	fmt.Fprintf(tw, "  ib_send_lat 2 B\t%s\ttypical one-way (perftest's default size)\n", us(r.sendLat2.med()))
+	fmt.Fprintf(tw, "  ib_read_lat 2 B\t%s\ttypical\n", us(r.readLat2.med()))
+	fmt.Fprintf(tw, "  ib_read_lat 64 KiB\t%s\ttypical\n", us(r.readLat64K.med()))
+	fmt.Fprintf(tw, "  ib_write_bw 1 MiB\t%s\taverage\n", mibs(r.writeBW1M.med()))
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if r.rounds > 1 && paired && len(perRound) > 0 {
+		b.WriteString("\nratio per round, in the order the rounds ran:\n")
+		tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		for _, l := range perRound {
+			fmt.Fprintln(tw, l)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
 	if r.rounds > 1 {
-		fmt.Fprintf(&b, "\nEach figure is the median of %d rounds; perftest and kvperf take turns in every round.", r.rounds)
+		fmt.Fprintf(&b, "\nEach figure is the median of %d rounds; in every round each kvperf case runs right after its perftest baselines.", r.rounds)
+		if paired {
+			b.WriteString("\nEach ratio is the median of the per-round ratios.")
+		} else {
+			b.WriteString("\nRounds differ in count between reports, so each ratio is of the medians.")
+		}
 	}
 	b.WriteString("\nratio = kvbench / baseline; latency above 1x and throughput below 1x are slower than raw verbs.\n")
 	b.WriteString("Soft-RoCE under emulation measures the CPU, not a NIC: read the ratios, not the absolutes.\n")
@@ -166,20 +273,41 @@ func pollNote(polls map[string]bool) string {
 	return ""
 }
 
-func scale(v *float64, k float64) *float64 {
-	if v == nil {
-		return nil
+// clockNote flags a guest whose clock reads are slow: Go reads the clock
+// in its scheduler and kvperf per operation, perftest times with rdtsc, so
+// a slow clock source weighs on one side of every ratio only.
+func clockNote(cs string) string {
+	switch cs {
+	case "":
+		return "not recorded"
+	case "tsc", "kvm-clock":
+		return cs
 	}
-	x := *v * k
-	return &x
+	return cs + " (slow to read under emulation, and only the Go side reads it: ratios are pessimistic)"
 }
 
-func sum(a, b *float64) *float64 {
-	if a == nil || b == nil {
-		return nil
+// aslrNote says whether each process got the same address layout. Under
+// TCG the emulated TLB is direct-mapped by virtual page, so a layout's
+// conflicts set a process's speed: with randomisation one build's eager
+// GET p50 varies from run to run by up to half.
+func aslrNote(v string) string {
+	switch v {
+	case "":
+		return "not recorded"
+	case "0":
+		return "off (every process gets the same layout, so a rerun repeats it)"
 	}
-	x := *a + *b
-	return &x
+	return "on, randomize_va_space=" + v + " (each process's layout changes its speed under emulation)"
+}
+
+// readNote is the trimmed content of a note file guest-bench.sh writes,
+// "" when it is missing.
+func readNote(dir, name string) string {
+	data, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(data))
 }
 
 func us(v *float64) string {
@@ -196,9 +324,9 @@ func mibs(v *float64) string {
 	return fmt.Sprintf("%.1f MiB/s", *v)
 }
 
-func ratio(a, b *float64) string {
-	if a == nil || b == nil || *b == 0 {
+func ratio(v *float64) string {
+	if v == nil {
 		return "-"
 	}
-	return fmt.Sprintf("%.2fx", *a / *b)
+	return fmt.Sprintf("%.2fx", *v)
 }

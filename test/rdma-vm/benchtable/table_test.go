@@ -4,30 +4,78 @@ import (
 	"bytes"
 	"flag"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
+// TestRunGolden renders testdata/bench, whose reports differ in how many
+// rounds they hold (ratios of medians), and testdata/paired, three rounds
+// of everything (medians of per-round ratios).
 func TestRunGolden(t *testing.T) {
-	var out bytes.Buffer
-	if err := run("testdata/bench", &out); err != nil {
-		t.Fatal(err)
-	}
-	const golden = "testdata/table.golden"
-	if *update {
-		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+	for dir, golden := range map[string]string{
+		"testdata/bench":  "testdata/table.golden",
+		"testdata/paired": "testdata/table-paired.golden",
+	} {
+		var out bytes.Buffer
+		if err := run(dir, &out); err != nil {
 			t.Fatal(err)
 		}
+		if *update {
+			if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out.Bytes(), want) {
+			t.Errorf("table differs from %s (rerun with -update after checking):\n%s", golden, out.String())
+		}
 	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
+}
+
+// TestComparisonRatio: runs paired by round give the median of their
+// ratios, which here differs from the ratio of the medians (1.0 against
+// 0.9); reports of unequal length fall back to the latter.
+func TestComparisonRatio(t *testing.T) {
+	kv, base := series{30, 50, 36}, series{20, 50, 40}
+	v, per := comparison{kv: kv, base: base}.ratio()
+	if v == nil || *v != 1.0 || !slices.Equal(per, []float64{1.5, 1.0, 0.9}) {
+		t.Errorf("paired: got %v, %v; want 1.0 from [1.5 1 0.9]", deref(v), per)
 	}
-	if !bytes.Equal(out.Bytes(), want) {
-		t.Errorf("table differs from %s (rerun with -update after checking):\n%s", golden, out.String())
+	v, per = comparison{kv: kv, base: series{20, 40}}.ratio()
+	if v == nil || *v != 36.0/30 || per != nil {
+		t.Errorf("unpaired: got %v, %v; want 1.2 and no per-round ratios", deref(v), per)
 	}
+	if v, _ := (comparison{kv: kv}).ratio(); v != nil {
+		t.Errorf("missing baseline: got %v, want none", *v)
+	}
+	if v, _ := (comparison{kv: series{1}, base: series{0}}).ratio(); v != nil {
+		t.Errorf("zero baseline: got %v, want none", *v)
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	if got := roundTrip(series{10, 12}, series{100, 200}); !slices.Equal(got, series{120, 224}) {
+		t.Errorf("per round: got %v, want [120 224]", got)
+	}
+	if got := roundTrip(series{10, 12, 14}, series{100}); !slices.Equal(got, series{124}) {
+		t.Errorf("rounds differ: got %v, want the medians' sum [124]", got)
+	}
+	if got := roundTrip(series{10}, nil); got != nil {
+		t.Errorf("missing term: got %v, want nil", got)
+	}
+}
+
+func deref(v *float64) any {
+	if v == nil {
+		return nil
+	}
+	return *v
 }
 
 func TestRunWrongProtocol(t *testing.T) {
@@ -83,6 +131,32 @@ func TestPollNote(t *testing.T) {
 	for _, c := range cases {
 		if got := pollNote(c.polls); !strings.HasPrefix(got, c.want) {
 			t.Errorf("pollNote(%v) = %q, want prefix %q", c.polls, got, c.want)
+		}
+	}
+}
+
+func TestGuestNotes(t *testing.T) {
+	cases := []struct {
+		note     func(string) string
+		in, want string
+	}{
+		{clockNote, "", "not recorded"},
+		{clockNote, "tsc", "tsc"},
+		{clockNote, "hpet", "hpet (slow to read under emulation"},
+		{aslrNote, "", "not recorded"},
+		{aslrNote, "0", "off"},
+		{aslrNote, "2", "on, randomize_va_space=2"},
+	}
+	for _, c := range cases {
+		if got := c.note(c.in); !strings.HasPrefix(got, c.want) {
+			t.Errorf("note(%q) = %q, want prefix %q", c.in, got, c.want)
+		}
+	}
+	var out bytes.Buffer
+	run(t.TempDir(), &out)
+	for _, want := range []string{"guest clock source: not recorded", "guest address space randomisation: not recorded"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("a bench dir without guest notes does not say %q:\n%s", want, out.String())
 		}
 	}
 }
