@@ -12,8 +12,11 @@ import "encoding/binary"
 // HeaderSize is the size of every message header in bytes.
 const HeaderSize = 56
 
-// ProtocolVersion is the header version this package speaks.
-const ProtocolVersion = 1
+// ProtocolVersion is the header version this package speaks. Version 2
+// defined the flags byte (FlagPeerInvalidate), which version 1 required to
+// be zero: a version 1 peer would drop a version 2 client at its first GET,
+// so the two refuse each other at HELLO instead.
+const ProtocolVersion = 2
 
 // Magic is the first two header bytes, "KV".
 const Magic = "KV"

@@ -68,7 +68,7 @@ func TestGolden(t *testing.T) {
 func TestLayout(t *testing.T) {
 	b := AppendFrame(nil, Header{Type: GetReplyRdv, Status: OK, ReqID: 0x04030201, Addr: 0x1122334455667788,
 		Length: 0x99, Version: 0xaa, RKey: 0xbbccddee, Token: 0x0f0e0d0c, Aux: 0x77}, nil, nil)
-	want := "4b56010700000000" + "0102030400000000" + "8877665544332211" + "9900000000000000" +
+	want := "4b56020700000000" + "0102030400000000" + "8877665544332211" + "9900000000000000" +
 		"aa00000000000000" + "eeddccbb0c0d0e0f" + "7700000000000000"
 	if got := hex.EncodeToString(b); got != want {
 		t.Fatalf("layout\n got %s\nwant %s", got, want)
@@ -121,6 +121,7 @@ func TestDecodeRejects(t *testing.T) {
 		{"short", good[:HeaderSize-1], ErrShort},
 		{"magic", mut(func(b []byte) []byte { b[0] = 'X'; return b }), ErrMagic},
 		{"version", mut(func(b []byte) []byte { b[2] = 9; return b }), ErrVersion},
+		{"version1", mut(func(b []byte) []byte { b[2] = 1; return b }), ErrVersion}, // before FlagPeerInvalidate
 		{"type0", mut(func(b []byte) []byte { b[3] = 0; return b }), ErrType},
 		{"type99", mut(func(b []byte) []byte { b[3] = 99; return b }), ErrType},
 		{"status", mut(func(b []byte) []byte { b[4] = 200; return b }), ErrStatus},
