@@ -138,7 +138,6 @@ func newConn(g *group, d *device, cfg transport.Config) (*conn, error) {
 	return c, nil
 }
 
-// sendWR is the send queue size: ring, blocking operations, drain.
 // markReady publishes c.h: call once, after setting it.
 func (c *conn) markReady() {
 	c.isReady.Store(true)
@@ -152,6 +151,7 @@ func (c *conn) waitReady() {
 	}
 }
 
+// sendWR is the send queue size: ring, blocking operations, drain.
 func (c *conn) sendWR() int { return 2*c.cfg.SendDepth + 1 }
 
 // createQP makes the RC QP on id; srq is nil for a client.
