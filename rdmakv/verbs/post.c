@@ -16,30 +16,36 @@ int kv_post_recv(struct ibv_qp *qp, struct ibv_srq *srq, uint64_t addr, uint32_t
 }
 
 /*
- * kv_send posts n bytes already gathered into a registered ring slot,
- * inline when it fits: the caller's memory is never named in a work
- * request. A non-zero inv_rkey makes it a SEND_WITH_INV that invalidates
- * that window at the peer.
+ * slot_send fills wr (and sge) with a send of n bytes already gathered into
+ * a registered ring slot, inline when it fits: the caller's memory is never
+ * named in a work request. A non-zero inv_rkey makes it a SEND_WITH_INV
+ * that invalidates that window at the peer.
  */
+static void slot_send(struct ibv_send_wr *wr, struct ibv_sge *sge, uint64_t slot, uint32_t n, uint32_t lkey,
+		      int max_inline, int signaled, uint32_t inv_rkey, uint64_t wr_id)
+{
+	*sge = (struct ibv_sge){ .addr = slot, .length = n, .lkey = lkey };
+	*wr = (struct ibv_send_wr){
+		.wr_id = wr_id,
+		.sg_list = sge,
+		.num_sge = n ? 1 : 0,
+		.opcode = inv_rkey ? IBV_WR_SEND_WITH_INV : IBV_WR_SEND,
+		.invalidate_rkey = inv_rkey,
+	};
+	if (signaled)
+		wr->send_flags |= IBV_SEND_SIGNALED;
+	if (n && n <= (uint32_t)max_inline)
+		wr->send_flags |= IBV_SEND_INLINE;
+}
+
+/* kv_send posts one slot_send. */
 int kv_send(struct ibv_qp *qp, uint64_t slot, uint32_t n, uint32_t lkey, int max_inline, int signaled,
 	    uint32_t inv_rkey, uint64_t wr_id)
 {
-	struct ibv_sge sge = { .addr = slot, .length = n, .lkey = lkey };
-	struct ibv_send_wr wr = {
-		.wr_id = wr_id,
-		.sg_list = &sge,
-		.num_sge = n ? 1 : 0,
-		.opcode = IBV_WR_SEND,
-	}, *bad;
+	struct ibv_sge sge;
+	struct ibv_send_wr wr, *bad;
 
-	if (inv_rkey) {
-		wr.opcode = IBV_WR_SEND_WITH_INV;
-		wr.invalidate_rkey = inv_rkey;
-	}
-	if (signaled)
-		wr.send_flags |= IBV_SEND_SIGNALED;
-	if (n && n <= (uint32_t)max_inline)
-		wr.send_flags |= IBV_SEND_INLINE;
+	slot_send(&wr, &sge, slot, n, lkey, max_inline, signaled, inv_rkey, wr_id);
 	return -ibv_post_send(qp, &wr, &bad);
 }
 
@@ -107,15 +113,8 @@ int kv_post_write_send_inv(struct ibv_qp *qp, uint64_t laddr, uint32_t len, uint
 			   uint32_t rkey, uint64_t write_wr_id, uint64_t slot, uint32_t n, uint32_t slot_lkey,
 			   int max_inline, int signaled, uint64_t send_wr_id)
 {
-	struct ibv_sge wsge = { .addr = laddr, .length = len, .lkey = lkey };
-	struct ibv_sge ssge = { .addr = slot, .length = n, .lkey = slot_lkey };
-	struct ibv_send_wr send = {
-		.wr_id = send_wr_id,
-		.sg_list = &ssge,
-		.num_sge = n ? 1 : 0,
-		.opcode = IBV_WR_SEND_WITH_INV,
-		.invalidate_rkey = rkey,
-	};
+	struct ibv_sge wsge = { .addr = laddr, .length = len, .lkey = lkey }, ssge;
+	struct ibv_send_wr send;
 	struct ibv_send_wr write = {
 		.wr_id = write_wr_id,
 		.next = &send,
@@ -127,10 +126,7 @@ int kv_post_write_send_inv(struct ibv_qp *qp, uint64_t laddr, uint32_t len, uint
 	}, *bad = NULL;
 	int ret;
 
-	if (signaled)
-		send.send_flags |= IBV_SEND_SIGNALED;
-	if (n && n <= (uint32_t)max_inline)
-		send.send_flags |= IBV_SEND_INLINE;
+	slot_send(&send, &ssge, slot, n, slot_lkey, max_inline, signaled, rkey, send_wr_id);
 	ret = ibv_post_send(qp, &write, &bad);
 	if (ret && bad == &send)
 		return ret;
