@@ -298,13 +298,19 @@ func TestCloseIdempotent(t *testing.T) {
 }
 
 func TestServerConfigValidate(t *testing.T) {
-	err := ServerConfig{Transport: "carrier-pigeon", PoolSize: 100, MaxKey: 70000, Lease: -1}.Validate()
-	for _, want := range []string{"transport", "pool size", "max key", "lease"} {
+	err := ServerConfig{Transport: "carrier-pigeon", PoolSize: 100, MaxKey: 70000, Lease: -1, BusyIdle: -1}.Validate()
+	for _, want := range []string{"transport", "pool size", "max key", "lease", "busy idle"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate error %v does not mention %s", err, want)
 		}
 	}
 	if err := (ServerConfig{}).Validate(); err != nil {
 		t.Errorf("defaults invalid: %v", err)
+	}
+	if err := (ServerConfig{BusyIdle: time.Millisecond}).Validate(); err == nil || !strings.Contains(err.Error(), "busy polling") {
+		t.Errorf("BusyIdle with event polling: %v", err)
+	}
+	if err := (ServerConfig{BusyIdle: time.Millisecond, Poll: transport.PollBusy}).Validate(); err != nil {
+		t.Errorf("BusyIdle with busy polling: %v", err)
 	}
 }

@@ -71,6 +71,7 @@ func Listen(cfg ServerConfig) (*Server, error) {
 		RecvDepth:  cfg.RecvDepth,
 		SendDepth:  cfg.RecvDepth,
 		Poll:       cfg.Poll,
+		BusyIdle:   cfg.BusyIdle,
 		Device:     cfg.Device,
 		OpTimeout:  cfg.Lease,
 	}

@@ -55,6 +55,12 @@ type ServerConfig struct {
 	RecvDepth int
 	// Poll selects busy or event-driven completion polling.
 	Poll transport.Poll
+	// BusyIdle, with busy polling, is how long the receive poller spins
+	// with no request arriving before it sleeps until the next one (verbs
+	// only). While a client moves a large value one-sided the server has
+	// nothing to poll for, and on a machine with few cores its spinning
+	// slows that transfer. Zero spins without end.
+	BusyIdle time.Duration
 	// Device names the RDMA device (verbs only).
 	Device string
 	// Logger receives connection faults; nil means slog.Default().
@@ -128,6 +134,12 @@ func (c ServerConfig) Validate() error {
 	}
 	if c.Poll != transport.PollEvent && c.Poll != transport.PollBusy {
 		bad("poll %d: want event or busy", c.Poll)
+	}
+	if c.BusyIdle < 0 {
+		bad("busy idle %v: must not be negative", c.BusyIdle)
+	}
+	if c.BusyIdle > 0 && c.Poll != transport.PollBusy {
+		bad("busy idle %v: only applies to busy polling", c.BusyIdle)
 	}
 	return errors.Join(errs...)
 }

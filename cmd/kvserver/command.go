@@ -21,7 +21,7 @@ type flags struct {
 	listen, transport, device    string
 	poolSize, maxEager, maxValue string
 	maxKey, recvDepth            int
-	lease                        time.Duration
+	lease, busyIdle              time.Duration
 	poll, logLevel               string
 }
 
@@ -61,6 +61,7 @@ SIGINT or SIGTERM, then closes every connection and exits 0.`,
 	fl.DurationVar(&f.lease, "lease", rdmakv.DefaultLease, "how long a rendezvous window stays open before it is revoked and reclaimed")
 	fl.IntVar(&f.recvDepth, "recv-depth", rdmakv.DefaultRecvDepth, "server receive buffers, also each client's in-flight limit")
 	fl.StringVar(&f.poll, "poll", "event", "completion polling: event or busy")
+	fl.DurationVar(&f.busyIdle, "busy-idle", 0, "with --poll busy, sleep until the next request after this long with none (0: spin always)")
 	fl.StringVar(&f.device, "device", "", "RDMA device name (verbs; default: the one owning the listen address)")
 	fl.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	return cmd
@@ -93,6 +94,7 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 		MaxValue:  size("max-value", f.maxValue),
 		Lease:     f.lease,
 		RecvDepth: f.recvDepth,
+		BusyIdle:  f.busyIdle,
 		Device:    f.device,
 	}
 	switch f.poll {
@@ -121,6 +123,10 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 	if f.lease <= 0 {
 		errs = append(errs, fmt.Errorf("--lease %v: must be positive", f.lease))
 		cfg.Lease = 0
+	}
+	if f.busyIdle < 0 {
+		errs = append(errs, fmt.Errorf("--busy-idle %v: must not be negative", f.busyIdle))
+		cfg.BusyIdle = 0
 	}
 	if err := cfg.Validate(); err != nil {
 		errs = append(errs, err)

@@ -60,12 +60,12 @@ func TestBadFlagsReportEveryProblem(t *testing.T) {
 	var out, errOut lockedBuffer
 	cmd := newCommand(&out, &errOut)
 	cmd.SetArgs([]string{"--pool-size", "12parsecs", "--poll", "spin", "--max-key", "0", "--log-level", "loud",
-		"--transport", "smoke", "--lease", "0s"})
+		"--transport", "smoke", "--lease", "0s", "--busy-idle", "-1ms"})
 	err := cmd.Execute()
 	if err == nil {
 		t.Fatal("bad flags accepted")
 	}
-	for _, want := range []string{"--pool-size", "parsecs", "--poll", "--max-key", "--log-level", "transport \"smoke\"", "--lease"} {
+	for _, want := range []string{"--pool-size", "parsecs", "--poll", "--max-key", "--log-level", "transport \"smoke\"", "--lease", "--busy-idle"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not mention %s:\n%v", want, err)
 		}

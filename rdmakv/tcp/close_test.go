@@ -185,6 +185,7 @@ func TestConfigChecked(t *testing.T) {
 		{SendDepth: MaxDepth + 1},
 		{MaxMessage: MaxMessageLimit + 1},
 		{OpTimeout: -time.Second},
+		{BusyIdle: -time.Second},
 		{Poll: 9},
 	}
 	for _, cfg := range bad {

@@ -41,6 +41,9 @@ func (cfg Config) Check(prefix string, maxDepth int) (Config, error) {
 	if cfg.OpTimeout < 0 {
 		errs = append(errs, fmt.Errorf("%sOpTimeout %v is negative", prefix, cfg.OpTimeout))
 	}
+	if cfg.BusyIdle < 0 {
+		errs = append(errs, fmt.Errorf("%sBusyIdle %v is negative", prefix, cfg.BusyIdle))
+	}
 	if cfg.Poll != PollEvent && cfg.Poll != PollBusy {
 		errs = append(errs, fmt.Errorf("%sunknown Poll mode %d", prefix, cfg.Poll))
 	}

@@ -193,6 +193,14 @@ type Config struct {
 	SendDepth int
 	// Poll chooses busy polling or event-driven waiting.
 	Poll Poll
+	// BusyIdle, in busy mode, is how long a transport's own poller (a
+	// listener's receive poller) spins with nothing arriving before it
+	// sleeps on the completion channel; the next completion wakes it and
+	// it spins again. A server then gives its core back while a client
+	// moves a large value one-sided, which on a machine with few cores
+	// slows the transfer. Zero spins without end. Callers that poll for
+	// their own completions are not affected.
+	BusyIdle time.Duration
 	// Device names the RDMA device to use; empty means the one that owns the
 	// address (verbs only).
 	Device string

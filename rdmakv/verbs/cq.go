@@ -46,6 +46,11 @@ type cq struct {
 	c    *C.struct_kv_cq
 	wcs  []C.struct_kv_wc
 	busy bool
+	// idle, in busy mode, is how long run spins with nothing arriving
+	// before it sleeps on the completion channel (Config.BusyIdle); zero
+	// spins without end. naps counts those sleeps.
+	idle time.Duration
+	naps atomic.Uint64
 
 	// dispatch handles a batch of completions; set before any poll.
 	dispatch func([]C.struct_kv_wc)
@@ -70,20 +75,25 @@ type cq struct {
 	done   chan struct{}
 }
 
-func openCQ(d *device, cqe int, poll transport.Poll) (*cq, error) {
+// openCQ opens a CQ polled as poll says. A busy CQ with an idle bound
+// gets a completion channel too, to sleep on when nothing arrives.
+func openCQ(d *device, cqe int, poll transport.Poll, idle time.Duration) (*cq, error) {
 	if cqe > int(d.d.max_cqe) {
 		cqe = int(d.d.max_cqe)
 	}
 	q := &cq{busy: poll == transport.PollBusy, done: make(chan struct{})}
-	event := C.int(1)
 	if q.busy {
+		q.idle = idle
+	}
+	event := C.int(1)
+	if q.busy && q.idle == 0 {
 		event = 0
 	}
 	if err := errno(C.kv_cq_open(d.d, C.int(cqe), event, batch, &q.c)); err != nil {
 		return nil, fmt.Errorf("verbs: create completion queue (%d entries): %w", cqe, err)
 	}
 	q.wcs = unsafe.Slice(q.c.wcs, batch)
-	if q.busy {
+	if event == 0 {
 		return q, nil
 	}
 	fd, err := syscall.Dup(int(q.c.ch.fd))
@@ -114,6 +124,7 @@ func (q *cq) poll(spins int) int {
 // runs on this goroutine, holding pmu, after every kick.
 func (q *cq) run(control func()) {
 	defer close(q.done)
+	last := time.Now()
 	for !q.stop.Load() {
 		if q.kicked.Swap(false) && control != nil {
 			q.pmu.Lock()
@@ -128,32 +139,51 @@ func (q *cq) run(control func()) {
 				}
 				continue
 			}
-			if !q.tryPoll(busySpins) {
-				runtime.Gosched()
+			if q.tryPoll(busySpins) {
+				if q.idle > 0 {
+					last = time.Now()
+				}
+				continue
 			}
+			if q.idle > 0 && time.Since(last) >= q.idle {
+				q.naps.Add(1)
+				if !q.sleep() {
+					return
+				}
+				last = time.Now()
+				continue
+			}
+			runtime.Gosched()
 			continue
 		}
-		q.pmu.Lock()
-		n := q.poll(eventSpins)
-		if n == 0 {
-			n = max(0, int(C.kv_arm_poll(q.c)))
-		}
-		if n > 0 {
-			q.dispatch(q.wcs[:n])
-		}
-		q.pmu.Unlock()
-		if n > 0 {
-			continue
-		}
-		err := q.rc.Read(q.waitFn)
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			q.f.SetReadDeadline(time.Time{})
-			continue
-		}
-		if err != nil {
+		if !q.sleep() {
 			return
 		}
 	}
+}
+
+// sleep arms the CQ and, when nothing slipped in, waits on the completion
+// channel until a completion or a kick. It reports false when the channel
+// is gone.
+func (q *cq) sleep() bool {
+	q.pmu.Lock()
+	n := q.poll(eventSpins)
+	if n == 0 {
+		n = max(0, int(C.kv_arm_poll(q.c)))
+	}
+	if n > 0 {
+		q.dispatch(q.wcs[:n])
+	}
+	q.pmu.Unlock()
+	if n > 0 {
+		return true
+	}
+	err := q.rc.Read(q.waitFn)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		q.f.SetReadDeadline(time.Time{})
+		return true
+	}
+	return err == nil
 }
 
 // tryPoll polls up to spins times and dispatches what it finds, unless

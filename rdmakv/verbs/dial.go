@@ -112,11 +112,11 @@ func dial(ctx context.Context, addr string, cfg transport.Config, h transport.Ha
 	}
 
 	g := newGroup(dev)
-	if g.scq, err = openCQ(dev, 2*cfg.SendDepth+2, cfg.Poll); err != nil {
+	if g.scq, err = openCQ(dev, 2*cfg.SendDepth+2, cfg.Poll, 0); err != nil {
 		return nil, err
 	}
 	undo.push(g.scq.close)
-	if g.rcq, err = openCQ(dev, cfg.RecvDepth+1, cfg.Poll); err != nil {
+	if g.rcq, err = openCQ(dev, cfg.RecvDepth+1, cfg.Poll, cfg.BusyIdle); err != nil {
 		return nil, err
 	}
 	undo.push(g.rcq.close)

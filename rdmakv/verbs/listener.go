@@ -108,11 +108,11 @@ func listen(addr string, cfg transport.Config, accept transport.AcceptFunc) (_ *
 	if l.maxConns = sendCQE / perConn; l.maxConns < 1 {
 		return nil, fmt.Errorf("SendDepth %d needs a %d-entry CQ, device allows %d", cfg.SendDepth, perConn, sendCQE)
 	}
-	if g.scq, err = openCQ(l.dev, sendCQE, cfg.Poll); err != nil {
+	if g.scq, err = openCQ(l.dev, sendCQE, cfg.Poll, 0); err != nil {
 		return nil, err
 	}
 	undo.push(g.scq.close)
-	if g.rcq, err = openCQ(l.dev, cfg.RecvDepth+64, cfg.Poll); err != nil {
+	if g.rcq, err = openCQ(l.dev, cfg.RecvDepth+64, cfg.Poll, cfg.BusyIdle); err != nil {
 		return nil, err
 	}
 	undo.push(g.rcq.close)

@@ -51,11 +51,11 @@ func TestNoDevice(t *testing.T) {
 }
 
 func TestConfigErrors(t *testing.T) {
-	_, err := checkConfig(transport.Config{MaxMessage: -1, RecvDepth: -2, SendDepth: MaxDepth + 1, Poll: 9, OpTimeout: -time.Second})
+	_, err := checkConfig(transport.Config{MaxMessage: -1, RecvDepth: -2, SendDepth: MaxDepth + 1, Poll: 9, OpTimeout: -time.Second, BusyIdle: -1})
 	if err == nil {
 		t.Fatal("bad config accepted")
 	}
-	for _, want := range []string{"MaxMessage -1", "RecvDepth -2", "SendDepth", "Poll mode 9", "OpTimeout"} {
+	for _, want := range []string{"MaxMessage -1", "RecvDepth -2", "SendDepth", "Poll mode 9", "OpTimeout", "BusyIdle"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not name %q", err, want)
 		}

@@ -177,3 +177,37 @@ func TestPollerModes(t *testing.T) {
 		})
 	}
 }
+
+// TestBusyIdleNaps: a busy listener with BusyIdle sleeps on its completion
+// channel once nothing arrives, and the next message wakes it; every echo
+// comes back across several naps. Without BusyIdle the receive CQ has no
+// channel to sleep on.
+func TestBusyIdleNaps(t *testing.T) {
+	cfg := testConfig(transport.PollBusy)
+	plain := startServer(t, cfg, true)
+	if q := plain.l.(*listener).g.rcq; q.idle != 0 || q.f != nil {
+		t.Errorf("busy listener without BusyIdle: idle %v, channel %v", q.idle, q.f != nil)
+	}
+	cfg.BusyIdle = time.Millisecond
+	s := startServer(t, cfg, true)
+	q := s.l.(*listener).g.rcq
+	rec := newRecorder(false)
+	c := dialTest(t, s, cfg, rec)
+	guard(t, 60*time.Second, func() {
+		// Each message goes out once the poller has begun a nap it took
+		// after the previous echo, so it is what wakes the poller.
+		var seen uint64
+		for i := 0; i < 5; i++ {
+			for q.naps.Load() <= seen {
+				time.Sleep(time.Millisecond)
+			}
+			seen = q.naps.Load()
+			if err := c.Send([]byte{byte(i)}, nil, nil); err != nil {
+				t.Fatal(err)
+			}
+			if g := rec.next(t); len(g.data) != 1 || g.data[0] != byte(i) {
+				t.Fatalf("echo %d after a nap: got %v", i, g.data)
+			}
+		}
+	})
+}

@@ -10,6 +10,13 @@ set -e
 : "${RDMAKV_ADDR:?not in the test guest}"
 PORT=7471
 POLL=busy
+# The server spins only while requests arrive: after BUSY_IDLE with none it
+# sleeps until the next. During a 1 MiB SET (tens of ms of one-sided WRITE
+# here) it has nothing to poll for, and a spinning server on the second
+# vCPU slowed that WRITE by about a fifth, while ib_write_bw's server polls
+# nothing. 5 ms is longer than a 64 KiB READ, so the GET cases never sleep:
+# a wake-up costs 1-2 ms under emulation.
+BUSY_IDLE=5ms
 mkdir -p bench
 rm -f bench/*
 # benchtable prints these: a slow clock source taxes the Go side only.
@@ -67,7 +74,7 @@ kvperf_case() {
 # of its own, started for it and stopped after it: a busy-polling server
 # left running would take a core from the perftest runs in between.
 kvperf_with_server() {
-	./kvserver --transport verbs --poll "$POLL" --listen "$RDMAKV_ADDR:$PORT" &
+	./kvserver --transport verbs --poll "$POLL" --busy-idle "$BUSY_IDLE" --listen "$RDMAKV_ADDR:$PORT" &
 	srv=$!
 	wait_listen $PORT $srv
 	kvperf_case "$@"
