@@ -11,8 +11,8 @@ import (
 )
 
 // maxIdleSubMRs bounds the window MRs a region keeps registered while no
-// window uses them.
-const maxIdleSubMRs = 256
+// window uses them (a variable so tests can make it small).
+var maxIdleSubMRs = 256
 
 // subMR is an MR over exactly one window's range of a region. rxe checks
 // an access through a window against the MR beneath it rather than the
@@ -25,18 +25,44 @@ type subMR struct {
 	mr   *C.struct_ibv_mr
 	key  subKey
 	refs int
-	idle uint64 // when refs last fell to 0, in subCache ticks
+	// prev and next link it into subCache.idle while refs is 0.
+	prev, next *subMR
 }
 
 type subKey struct{ off, n int }
 
-// subCache is a region's window MRs by range.
+// subCache is a region's window MRs by range. The idle ones are also on a
+// list, longest idle first, so giving one back and evicting the oldest
+// cost the same however many are cached.
 type subCache struct {
 	mu     sync.Mutex
 	m      map[subKey]*subMR
-	idle   int
-	tick   uint64
+	idle   subMR // sentinel of the idle list: idle.next is the oldest
+	nidle  int
 	closed bool
+}
+
+func (sc *subCache) pushIdle(s *subMR) {
+	if sc.idle.next == nil {
+		sc.idle.next, sc.idle.prev = &sc.idle, &sc.idle
+	}
+	s.prev, s.next = sc.idle.prev, &sc.idle
+	s.prev.next, sc.idle.prev = s, s
+	sc.nidle++
+}
+
+func (sc *subCache) unlinkIdle(s *subMR) {
+	s.prev.next, s.next.prev = s.next, s.prev
+	s.prev, s.next = nil, nil
+	sc.nidle--
+}
+
+// use takes a reference on a cached MR; mu is held.
+func (sc *subCache) use(s *subMR) {
+	if s.refs == 0 {
+		sc.unlinkIdle(s)
+	}
+	s.refs++
 }
 
 // takeSub returns an MR covering r[off:off+n], registering one if none is
@@ -50,10 +76,7 @@ func (r *region) takeSub(off, n int) (*subMR, error) {
 		return nil, fmt.Errorf("verbs: grant: region closed")
 	}
 	if s := sc.m[k]; s != nil {
-		if s.refs == 0 {
-			sc.idle--
-		}
-		s.refs++
+		sc.use(s)
 		sc.mu.Unlock()
 		return s, nil
 	}
@@ -71,10 +94,7 @@ func (r *region) takeSub(off, n int) (*subMR, error) {
 	}
 	if s := sc.m[k]; s != nil { // registered meanwhile by another grant
 		C.ibv_dereg_mr(mr)
-		if s.refs == 0 {
-			sc.idle--
-		}
-		s.refs++
+		sc.use(s)
 		return s, nil
 	}
 	if sc.m == nil {
@@ -87,7 +107,8 @@ func (r *region) takeSub(off, n int) (*subMR, error) {
 
 // putSub gives back a window's MR; nothing may be bound to it through
 // that window any more. Past maxIdleSubMRs idle ones, the longest idle is
-// deregistered.
+// deregistered (under mu, so that closeSubs returns only once no MR of
+// the region is left).
 func (r *region) putSub(s *subMR) {
 	sc := &r.subs
 	sc.mu.Lock()
@@ -101,21 +122,13 @@ func (r *region) putSub(s *subMR) {
 		C.ibv_dereg_mr(s.mr)
 		return
 	}
-	sc.tick++
-	s.idle = sc.tick
-	sc.idle++
-	if sc.idle <= maxIdleSubMRs {
-		return
+	sc.pushIdle(s)
+	if sc.nidle > maxIdleSubMRs {
+		old := sc.idle.next
+		sc.unlinkIdle(old)
+		delete(sc.m, old.key)
+		C.ibv_dereg_mr(old.mr)
 	}
-	var old *subMR
-	for _, e := range sc.m {
-		if e.refs == 0 && (old == nil || e.idle < old.idle) {
-			old = e
-		}
-	}
-	delete(sc.m, old.key)
-	sc.idle--
-	C.ibv_dereg_mr(old.mr)
 }
 
 // closeSubs deregisters the idle window MRs before the region goes; any
@@ -125,11 +138,10 @@ func (r *region) closeSubs() {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	sc.closed = true
-	for k, s := range sc.m {
-		if s.refs == 0 {
-			delete(sc.m, k)
-			C.ibv_dereg_mr(s.mr)
-		}
+	for sc.nidle > 0 {
+		s := sc.idle.next
+		sc.unlinkIdle(s)
+		delete(sc.m, s.key)
+		C.ibv_dereg_mr(s.mr)
 	}
-	sc.idle = 0
 }
