@@ -28,6 +28,8 @@ cat /sys/devices/system/clocksource/clocksource0/current_clocksource >bench/cloc
 # perftest runs under the same setting.
 echo 0 >/proc/sys/kernel/randomize_va_space
 cat /proc/sys/kernel/randomize_va_space >bench/aslr.txt
+SERVER_FLAGS="--poll $POLL --busy-idle $BUSY_IDLE"
+echo "$SERVER_FLAGS" >bench/kvserver.txt
 
 # ROUNDS is how many times the whole set runs, perftest and kvperf in
 # turn, so a stretch of host noise hits both sides of a ratio alike;
@@ -74,7 +76,8 @@ kvperf_case() {
 # of its own, started for it and stopped after it: a busy-polling server
 # left running would take a core from the perftest runs in between.
 kvperf_with_server() {
-	./kvserver --transport verbs --poll "$POLL" --busy-idle "$BUSY_IDLE" --listen "$RDMAKV_ADDR:$PORT" &
+	# shellcheck disable=SC2086 # SERVER_FLAGS is several flags
+	./kvserver --transport verbs $SERVER_FLAGS --listen "$RDMAKV_ADDR:$PORT" &
 	srv=$!
 	wait_listen $PORT $srv
 	kvperf_case "$@"

@@ -42,6 +42,8 @@ type results struct {
 	// clock is the guest's clock source and aslr its randomize_va_space
 	// setting, "" when not recorded.
 	clock, aslr string
+	// server is the kvserver flags guest-bench.sh measured with.
+	server string
 	errs        []error
 }
 
@@ -125,6 +127,7 @@ func load(dir string) *results {
 	r.set1M = kv("set-1m", "rendezvous", func(res kvperfResult) (float64, error) { return res.mibPerSec(setSize) })
 	r.clock = readNote(dir, "clocksource.txt")
 	r.aslr = readNote(dir, "aslr.txt")
+	r.server = readNote(dir, "kvserver.txt")
 	return r
 }
 
@@ -196,7 +199,8 @@ func render(w io.Writer, r *results) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "kvbench polling: %s\n", pollNote(r.polls))
 	fmt.Fprintf(&b, "guest clock source: %s\n", clockNote(r.clock))
-	fmt.Fprintf(&b, "guest address space randomisation: %s\n\n", aslrNote(r.aslr))
+	fmt.Fprintf(&b, "guest address space randomisation: %s\n", aslrNote(r.aslr))
+	fmt.Fprintf(&b, "kvserver flags: %s\n\n", serverNote(r.server))
 	rows := []comparison{
 		{"eager GET 64 B", "p50", "2 x ib_send_lat 64 B typical (one round trip)", r.eagerGet, roundTrip(r.sendLat), us},
 		{"rendezvous GET 64 KiB", "p50", "round trip + ib_read_lat 64 KiB typical", r.rdvGet, roundTrip(r.sendLat, r.readLat64K), us},
@@ -298,6 +302,15 @@ func aslrNote(v string) string {
 		return "off (every process gets the same layout, so a rerun repeats it)"
 	}
 	return "on, randomize_va_space=" + v + " (each process's layout changes its speed under emulation)"
+}
+
+// serverNote is the kvserver flags of the run, which the table would
+// otherwise not show.
+func serverNote(v string) string {
+	if v == "" {
+		return "not recorded"
+	}
+	return v
 }
 
 // readNote is the trimmed content of a note file guest-bench.sh writes,

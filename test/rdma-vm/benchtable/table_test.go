@@ -146,6 +146,8 @@ func TestGuestNotes(t *testing.T) {
 		{aslrNote, "", "not recorded"},
 		{aslrNote, "0", "off"},
 		{aslrNote, "2", "on, randomize_va_space=2"},
+		{serverNote, "", "not recorded"},
+		{serverNote, "--poll busy --busy-idle 5ms", "--poll busy --busy-idle 5ms"},
 	}
 	for _, c := range cases {
 		if got := c.note(c.in); !strings.HasPrefix(got, c.want) {
