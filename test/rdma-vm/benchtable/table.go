@@ -44,7 +44,7 @@ type results struct {
 	clock, aslr string
 	// server is the kvserver flags guest-bench.sh measured with.
 	server string
-	errs        []error
+	errs   []error
 }
 
 func run(dir string, w io.Writer) error {
