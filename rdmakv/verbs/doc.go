@@ -50,12 +50,12 @@
 // sweep every millisecond for what nobody waits for (late replies, ring
 // reclamation, failures, shutdown): the send CQ's always, the receive
 // CQ's once a caller has polled it. A listener's receive poller, which
-// serves every connection, keeps spinning, or with Config.BusyIdle spins
-// until nothing has arrived for that long, then arms the CQ and sleeps on
-// its completion channel (a busy CQ with BusyIdle gets one) until the
-// next completion. On a machine with few cores
+// serves every connection, keeps spinning. On a machine with few cores
 // this matters more than the handoff: every extra spinning thread takes a
-// core from the one doing the work.
+// core from the one doing the work. For the same reason Config.BusyIdle
+// lets that poller stop after a spell with nothing arriving: it arms the
+// CQ and sleeps on its completion channel (a busy CQ with BusyIdle gets
+// one) until the next completion.
 //
 // # Cost per operation
 //
