@@ -124,7 +124,10 @@ func (q *cq) poll(spins int) int {
 // runs on this goroutine, holding pmu, after every kick.
 func (q *cq) run(control func()) {
 	defer close(q.done)
-	last := time.Now()
+	// quiet is when the current run of empty polls began (zero while
+	// completions arrive): the clock is read once per empty burst, never
+	// on the productive path.
+	var quiet time.Time
 	for !q.stop.Load() {
 		if q.kicked.Swap(false) && control != nil {
 			q.pmu.Lock()
@@ -140,18 +143,20 @@ func (q *cq) run(control func()) {
 				continue
 			}
 			if q.tryPoll(busySpins) {
-				if q.idle > 0 {
-					last = time.Now()
-				}
+				quiet = time.Time{}
 				continue
 			}
-			if q.idle > 0 && time.Since(last) >= q.idle {
-				q.naps.Add(1)
-				if !q.sleep() {
-					return
+			if q.idle > 0 {
+				if quiet.IsZero() {
+					quiet = time.Now()
+				} else if time.Since(quiet) >= q.idle {
+					q.naps.Add(1)
+					if !q.sleep() {
+						return
+					}
+					quiet = time.Time{}
+					continue
 				}
-				last = time.Now()
-				continue
 			}
 			runtime.Gosched()
 			continue

@@ -14,8 +14,8 @@ POLL=busy
 # sleeps until the next. During a 1 MiB SET (tens of ms of one-sided WRITE
 # here) it has nothing to poll for, and a spinning server on the second
 # vCPU slowed that WRITE by about a fifth, while ib_write_bw's server polls
-# nothing. 5 ms is longer than a 64 KiB READ, so the GET cases never sleep:
-# a wake-up costs 1-2 ms under emulation.
+# nothing. 5 ms is longer than a 64 KiB READ, so the GET cases sleep only
+# after their slowest operations: a wake-up costs 1-2 ms under emulation.
 BUSY_IDLE=5ms
 mkdir -p bench
 rm -f bench/*
