@@ -48,7 +48,15 @@ type Client struct {
 	valMu   sync.Mutex
 	recs    []*valueRec // released records, reused by later Gets
 	handles []Value     // the unused rest of the current handle chunk
+	// heldRecv counts eager Values that view their receive buffer, at
+	// most recvSpare (see eagerValue).
+	heldRecv int
 }
+
+// recvSpare is how many receive buffers a client has beyond its depth:
+// what held eager Values may keep out of the receive queue without
+// leaving a request in flight with nowhere for its reply to land.
+const recvSpare = 8
 
 // Dial connects to addr and performs the handshake (kv_open).
 func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
@@ -72,7 +80,7 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 	recv := wire.HeaderSize + max(o.threshold, wire.LimitsSize)
 	cfg := transport.Config{
 		MaxMessage: recv,
-		RecvDepth:  o.depth + 8,
+		RecvDepth:  o.depth + recvSpare,
 		SendDepth:  2*o.depth + 8,
 		Poll:       o.poll,
 		Device:     o.device,

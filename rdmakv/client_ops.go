@@ -137,7 +137,7 @@ func (c *Client) Get(ctx context.Context, key []byte) (*Value, error) {
 			m.Release()
 			return nil, statusErr("GET", f.Status)
 		}
-		return c.eagerValue(m, f.Value), nil
+		return c.eagerValue(m, f.Value)
 	case f.Type == wire.GetReplyRdv:
 		m.Release()
 		if f.Status != wire.OK {

@@ -92,8 +92,12 @@ func (c *Client) getRecLocked() *valueRec {
 
 // putRec clears r and returns it to the free list.
 func (c *Client) putRec(r *valueRec) {
+	viewed := r.msg != nil
 	r.data, r.msg, r.buf, r.proto = nil, nil, stageBuf{}, 0
 	c.valMu.Lock()
+	if viewed {
+		c.heldRecv--
+	}
 	c.recs = append(c.recs, r)
 	c.valMu.Unlock()
 }
@@ -118,13 +122,46 @@ func (c *Client) handleLocked() *Value {
 
 // eagerValue is getRec and handOut for an eager reply in one trip to
 // valMu: every lock on the eager path is paid on each round trip, many
-// times over under CPU emulation.
-func (c *Client) eagerValue(m *transport.Message, data []byte) *Value {
+// times over under CPU emulation. The Value views the receive buffer
+// while fewer than recvSpare others do; past that the value is copied
+// into staging and the buffer goes back at once, so Values an
+// application holds never take the buffers its next replies need.
+func (c *Client) eagerValue(m *transport.Message, data []byte) (*Value, error) {
 	c.valMu.Lock()
+	view := c.heldRecv < recvSpare
+	if view {
+		c.heldRecv++
+	}
 	r := c.getRecLocked()
 	v := c.handleLocked()
 	c.valMu.Unlock()
-	r.msg, r.data, r.proto = m, data, Eager
+	r.proto = Eager
+	if view {
+		r.msg, r.data = m, data
+	} else if err := c.copyOut(r, m, data); err != nil {
+		c.putRec(r)
+		return nil, err
+	}
 	v.r, v.gen = r, r.gen.Load()
-	return v
+	return v, nil
+}
+
+// copyOut moves an eager value out of its receive buffer m into staging
+// and releases m.
+func (c *Client) copyOut(r *valueRec, m *transport.Message, data []byte) error {
+	defer m.Release()
+	if len(data) == 0 {
+		r.data = data[:0:0]
+		return nil
+	}
+	b, err := c.staging.get(len(data))
+	if err != nil {
+		return err
+	}
+	if err := c.staging.fill(b, data); err != nil {
+		c.staging.put(b)
+		return err
+	}
+	r.buf, r.data = b, b.bytes()
+	return nil
 }

@@ -69,6 +69,7 @@ func Run(t *testing.T, env Env) {
 		{"ValueTooLarge", testValueTooLarge},
 		{"PoolExhausted", testPoolExhausted},
 		{"ZeroCopyGet", testZeroCopyGet},
+		{"ManyHeldEager", testManyHeldEager},
 		{"StaleRelease", testStaleRelease},
 		{"HeldValuesUpToDepth", testHeldValues},
 		{"StagingOverflow", testStagingOverflow},

@@ -74,6 +74,45 @@ func testHeldValues(t *testing.T, env Env) {
 	}
 }
 
+// testManyHeldEager holds many more eager Values than the client has
+// receive buffers (its depth plus a few), from one goroutine that releases
+// none until the end: holding a Value must not starve the receives that
+// later replies need, so no Get may stall, and every held Value stays
+// intact, also after the keys are overwritten.
+func testManyHeldEager(t *testing.T, env Env) {
+	s := startServer(t, serverConfig(env))
+	const depth, hold = 4, 64
+	c := dial(t, env, s.Addr(), rdmakv.WithDepth(depth))
+	sizes := []int{100, 0, 3000, 1}
+	for i, n := range sizes {
+		mustSet(t, c, []byte(fmt.Sprintf("many-%d", i)), pattern(n, uint64(i)))
+	}
+	held := make([]*rdmakv.Value, 0, hold)
+	defer func() {
+		for _, v := range held {
+			v.Release()
+		}
+	}()
+	for i := range hold {
+		v, err := c.Get(opCtx(t), []byte(fmt.Sprintf("many-%d", i%len(sizes))))
+		if err != nil {
+			t.Fatalf("Get #%d while holding %d eager Values (depth %d): %v", i+1, len(held), depth, err)
+		}
+		if v.Protocol() != rdmakv.Eager {
+			t.Fatalf("Get #%d answered %v, want eager", i+1, v.Protocol())
+		}
+		held = append(held, v)
+	}
+	for i := range sizes {
+		mustSet(t, c, []byte(fmt.Sprintf("many-%d", i)), pattern(sizes[i], 999))
+	}
+	for i, v := range held {
+		if msg := diffBytes(v.Bytes(), pattern(sizes[i%len(sizes)], uint64(i%len(sizes)))); msg != "" {
+			t.Errorf("held eager Value #%d: %s", i, msg)
+		}
+	}
+}
+
 // testStaleRelease calls Release a second time after other Gets have run.
 // The API promises a second Release is harmless; it must not release a
 // Value some later Get handed out (Values may be pooled).
