@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -179,7 +178,9 @@ func (c *Client) await(ctx context.Context, s *cslot) (*transport.Message, error
 }
 
 // spin is await's busy-mode loop: poll, then look for the reply (another
-// waiter may have dispatched it), yielding when there was nothing to do.
+// waiter may have dispatched it). PollOnce yields when yielding helps: a
+// Gosched after every empty burst would wake another thread to take this
+// goroutine over, a context switch per wait.
 // The timeout is a deadline read off the clock, not a timer: arming and
 // stopping one per request costs more than the clock reads. The clock,
 // ctx and the connection are looked at after every empty poll and every
@@ -209,7 +210,7 @@ func (c *Client) spin(ctx context.Context, s *cslot) (*transport.Message, error)
 			return nil, errNoReply
 		}
 		if !polled {
-			runtime.Gosched()
+			c.yield.Empty(now)
 		}
 	}
 }

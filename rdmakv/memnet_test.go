@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -242,6 +243,7 @@ func (c *memConn) PollOnce() bool {
 	c.polled = true
 	if len(c.inbox) == 0 {
 		c.mu.Unlock()
+		runtime.Gosched() // the reply comes from another goroutine
 		return false
 	}
 	i := c.inbox[0]

@@ -304,8 +304,11 @@ func (c *conn) waitRing() error {
 				return err
 			default:
 			}
-			if !c.g.scq.tryPoll(busySpins) {
+			switch c.g.scq.tryPoll(busySpins) {
+			case pollTaken:
 				runtime.Gosched()
+			case pollEmpty:
+				c.g.scq.yield.Empty(time.Now())
 			}
 			continue
 		}
@@ -466,12 +469,12 @@ func (c *conn) spinWait(s *opSlot) error {
 			return err
 		default:
 		}
-		polled := c.g.scq.tryPoll(busySpins)
-		if polled && i%checkEvery != 0 {
+		r := c.g.scq.tryPoll(busySpins)
+		if r == pollGot && i%checkEvery != 0 {
 			continue
 		}
+		now := time.Now()
 		if s.timer != nil {
-			now := time.Now()
 			if deadline.IsZero() {
 				deadline = now.Add(c.cfg.OpTimeout)
 			} else if now.After(deadline) {
@@ -480,8 +483,11 @@ func (c *conn) spinWait(s *opSlot) error {
 				return transport.ErrTimeout
 			}
 		}
-		if !polled {
+		switch r {
+		case pollTaken:
 			runtime.Gosched()
+		case pollEmpty:
+			c.g.scq.yield.Empty(now)
 		}
 	}
 }
@@ -499,7 +505,7 @@ func (c *conn) CallerPolls() bool { return c.g.rcq.busy && c.g.rq.srq == nil }
 // PollOnce lets a caller waiting for a reply poll the receive CQ itself
 // (transport.Poller); the background poller then only sweeps. When it
 // finds nothing it also reclaims the send ring, which no goroutine spins
-// on either.
+// on either. It yields only when another goroutine holds the CQ.
 func (c *conn) PollOnce() bool {
 	q := c.g.rcq
 	if !c.CallerPolls() {
@@ -508,10 +514,14 @@ func (c *conn) PollOnce() bool {
 	if !q.callerDriven.Load() {
 		q.callerDriven.Store(true)
 	}
-	if q.tryPoll(busySpins) {
+	switch q.tryPoll(busySpins) {
+	case pollGot:
 		return true
+	case pollTaken:
+		runtime.Gosched()
+		return false
 	}
-	return c.g.scq.tryPoll(1)
+	return c.g.scq.tryPoll(1) == pollGot
 }
 
 // Close shuts the connection down and, unless called from the Handler,

@@ -42,17 +42,19 @@
 // poller hands the completion over. PollBusy lets the waiting caller drive
 // the CQ itself, so no goroutine is woken per operation: Write, WriteImm,
 // Read, Grant and Revoke spin on the send CQ (up to 256 empty polls per
-// crossing into C, then yield), and a connection is a transport.Poller
-// whose PollOnce spins on the receive CQ and dispatches on the caller's
-// goroutine; the rdmakv client waits for its replies that way. Callers
-// that find the CQ taken by another goroutine yield and look at their own
-// slot, which the holder completed. The background pollers then only
-// sweep every millisecond for what nobody waits for (late replies, ring
-// reclamation, failures, shutdown): the send CQ's always, the receive
-// CQ's once a caller has polled it. A listener's receive poller, which
-// serves every connection, keeps spinning. On a machine with few cores
-// this matters more than the handoff: every extra spinning thread takes a
-// core from the one doing the work. For the same reason Config.BusyIdle
+// crossing into C), and a connection is a transport.Poller whose PollOnce
+// spins on the receive CQ and dispatches on the caller's goroutine; the
+// rdmakv client waits for its replies that way. Callers that find the CQ
+// taken by another goroutine yield and look at their own slot, which the
+// holder completed; spinners that find it empty yield only once per
+// transport.YieldEvery, since each yield wakes a thread. The background
+// pollers then only sweep every 10 ms for what nobody waits for (late
+// replies, ring reclamation, failures, shutdown): the send CQ's always,
+// the receive CQ's once a caller has polled it. A listener's receive
+// poller, which serves every connection, keeps spinning. On a machine
+// with few cores this matters more than the handoff: every extra spinning
+// thread, and every thread a sweep wakes, takes a core from the one doing
+// the work. For the same reason Config.BusyIdle
 // lets that poller stop after a spell with nothing arriving: it arms the
 // CQ and sleeps on its completion channel (a busy CQ with BusyIdle gets
 // one) until the next completion.

@@ -1,0 +1,32 @@
+package transport
+
+import (
+	"testing"
+	"time"
+)
+
+// TestYielderPaces drives Empty with clock readings it makes up, so the
+// pacing is checked without timing anything: the first empty burst after
+// a quiet spell yields, later ones only once YieldEvery has passed since
+// the last yield.
+func TestYielderPaces(t *testing.T) {
+	var y Yielder
+	t0 := epoch.Add(time.Hour)
+	steps := []struct {
+		at   time.Duration
+		want bool
+	}{
+		{0, true},
+		{time.Microsecond, false},
+		{YieldEvery - time.Nanosecond, false},
+		{YieldEvery, true},
+		{YieldEvery + YieldEvery/2, false},
+		{3 * YieldEvery, true},
+		{3*YieldEvery + 1, false},
+	}
+	for _, s := range steps {
+		if got := y.Empty(t0.Add(s.at)); got != s.want {
+			t.Fatalf("Empty at +%v = %v, want %v", s.at, got, s.want)
+		}
+	}
+}
