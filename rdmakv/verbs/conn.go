@@ -304,7 +304,7 @@ func (c *conn) waitRing() error {
 				return err
 			default:
 			}
-			switch c.g.scq.tryPoll(busySpins) {
+			switch c.g.scq.tryPoll(busySpins, true) {
 			case pollTaken:
 				runtime.Gosched()
 			case pollEmpty:
@@ -469,7 +469,7 @@ func (c *conn) spinWait(s *opSlot) error {
 			return err
 		default:
 		}
-		r := c.g.scq.tryPoll(busySpins)
+		r := c.g.scq.tryPoll(busySpins, true)
 		if r == pollGot && i%checkEvery != 0 {
 			continue
 		}
@@ -514,14 +514,14 @@ func (c *conn) PollOnce() bool {
 	if !q.callerDriven.Load() {
 		q.callerDriven.Store(true)
 	}
-	switch q.tryPoll(busySpins) {
+	switch q.tryPoll(busySpins, false) {
 	case pollGot:
 		return true
 	case pollTaken:
 		runtime.Gosched()
 		return false
 	}
-	return c.g.scq.tryPoll(1) == pollGot
+	return c.g.scq.tryPoll(1, false) == pollGot
 }
 
 // Close shuts the connection down and, unless called from the Handler,

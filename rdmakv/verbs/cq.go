@@ -117,9 +117,14 @@ func openCQ(d *device, cqe int, poll transport.Poll, idle time.Duration) (*cq, e
 	return q, nil
 }
 
-// poll returns how many completions landed in q.wcs.
-func (q *cq) poll(spins int) int {
-	n := int(C.kv_poll(q.c, C.int(spins)))
+// poll returns how many completions landed in q.wcs; see kv_poll for
+// yield.
+func (q *cq) poll(spins int, yield bool) int {
+	y := C.int(0)
+	if yield {
+		y = 1
+	}
+	n := int(C.kv_poll(q.c, C.int(spins), y))
 	if n < 0 {
 		return 0
 	}
@@ -143,12 +148,12 @@ func (q *cq) run(control func()) {
 		}
 		if q.busy {
 			if q.lazy || q.callerDriven.Load() {
-				if q.tryPoll(1) != pollGot {
+				if q.tryPoll(1, false) != pollGot {
 					time.Sleep(sweepEvery)
 				}
 				continue
 			}
-			switch q.tryPoll(busySpins) {
+			switch q.tryPoll(busySpins, false) {
 			case pollGot:
 				quiet = time.Time{}
 				continue
@@ -181,7 +186,7 @@ func (q *cq) run(control func()) {
 // is gone.
 func (q *cq) sleep() bool {
 	q.pmu.Lock()
-	n := q.poll(eventSpins)
+	n := q.poll(eventSpins, false)
 	if n == 0 {
 		n = max(0, int(C.kv_arm_poll(q.c)))
 	}
@@ -217,8 +222,9 @@ const (
 )
 
 // tryPoll polls up to spins times and dispatches what it finds, unless
-// another goroutine is polling or the CQ is gone.
-func (q *cq) tryPoll(spins int) pollResult {
+// another goroutine is polling or the CQ is gone. yield is kv_poll's:
+// for callers waiting on a one-sided operation of their own.
+func (q *cq) tryPoll(spins int, yield bool) pollResult {
 	if !q.pmu.TryLock() {
 		return pollTaken
 	}
@@ -226,7 +232,7 @@ func (q *cq) tryPoll(spins int) pollResult {
 		q.pmu.Unlock()
 		return pollTaken
 	}
-	n := q.poll(spins)
+	n := q.poll(spins, yield)
 	if n > 0 {
 		q.dispatch(q.wcs[:n])
 	}

@@ -42,7 +42,9 @@
 // poller hands the completion over. PollBusy lets the waiting caller drive
 // the CQ itself, so no goroutine is woken per operation: Write, WriteImm,
 // Read, Grant and Revoke spin on the send CQ (up to 256 empty polls per
-// crossing into C), and a connection is a transport.Poller whose PollOnce
+// crossing into C, each empty burst ending in sched_yield, so that rxe's
+// deferred work for the operation can run on the waiter's CPU), and a
+// connection is a transport.Poller whose PollOnce
 // spins on the receive CQ and dispatches on the caller's goroutine; the
 // rdmakv client waits for its replies that way. Callers that find the CQ
 // taken by another goroutine yield and look at their own slot, which the

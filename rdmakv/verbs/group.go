@@ -218,7 +218,7 @@ func (g *group) control() {
 	// Everything the QPs received before they entered the error state is
 	// in the CQ by now; deliver it before announcing Closed.
 	for {
-		n := g.rcq.poll(1)
+		n := g.rcq.poll(1, false)
 		if n == 0 {
 			break
 		}

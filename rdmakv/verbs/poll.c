@@ -1,5 +1,6 @@
 /* poll.c: batched completion polling into the CQ's kv_wc array. */
 #include <errno.h>
+#include <sched.h>
 #include <arpa/inet.h>
 #include "verbs.h"
 
@@ -28,14 +29,20 @@ static int poll_batch(struct kv_cq *c)
 }
 
 /* kv_poll polls once, or up to spins times while the CQ is empty, so a
- * busy poller crosses into C once per spin burst, not once per probe. */
-int kv_poll(struct kv_cq *c, int spins)
+ * busy poller crosses into C once per spin burst, not once per probe.
+ * With yield, a burst that found nothing ends in sched_yield: on rxe part
+ * of a one-sided operation runs as deferred kernel work, which may be
+ * queued on the waiter's own CPU, and a waiter that never enters the
+ * kernel holds it off until the scheduler preempts the spinner. */
+int kv_poll(struct kv_cq *c, int spins, int yield)
 {
 	int n;
 
 	do {
 		n = poll_batch(c);
 	} while (n == 0 && --spins > 0);
+	if (n == 0 && yield)
+		sched_yield();
 	return n;
 }
 

@@ -135,7 +135,7 @@ int kv_post_write_send_inv(struct ibv_qp *qp, uint64_t laddr, uint32_t len, uint
 int kv_post_drain(struct ibv_qp *qp, uint64_t wr_id);
 
 /* poll.c */
-int kv_poll(struct kv_cq *c, int spins);
+int kv_poll(struct kv_cq *c, int spins, int yield);
 int kv_arm_poll(struct kv_cq *c);
 int kv_cq_events(struct kv_cq *c);
 
