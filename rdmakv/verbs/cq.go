@@ -28,8 +28,8 @@ const batch = 32
 var eventSpins = 64
 
 // busySpins is how many empty polls a busy poller makes in C before it
-// returns to Go to check for shutdown. Shorter bursts (16 or 4) made each
-// leg of an eager round trip 3-5 us slower in the Soft-RoCE guest.
+// returns to Go to check for shutdown. Shorter bursts (16 or 4) made
+// eager GET p50 51-73 us instead of 43 us in the Soft-RoCE guest.
 const busySpins = 256
 
 // sweepEvery is how often a busy-mode background poller looks at a CQ
