@@ -304,11 +304,8 @@ func (c *conn) waitRing() error {
 				return err
 			default:
 			}
-			switch c.g.scq.tryPoll(busySpins, true) {
-			case pollTaken:
-				runtime.Gosched()
-			case pollEmpty:
-				c.g.scq.yield.Empty(time.Now())
+			if r := c.g.scq.tryPoll(busySpins, true); r != pollGot {
+				c.g.scq.pause(r, time.Now())
 			}
 			continue
 		}
@@ -483,12 +480,7 @@ func (c *conn) spinWait(s *opSlot) error {
 				return transport.ErrTimeout
 			}
 		}
-		switch r {
-		case pollTaken:
-			runtime.Gosched()
-		case pollEmpty:
-			c.g.scq.yield.Empty(now)
-		}
+		c.g.scq.pause(r, now)
 	}
 }
 

@@ -213,9 +213,9 @@ const (
 	// nothing was polled; a spinning caller yields to let the holder run.
 	pollTaken pollResult = iota
 	// pollEmpty: the CQ stayed empty for the whole burst. The burst
-	// itself was the wait, so there is no need to yield: runtime.Gosched
-	// wakes another thread to take the goroutine over (wakep), a context
-	// switch per empty burst on each side of a round trip.
+	// itself was the wait, so a spinner yields only once per
+	// transport.YieldEvery: runtime.Gosched wakes another thread to take
+	// the goroutine over (wakep), a context switch each time.
 	pollEmpty
 	// pollGot: completions were dispatched.
 	pollGot
@@ -241,6 +241,18 @@ func (q *cq) tryPoll(spins int, yield bool) pollResult {
 		return pollGot
 	}
 	return pollEmpty
+}
+
+// pause is what a waiter spinning on q does after a burst that found
+// nothing: yield at once to the goroutine holding the CQ, else once per
+// transport.YieldEvery.
+func (q *cq) pause(r pollResult, now time.Time) {
+	switch r {
+	case pollTaken:
+		runtime.Gosched()
+	case pollEmpty:
+		q.yield.Empty(now)
+	}
 }
 
 // kick makes run call control soon.
