@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -137,6 +138,34 @@ type comparison struct {
 	name, metric, baselineIs string
 	kv, base                 series
 	format                   func(*float64) string
+	goal                     goal
+}
+
+// goal is the target for a row's ratio: at most limit for a
+// latency, at least limit for a throughput.
+type goal struct {
+	limit   float64
+	atLeast bool
+}
+
+// verdict says whether ratio v, as printed (two decimals), meets g; "-"
+// when there is no ratio.
+func (g goal) verdict(v *float64) string {
+	var shown float64
+	if v != nil {
+		shown = math.Round(*v*100) / 100
+	}
+	op, met := "<=", v != nil && shown <= g.limit
+	if g.atLeast {
+		op, met = ">=", v != nil && shown >= g.limit
+	}
+	switch {
+	case v == nil:
+		return fmt.Sprintf("%s %.1fx: -", op, g.limit)
+	case met:
+		return fmt.Sprintf("%s %.1fx: met", op, g.limit)
+	}
+	return fmt.Sprintf("%s %.1fx: missed", op, g.limit)
 }
 
 // ratio compares the case with its baseline. When both have a value for
@@ -202,17 +231,17 @@ func render(w io.Writer, r *results) error {
 	fmt.Fprintf(&b, "guest address space randomisation: %s\n", aslrNote(r.aslr))
 	fmt.Fprintf(&b, "kvserver flags: %s\n\n", serverNote(r.server))
 	rows := []comparison{
-		{"eager GET 64 B", "p50", "2 x ib_send_lat 64 B typical (one round trip)", r.eagerGet, roundTrip(r.sendLat), us},
-		{"rendezvous GET 64 KiB", "p50", "round trip + ib_read_lat 64 KiB typical", r.rdvGet, roundTrip(r.sendLat, r.readLat64K), us},
-		{"SET 1 MiB", "throughput", "ib_write_bw 1 MiB average", r.set1M, r.writeBW1M, mibs},
+		{"eager GET 64 B", "p50", "2 x ib_send_lat 64 B typical (one round trip)", r.eagerGet, roundTrip(r.sendLat), us, goal{limit: 1.3}},
+		{"rendezvous GET 64 KiB", "p50", "round trip + ib_read_lat 64 KiB typical", r.rdvGet, roundTrip(r.sendLat, r.readLat64K), us, goal{limit: 1.3}},
+		{"SET 1 MiB", "throughput", "ib_write_bw 1 MiB average", r.set1M, r.writeBW1M, mibs, goal{limit: 0.8, atLeast: true}},
 	}
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "case\tmetric\tkvbench\tbaseline\tratio\tbaseline is")
+	fmt.Fprintln(tw, "case\tmetric\tkvbench\tbaseline\tratio\tgoal\tbaseline is")
 	paired := true
 	var perRound []string
 	for _, c := range rows {
 		v, per := c.ratio()
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.name, c.metric, c.format(c.kv.med()), c.format(c.base.med()), ratio(v), c.baselineIs)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.name, c.metric, c.format(c.kv.med()), c.format(c.base.med()), ratio(v), c.goal.verdict(v), c.baselineIs)
 		if per == nil {
 			paired = false
 			continue

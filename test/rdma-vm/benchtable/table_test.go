@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -159,6 +160,35 @@ func TestGuestNotes(t *testing.T) {
 	for _, want := range []string{"guest clock source: not recorded", "guest address space randomisation: not recorded"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("a bench dir without guest notes does not say %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestGoalVerdict(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	lat, bw := goal{limit: 1.3}, goal{limit: 0.8, atLeast: true}
+	cases := []struct {
+		g    goal
+		v    *float64
+		want string
+	}{
+		{lat, f(1.21), "<= 1.3x: met"},
+		{lat, f(1.3004), "<= 1.3x: met"}, // printed as 1.30x
+		{lat, f(1.306), "<= 1.3x: missed"},
+		{lat, f(1.68), "<= 1.3x: missed"},
+		{lat, nil, "<= 1.3x: -"},
+		{bw, f(0.83), ">= 0.8x: met"},
+		{bw, f(0.7996), ">= 0.8x: met"}, // printed as 0.80x
+		{bw, f(0.79), ">= 0.8x: missed"},
+		{bw, nil, ">= 0.8x: -"},
+	}
+	for _, c := range cases {
+		if got := c.g.verdict(c.v); got != c.want {
+			v := "nil"
+			if c.v != nil {
+				v = fmt.Sprint(*c.v)
+			}
+			t.Errorf("goal %+v, ratio %s: %q, want %q", c.g, v, got, c.want)
 		}
 	}
 }
