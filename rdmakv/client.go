@@ -23,7 +23,6 @@ type Client struct {
 	// poller is set when waiting callers drive the transport's
 	// completions themselves (busy mode on a transport.Poller).
 	poller transport.Poller
-	yield  transport.Yielder // paces busy waiters' yields
 	// inval is set when the transport can close a read window with the
 	// release itself (transport.PeerInvalidator).
 	inval transport.PeerInvalidator

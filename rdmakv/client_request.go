@@ -179,8 +179,8 @@ func (c *Client) await(ctx context.Context, s *cslot) (*transport.Message, error
 
 // spin is await's busy-mode loop: poll, then look for the reply (another
 // waiter may have dispatched it). PollOnce yields when yielding helps: a
-// Gosched after every empty burst would wake another thread to take this
-// goroutine over, a context switch per wait.
+// Gosched here after every empty burst would wake another thread to take
+// this goroutine over, a context switch per wait.
 // The timeout is a deadline read off the clock, not a timer: arming and
 // stopping one per request costs more than the clock reads. The clock,
 // ctx and the connection are looked at after every empty poll and every
@@ -208,9 +208,6 @@ func (c *Client) spin(ctx context.Context, s *cslot) (*transport.Message, error)
 			deadline = now.Add(c.opts.timeout)
 		} else if now.After(deadline) {
 			return nil, errNoReply
-		}
-		if !polled {
-			c.yield.Empty(now)
 		}
 	}
 }

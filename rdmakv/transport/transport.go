@@ -19,8 +19,6 @@ package transport
 import (
 	"context"
 	"errors"
-	"runtime"
-	"sync/atomic"
 	"time"
 )
 
@@ -238,36 +236,6 @@ var (
 	ErrTimeout = errors.New("transport: operation timed out")
 )
 
-// YieldEvery is how often a goroutine that busy-polls with nothing
-// arriving yields the processor (runtime.Gosched). A Gosched wakes another
-// thread to take the goroutine over: after every empty burst, as before,
-// that was a context switch per wait on each side of an eager round trip
-// in the Soft-RoCE guest. Never yielding is worse: the runtime then sees
-// one goroutine run for its whole 10 ms time slice and takes its processor
-// away in the middle of a poll (eager GET p99 went from 1 to 5-9 ms).
-const YieldEvery = 2 * time.Millisecond
-
-// epoch is what Yielder measures time from.
-var epoch = time.Now()
-
-// Yielder paces runtime.Gosched in busy-poll loops to once per YieldEvery.
-// The zero value is ready; loops that share one yield in turn, so a run of
-// short waits yields as one long wait would.
-type Yielder struct{ last atomic.Int64 }
-
-// Empty is called after a poll burst that found nothing, with a clock
-// reading the loop takes anyway. It yields, and reports true, when
-// YieldEvery has passed since the last yield.
-func (y *Yielder) Empty(now time.Time) bool {
-	t := int64(now.Sub(epoch))
-	if t-y.last.Load() < int64(YieldEvery) {
-		return false
-	}
-	y.last.Store(t)
-	runtime.Gosched()
-	return true
-}
-
 // Poller is an optional interface of a Conn: in busy-poll mode a caller
 // waiting for a completion may drive the connection's completion queues
 // itself instead of being woken by the transport's poller goroutine, which
@@ -281,8 +249,9 @@ type Poller interface {
 	// dispatches what it found, Deliver included, on the calling
 	// goroutine. It returns false when it found nothing or another
 	// goroutine was already polling. It yields the processor itself when
-	// that helps (another goroutine holds the queue), so a caller waiting
-	// for a reply calls it in a loop and does not yield on its own.
+	// that helps (another goroutine holds the queue, and now and then
+	// while nothing arrives), so a caller waiting for a reply calls it in
+	// a loop and does not yield on its own.
 	PollOnce() bool
 }
 

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -497,7 +496,8 @@ func (c *conn) CallerPolls() bool { return c.g.rcq.busy && c.g.rq.srq == nil }
 // PollOnce lets a caller waiting for a reply poll the receive CQ itself
 // (transport.Poller); the background poller then only sweeps. When it
 // finds nothing it also reclaims the send ring, which no goroutine spins
-// on either. It yields only when another goroutine holds the CQ.
+// on either. It yields at once when another goroutine holds the CQ, and
+// once per yieldEvery while nothing arrives.
 func (c *conn) PollOnce() bool {
 	q := c.g.rcq
 	if !c.CallerPolls() {
@@ -506,14 +506,14 @@ func (c *conn) PollOnce() bool {
 	if !q.callerDriven.Load() {
 		q.callerDriven.Store(true)
 	}
-	switch q.tryPoll(busySpins, false) {
-	case pollGot:
+	r := q.tryPoll(busySpins, false)
+	if r == pollEmpty && c.g.scq.tryPoll(1, false) == pollGot {
 		return true
-	case pollTaken:
-		runtime.Gosched()
-		return false
 	}
-	return c.g.scq.tryPoll(1, false) == pollGot
+	if r != pollGot {
+		q.pause(r, time.Now())
+	}
+	return r == pollGot
 }
 
 // Close shuts the connection down and, unless called from the Handler,

@@ -37,7 +37,7 @@ const busySpins = 256
 // waits for (late replies, ring reclamation, failures, shutdown) and
 // leaves the cores to the callers: on a small machine a second spinning
 // thread per CQ costs more than it saves, and each sweep wakes a thread
-// or two (at 1 ms, with the yields of transport.YieldEvery, kvserver
+// or two (at 1 ms, with the yields of yieldEvery, kvserver
 // switched context 7-11 thousand times per 20 000 eager GETs; at 10 ms,
 // 2-3 thousand).
 const sweepEvery = 10 * time.Millisecond
@@ -56,7 +56,7 @@ type cq struct {
 	idle time.Duration
 	naps atomic.Uint64
 	// yield paces the yields of every loop spinning on this CQ.
-	yield transport.Yielder
+	yield yielder
 
 	// dispatch handles a batch of completions; set before any poll.
 	dispatch func([]C.struct_kv_wc)
@@ -214,7 +214,7 @@ const (
 	pollTaken pollResult = iota
 	// pollEmpty: the CQ stayed empty for the whole burst. The burst
 	// itself was the wait, so a spinner yields only once per
-	// transport.YieldEvery: runtime.Gosched wakes another thread to take
+	// yieldEvery: runtime.Gosched wakes another thread to take
 	// the goroutine over (wakep), a context switch each time.
 	pollEmpty
 	// pollGot: completions were dispatched.
@@ -245,7 +245,7 @@ func (q *cq) tryPoll(spins int, yield bool) pollResult {
 
 // pause is what a waiter spinning on q does after a burst that found
 // nothing: yield at once to the goroutine holding the CQ, else once per
-// transport.YieldEvery.
+// yieldEvery.
 func (q *cq) pause(r pollResult, now time.Time) {
 	switch r {
 	case pollTaken:

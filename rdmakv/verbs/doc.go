@@ -49,7 +49,7 @@
 // rdmakv client waits for its replies that way. Callers that find the CQ
 // taken by another goroutine yield and look at their own slot, which the
 // holder completed; spinners that find it empty yield only once per
-// transport.YieldEvery, since each yield wakes a thread. The background
+// 2 ms (yieldEvery), since each yield wakes a thread. The background
 // pollers then only sweep every 10 ms for what nobody waits for (late
 // replies, ring reclamation, failures, shutdown): the send CQ's always,
 // the receive CQ's once a caller has polled it. A listener's receive

@@ -1,4 +1,4 @@
-package transport
+package verbs
 
 import (
 	"testing"
@@ -7,10 +7,10 @@ import (
 
 // TestYielderPaces drives Empty with clock readings it makes up, so the
 // pacing is checked without timing anything: the first empty burst after
-// a quiet spell yields, later ones only once YieldEvery has passed since
+// a quiet spell yields, later ones only once yieldEvery has passed since
 // the last yield.
 func TestYielderPaces(t *testing.T) {
-	var y Yielder
+	var y yielder
 	t0 := epoch.Add(time.Hour)
 	steps := []struct {
 		at   time.Duration
@@ -18,11 +18,11 @@ func TestYielderPaces(t *testing.T) {
 	}{
 		{0, true},
 		{time.Microsecond, false},
-		{YieldEvery - time.Nanosecond, false},
-		{YieldEvery, true},
-		{YieldEvery + YieldEvery/2, false},
-		{3 * YieldEvery, true},
-		{3*YieldEvery + 1, false},
+		{yieldEvery - time.Nanosecond, false},
+		{yieldEvery, true},
+		{yieldEvery + yieldEvery/2, false},
+		{3 * yieldEvery, true},
+		{3*yieldEvery + 1, false},
 	}
 	for _, s := range steps {
 		if got := y.Empty(t0.Add(s.at)); got != s.want {
