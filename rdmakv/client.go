@@ -33,6 +33,12 @@ type Client struct {
 
 	slots []*cslot
 	free  chan *cslot
+	// hot holds one free slot outside free: a caller that issues one
+	// request at a time takes and returns it with one atomic operation
+	// each instead of a channel's lock. waiting counts callers that found
+	// neither and block on free; see releaseSlot.
+	hot     atomic.Pointer[cslot]
+	waiting atomic.Int32
 
 	staging *staging
 

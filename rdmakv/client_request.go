@@ -38,10 +38,18 @@ func (c *Client) acquire(ctx context.Context) (*cslot, error) {
 	if ctx.Err() != nil {
 		return nil, ctxErr(ctx) // a dead context sends nothing
 	}
+	if s := c.hot.Swap(nil); s != nil {
+		return s, nil
+	}
 	select {
 	case s := <-c.free:
 		return s, nil
 	default:
+	}
+	c.waiting.Add(1)
+	defer c.waiting.Add(-1)
+	if s := c.hot.Swap(nil); s != nil {
+		return s, nil
 	}
 	select {
 	case s := <-c.free:
@@ -53,7 +61,21 @@ func (c *Client) acquire(ctx context.Context) (*cslot, error) {
 	}
 }
 
-func (c *Client) releaseSlot(s *cslot) { c.free <- s }
+// releaseSlot returns s to hot when that is empty, else to free. A
+// waiter registers in waiting before its last look at hot, and a releaser
+// looks at waiting after filling hot, so one of the two sees the other:
+// a slot parked in hot while someone blocks on free is moved over.
+func (c *Client) releaseSlot(s *cslot) {
+	if c.hot.CompareAndSwap(nil, s) {
+		if c.waiting.Load() == 0 {
+			return
+		}
+		if s = c.hot.Swap(nil); s == nil {
+			return
+		}
+	}
+	c.free <- s
+}
 
 func ctxErr(ctx context.Context) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {

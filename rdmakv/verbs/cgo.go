@@ -5,7 +5,8 @@ package verbs
 #cgo nocallback kv_send
 #cgo nocallback kv_post_rdma
 #cgo nocallback kv_post_write_send_inv
-#cgo nocallback kv_post_recv
+#cgo noescape kv_post_recvs
+#cgo nocallback kv_post_recvs
 #cgo noescape kv_poll
 #cgo nocallback kv_poll
 #cgo noescape kv_arm_poll

@@ -156,9 +156,9 @@ func (c *conn) sendWR() int { return 2*c.cfg.SendDepth + 1 }
 // createQP makes the RC QP on id; srq is nil for a client.
 func (c *conn) createQP(id *C.struct_rdma_cm_id, srq *C.struct_ibv_srq) error {
 	var inl C.int
-	r := C.kv_qp_open(id, c.dev.d, c.g.scq.c, c.g.rcq.c, srq, C.int(c.sendWR()), C.int(c.cfg.RecvDepth), 256, &inl)
+	r := C.kv_qp_open(id, c.dev.d, c.g.scq.c, c.g.rcq.c, srq, C.int(c.sendWR()), C.int(len(c.g.rq.msgs)), 256, &inl)
 	if err := errno(r); err != nil {
-		return fmt.Errorf("verbs: create QP (send %d, receive %d): %w", c.sendWR(), c.cfg.RecvDepth, err)
+		return fmt.Errorf("verbs: create QP (send %d, receive %d): %w", c.sendWR(), len(c.g.rq.msgs), err)
 	}
 	c.id = id
 	c.qp = id.qp

@@ -57,6 +57,9 @@ type cq struct {
 	naps atomic.Uint64
 	// yield paces the yields of every loop spinning on this CQ.
 	yield yielder
+	// rq, on a receive CQ, is the queue whose released buffers each
+	// poll reposts first.
+	rq *recvQueue
 
 	// dispatch handles a batch of completions; set before any poll.
 	dispatch func([]C.struct_kv_wc)
@@ -124,7 +127,22 @@ func (q *cq) poll(spins int, yield bool) int {
 	if yield {
 		y = 1
 	}
-	n := int(C.kv_poll(q.c, C.int(spins), y))
+	var (
+		rq   *C.struct_kv_rq
+		idx  *C.uint32_t
+		npst C.int
+	)
+	r := q.rq
+	locked := r != nil && r.pendN.Load() > 0
+	if locked {
+		r.mu.RLock()
+		rq = r.rq
+		idx, npst = r.take()
+	}
+	n := int(C.kv_poll(q.c, C.int(spins), y, rq, idx, npst))
+	if locked {
+		r.mu.RUnlock()
+	}
 	if n < 0 {
 		return 0
 	}

@@ -116,15 +116,17 @@ func dial(ctx context.Context, addr string, cfg transport.Config, h transport.Ha
 		return nil, err
 	}
 	undo.push(g.scq.close)
-	if g.rcq, err = openCQ(dev, cfg.RecvDepth+1, cfg.Poll, cfg.BusyIdle); err != nil {
+	nrecv := recvBuffers(cfg.RecvDepth, cfg.Poll)
+	if g.rcq, err = openCQ(dev, nrecv+1, cfg.Poll, cfg.BusyIdle); err != nil {
 		return nil, err
 	}
 	undo.push(g.rcq.close)
 	g.wire()
-	if g.rq, err = newRecvQueue(dev, cfg.RecvDepth, cfg.MaxMessage); err != nil {
+	if g.rq, err = newRecvQueue(dev, cfg.RecvDepth, cfg.MaxMessage, cfg.Poll); err != nil {
 		return nil, err
 	}
 	undo.push(g.rq.free)
+	g.rcq.rq = g.rq
 	c, err := newConn(g, dev, cfg)
 	if err != nil {
 		return nil, err
@@ -135,7 +137,7 @@ func dial(ctx context.Context, addr string, cfg transport.Config, h transport.Ha
 		return nil, err
 	}
 	undo.push(func() { C.rdma_destroy_qp(id) })
-	g.rq.qp = c.qp
+	g.rq.setQP(c.qp)
 	if err := g.rq.postAll(); err != nil {
 		return nil, err
 	}

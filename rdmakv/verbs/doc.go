@@ -74,7 +74,11 @@
 //   - Write, WriteImm, Read: 1 post; then, in event mode, a sleep on the
 //     slot until the send poller hands the completion over; in busy mode
 //     1 poll call per 256 empty polls until it is there (usually 1).
-//   - Message.Release: 1 (repost).
+//   - Message.Release: 1 (repost) in event mode; none in busy mode, where
+//     the released buffer waits (up to 8 of them; the eighth posts the
+//     lot) for the receive poller's next burst, which reposts it in the
+//     same call that polls. Busy queues have 8 buffers beyond the depth
+//     asked for, so the depth stays posted while some wait.
 //   - Grant: 1 post (bind) and its wait as above; on devices that need
 //     an MR per window (below) a first grant of a range also registers
 //     one, which later grants of that range reuse.
@@ -84,11 +88,13 @@
 //     WriteInvalidate: 1 call posting the WRITE and the SEND_WITH_INV,
 //     then the wait.
 //   - PollOnce (busy mode): 1 poll of the receive CQ (up to 256 empty
-//     polls) and, when it found nothing, 1 poll of the send CQ.
+//     polls, after reposting the buffers released since the last one)
+//     and, when it found nothing, 1 poll of the send CQ.
 //
-// An rdmakv eager GET in busy mode is thus 3 crossings on the client
-// (send, poll, repost) and 2 on the server (the reply's send and the
-// repost, plus a share of its poller's poll across a batch). A rendezvous
+// An rdmakv eager GET in busy mode is thus 2 crossings on the client
+// (send, poll) and 1 on the server (the reply's send, plus a share of its
+// poller's poll across a batch); the buffers both replies and requests
+// landed in go back with those polls. A rendezvous
 // GET adds on the client the READ (post, poll) and its closing
 // GET_RELEASE send, and on the server a Grant (bind and wait) while
 // Revoke posts nothing; a rendezvous SET is the request, one call for

@@ -112,21 +112,23 @@ func listen(addr string, cfg transport.Config, accept transport.AcceptFunc) (_ *
 		return nil, err
 	}
 	undo.push(g.scq.close)
-	if g.rcq, err = openCQ(l.dev, cfg.RecvDepth+64, cfg.Poll, cfg.BusyIdle); err != nil {
+	nrecv := recvBuffers(cfg.RecvDepth, cfg.Poll)
+	if g.rcq, err = openCQ(l.dev, nrecv+64, cfg.Poll, cfg.BusyIdle); err != nil {
 		return nil, err
 	}
 	undo.push(g.rcq.close)
 	g.wire()
-	if g.rq, err = newRecvQueue(l.dev, cfg.RecvDepth, cfg.MaxMessage); err != nil {
+	if g.rq, err = newRecvQueue(l.dev, cfg.RecvDepth, cfg.MaxMessage, cfg.Poll); err != nil {
 		return nil, err
 	}
 	undo.push(g.rq.free)
-	l.srq, err = C.kv_srq_open(l.dev.d, C.int(cfg.RecvDepth))
+	g.rcq.rq = g.rq
+	l.srq, err = C.kv_srq_open(l.dev.d, C.int(nrecv))
 	if l.srq == nil {
-		return nil, fmt.Errorf("create shared receive queue (%d): %w", cfg.RecvDepth, err)
+		return nil, fmt.Errorf("create shared receive queue (%d): %w", nrecv, err)
 	}
 	undo.push(func() { C.ibv_destroy_srq(l.srq) })
-	g.rq.srq = l.srq
+	g.rq.setSRQ(l.srq)
 	if err := g.rq.postAll(); err != nil {
 		return nil, err
 	}

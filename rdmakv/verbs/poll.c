@@ -28,15 +28,20 @@ static int poll_batch(struct kv_cq *c)
 	return n;
 }
 
-/* kv_poll polls once, or up to spins times while the CQ is empty, so a
- * busy poller crosses into C once per spin burst, not once per probe.
+/* kv_poll first reposts the n receive buffers idx names on q (a busy
+ * receive poller's deferred reposts: see recvq.go), then polls once, or up
+ * to spins times while the CQ is empty, so a busy poller crosses into C
+ * once per spin burst and per batch of reposts, not once per probe or
+ * per buffer. A failed repost is not reported: it fails only once the
+ * queue is in the error state, when its connection is going anyway.
  * With yield, a burst that found nothing ends in sched_yield: on rxe part
  * of a one-sided operation runs as deferred kernel work, which may be
  * queued on the waiter's own CPU, and a waiter that never enters the
  * kernel holds it off until the scheduler preempts the spinner. */
-int kv_poll(struct kv_cq *c, int spins, int yield)
+int kv_poll(struct kv_cq *c, int spins, int yield, struct kv_rq *q, const uint32_t *idx, int n)
 {
-	int n;
+	if (n > 0)
+		kv_post_recvs(q, idx, n);
 
 	do {
 		n = poll_batch(c);

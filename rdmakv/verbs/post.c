@@ -4,15 +4,37 @@
 #include <arpa/inet.h>
 #include "verbs.h"
 
-int kv_post_recv(struct ibv_qp *qp, struct ibv_srq *srq, uint64_t addr, uint32_t len, uint32_t lkey,
-		 uint64_t wr_id)
-{
-	struct ibv_sge sge = { .addr = addr, .length = len, .lkey = lkey };
-	struct ibv_recv_wr wr = { .wr_id = wr_id, .sg_list = &sge, .num_sge = 1 }, *bad;
+/* KV_RECV_CHAIN is how many receives one ibv_post_recv call takes. */
+#define KV_RECV_CHAIN 16
 
-	if (srq)
-		return -ibv_post_srq_recv(srq, &wr, &bad);
-	return -ibv_post_recv(qp, &wr, &bad);
+/* kv_post_recvs posts buffers idx[0..n) of q, chained: one provider call,
+ * one lock, per KV_RECV_CHAIN buffers. */
+int kv_post_recvs(struct kv_rq *q, const uint32_t *idx, int n)
+{
+	struct ibv_sge sge[KV_RECV_CHAIN];
+	struct ibv_recv_wr wr[KV_RECV_CHAIN], *bad;
+	int i, j, k, ret;
+
+	for (i = 0; i < n; i += k) {
+		k = n - i < KV_RECV_CHAIN ? n - i : KV_RECV_CHAIN;
+		for (j = 0; j < k; j++) {
+			sge[j] = (struct ibv_sge){
+				.addr = q->base + (uint64_t)idx[i + j] * q->size,
+				.length = q->size,
+				.lkey = q->lkey,
+			};
+			wr[j] = (struct ibv_recv_wr){
+				.wr_id = (uint64_t)KV_KIND_RECV << KV_KIND_SHIFT | idx[i + j],
+				.next = j + 1 < k ? &wr[j + 1] : NULL,
+				.sg_list = &sge[j],
+				.num_sge = 1,
+			};
+		}
+		ret = q->srq ? ibv_post_srq_recv(q->srq, wr, &bad) : ibv_post_recv(q->qp, wr, &bad);
+		if (ret)
+			return -ret;
+	}
+	return 0;
 }
 
 /*

@@ -126,6 +126,33 @@ int kv_qp_error(struct ibv_qp *qp)
 	return -ibv_modify_qp(qp, &a, IBV_QP_STATE);
 }
 
+struct kv_rq *kv_rq_open(uint64_t base, uint32_t size, uint32_t lkey, int defer_max)
+{
+	struct kv_rq *q = calloc(1, sizeof(*q));
+
+	if (!q)
+		return NULL;
+	*q = (struct kv_rq){ .base = base, .size = size, .lkey = lkey };
+	if (defer_max > 0) {
+		q->pend = calloc(defer_max, sizeof(*q->pend));
+		q->post = calloc(defer_max, sizeof(*q->post));
+		if (!q->pend || !q->post) {
+			kv_rq_close(q);
+			return NULL;
+		}
+	}
+	return q;
+}
+
+void kv_rq_close(struct kv_rq *q)
+{
+	if (!q)
+		return;
+	free(q->post);
+	free(q->pend);
+	free(q);
+}
+
 int kv_buf_open(struct kv_dev *d, size_t len, int access, struct kv_buf **out)
 {
 	struct kv_buf *b;

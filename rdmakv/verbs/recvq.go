@@ -14,22 +14,40 @@ import (
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 
+// deferMax is how many released receive buffers a busy-polled queue
+// keeps for its poller to repost, and how many buffers it has beyond the
+// depth asked for, so that the depth stays posted. Under CPU emulation a
+// crossing into C costs about half a microsecond, and an eager GET's
+// client releases its reply's buffer inside the measured operation.
+const deferMax = 8
+
 // recvQueue is a set of receive buffers, posted either to a shared receive
 // queue (server) or to one QP's receive queue (client), with one
 // preallocated Message per buffer. A buffer handed to the Handler stays out
 // of circulation until its Message is released; the memory is freed only
 // once the queue is destroyed and no Message is held.
+//
+// On a busy-polled queue Release does not cross into C: it leaves the
+// buffer in pend, and the poller's next burst reposts it in the same call
+// that polls (kv_poll). A Release that fills pend reposts the lot itself.
 type recvQueue struct {
 	buf   *C.struct_kv_buf
+	rq    *C.struct_kv_rq
 	dev   *device
 	size  int
-	base  uint64
-	lkey  C.uint32_t
 	msgs  []transport.Message
 	views [][]byte
 
 	srq *C.struct_ibv_srq
-	qp  *C.struct_ibv_qp
+
+	// pendMu guards pend (C memory, the kv_rq's pend or post array) and
+	// pendN. The poller swaps the two arrays under it and reposts the
+	// one it took without holding it; pendN is read without it as a hint.
+	deferred bool
+	pendMu   sync.Mutex
+	pend     []C.uint32_t
+	spare    []C.uint32_t
+	pendN    atomic.Int32
 
 	mu     sync.RWMutex // Release's repost against shutdown
 	closed bool         // guarded by mu
@@ -43,31 +61,65 @@ type recvQueue struct {
 	freeOnce  sync.Once
 }
 
-func newRecvQueue(d *device, depth, size int) (*recvQueue, error) {
+// recvBuffers is how many receive buffers a queue of depth has: the
+// depth, plus deferMax when its poller reposts released ones (busy).
+func recvBuffers(depth int, poll transport.Poll) int {
+	if poll == transport.PollBusy {
+		return depth + deferMax
+	}
+	return depth
+}
+
+// newRecvQueue registers recvBuffers(depth, poll) buffers of size bytes.
+func newRecvQueue(d *device, depth, size int, poll transport.Poll) (*recvQueue, error) {
+	n := recvBuffers(depth, poll)
 	var buf *C.struct_kv_buf
-	if err := errno(C.kv_buf_open(d.d, C.size_t(depth*size), C.IBV_ACCESS_LOCAL_WRITE, &buf)); err != nil {
-		return nil, fmt.Errorf("verbs: register %d receive buffers of %d bytes: %w", depth, size, err)
+	if err := errno(C.kv_buf_open(d.d, C.size_t(n*size), C.IBV_ACCESS_LOCAL_WRITE, &buf)); err != nil {
+		return nil, fmt.Errorf("verbs: register %d receive buffers of %d bytes: %w", n, size, err)
+	}
+	deferred := n > depth
+	dmax := 0
+	if deferred {
+		dmax = deferMax
+	}
+	rq, err := C.kv_rq_open(C.uint64_t(uintptr(buf.addr)), C.uint32_t(size), buf.mr.lkey, C.int(dmax))
+	if rq == nil {
+		C.kv_buf_close(buf)
+		return nil, fmt.Errorf("verbs: receive queue: %w", err)
 	}
 	d.acquire()
 	q := &recvQueue{
-		buf:   buf,
-		dev:   d,
-		size:  size,
-		base:  uint64(uintptr(buf.addr)),
-		lkey:  buf.mr.lkey,
-		msgs:  make([]transport.Message, depth),
-		views: make([][]byte, depth),
+		buf:      buf,
+		rq:       rq,
+		dev:      d,
+		size:     size,
+		msgs:     make([]transport.Message, n),
+		views:    make([][]byte, n),
+		deferred: deferred,
 	}
-	all := unsafe.Slice((*byte)(buf.addr), depth*size)
+	if deferred {
+		q.pend = unsafe.Slice(rq.pend, deferMax)
+		q.spare = unsafe.Slice(rq.post, deferMax)
+	}
+	all := unsafe.Slice((*byte)(buf.addr), n*size)
 	for i := range q.views {
 		q.views[i] = all[i*size : (i+1)*size : (i+1)*size]
 	}
 	return q, nil
 }
 
+// setQP names the QP a client's buffers are posted to.
+func (q *recvQueue) setQP(qp *C.struct_ibv_qp) { q.rq.qp = qp }
+
+// setSRQ names the shared receive queue a server's buffers are posted to.
+func (q *recvQueue) setSRQ(srq *C.struct_ibv_srq) {
+	q.srq = srq
+	q.rq.srq = srq
+}
+
 func (q *recvQueue) post(i int) C.int {
-	return C.kv_post_recv(q.qp, q.srq, C.uint64_t(q.base+uint64(i*q.size)), C.uint32_t(q.size), q.lkey,
-		C.uint64_t(kindRecv<<kindShift|uint64(i)))
+	idx := C.uint32_t(i)
+	return C.kv_post_recvs(q.rq, &idx, 1)
 }
 
 // postAll posts every buffer; called once, before any completion can come.
@@ -78,6 +130,23 @@ func (q *recvQueue) postAll() error {
 		}
 	}
 	return nil
+}
+
+// take hands the poller the buffers released since its last burst, for
+// kv_poll to repost. The caller holds q.mu read-locked across take and the
+// call, so that the queue is not destroyed under it. Polls are serialised
+// by the CQ's lock, so the array taken is not written until the next take
+// swaps it back.
+func (q *recvQueue) take() (*C.uint32_t, C.int) {
+	if q.closed {
+		return nil, 0
+	}
+	q.pendMu.Lock()
+	p, n := q.pend, C.int(q.pendN.Load())
+	q.pend, q.spare = q.spare, q.pend
+	q.pendN.Store(0)
+	q.pendMu.Unlock()
+	return &p[0], n
 }
 
 // fill prepares buffer i's Message for a completion.
@@ -100,12 +169,35 @@ func (q *recvQueue) fill(i int, wc *C.struct_kv_wc) *transport.Message {
 	return m
 }
 
-// ReleaseMessage reposts buffer i, unless the queue is shutting down.
+// ReleaseMessage reposts buffer i, unless the queue is shutting down; on
+// a busy-polled queue it leaves that to the poller's next burst.
 func (q *recvQueue) ReleaseMessage(i int) {
 	q.handoff.Add(1)
-	q.repost(i)
+	if q.deferred {
+		q.defer1(i)
+	} else {
+		q.repost(i)
+	}
 	q.held.Add(-1)
 	q.maybeFree()
+}
+
+// defer1 adds buffer i to pend, and reposts pend when that fills it.
+func (q *recvQueue) defer1(i int) {
+	q.pendMu.Lock()
+	n := q.pendN.Load()
+	q.pend[n] = C.uint32_t(i)
+	n++
+	if n == deferMax {
+		q.mu.RLock()
+		if !q.closed {
+			C.kv_post_recvs(q.rq, &q.pend[0], C.int(n))
+		}
+		q.mu.RUnlock()
+		n = 0
+	}
+	q.pendN.Store(n)
+	q.pendMu.Unlock()
 }
 
 // repost puts a buffer back; failures (QP in error, queue shut down) just
@@ -138,6 +230,7 @@ func (q *recvQueue) maybeFree() {
 		return
 	}
 	q.freeOnce.Do(func() {
+		C.kv_rq_close(q.rq)
 		C.kv_buf_close(q.buf)
 		q.dev.release()
 	})

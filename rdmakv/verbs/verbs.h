@@ -61,6 +61,22 @@ struct kv_cq {
 	struct kv_wc *wcs;
 };
 
+/*
+ * kv_rq is a set of receive buffers: count buffers of size bytes from base,
+ * posted to a QP's receive queue or to a shared one. pend and post hold
+ * released buffers waiting to be reposted: the Go side fills one while a
+ * poll reposts the other (see recvq.go).
+ */
+struct kv_rq {
+	struct ibv_qp *qp;
+	struct ibv_srq *srq;
+	uint64_t base;
+	uint32_t size;
+	uint32_t lkey;
+	uint32_t *pend;
+	uint32_t *post;
+};
+
 /* kv_buf is registered memory. */
 struct kv_buf {
 	void *addr;
@@ -115,13 +131,14 @@ int kv_qp_open(struct rdma_cm_id *id, struct kv_dev *d, struct kv_cq *scq, struc
 int kv_qp_error(struct ibv_qp *qp);
 int kv_buf_open(struct kv_dev *d, size_t len, int access, struct kv_buf **out);
 void kv_buf_close(struct kv_buf *b);
+struct kv_rq *kv_rq_open(uint64_t base, uint32_t size, uint32_t lkey, int defer_max);
+void kv_rq_close(struct kv_rq *q);
 struct ibv_mw *kv_mw_open(struct kv_dev *d);
 struct ibv_mr *kv_mr_open(struct kv_dev *d, uint64_t addr, uint64_t len, int access);
 void kv_mw_close(struct ibv_mw *mw);
 
 /* post.c */
-int kv_post_recv(struct ibv_qp *qp, struct ibv_srq *srq, uint64_t addr, uint32_t len, uint32_t lkey,
-		 uint64_t wr_id);
+int kv_post_recvs(struct kv_rq *q, const uint32_t *idx, int n);
 int kv_send(struct ibv_qp *qp, uint64_t slot, uint32_t n, uint32_t lkey, int max_inline, int signaled,
 	    uint32_t inv_rkey, uint64_t wr_id);
 int kv_post_rdma(struct ibv_qp *qp, int opcode, uint64_t laddr, uint32_t len, uint32_t lkey,
@@ -135,7 +152,7 @@ int kv_post_write_send_inv(struct ibv_qp *qp, uint64_t laddr, uint32_t len, uint
 int kv_post_drain(struct ibv_qp *qp, uint64_t wr_id);
 
 /* poll.c */
-int kv_poll(struct kv_cq *c, int spins, int yield);
+int kv_poll(struct kv_cq *c, int spins, int yield, struct kv_rq *q, const uint32_t *idx, int n);
 int kv_arm_poll(struct kv_cq *c);
 int kv_cq_events(struct kv_cq *c);
 
