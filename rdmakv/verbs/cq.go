@@ -158,7 +158,9 @@ func (q *cq) run(control func()) {
 	// on the productive path.
 	var quiet time.Time
 	for !q.stop.Load() {
-		if q.kicked.Swap(false) && control != nil {
+		// Load first: a swap on every turn of a busy loop is a locked
+		// instruction that under emulation costs more than the load.
+		if q.kicked.Load() && q.kicked.Swap(false) && control != nil {
 			q.pmu.Lock()
 			control()
 			q.pmu.Unlock()

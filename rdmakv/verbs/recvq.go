@@ -182,18 +182,21 @@ func (q *recvQueue) ReleaseMessage(i int) {
 	q.maybeFree()
 }
 
-// defer1 adds buffer i to pend, and reposts pend when that fills it.
+// defer1 adds buffer i to pend, and reposts pend when that fills it. It
+// takes q.mu before pendMu, in the poller's order: with a shutdown
+// waiting to write, the other order would deadlock against a poll.
 func (q *recvQueue) defer1(i int) {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	if q.closed {
+		return
+	}
 	q.pendMu.Lock()
 	n := q.pendN.Load()
 	q.pend[n] = C.uint32_t(i)
 	n++
 	if n == deferMax {
-		q.mu.RLock()
-		if !q.closed {
-			C.kv_post_recvs(q.rq, &q.pend[0], C.int(n))
-		}
-		q.mu.RUnlock()
+		C.kv_post_recvs(q.rq, &q.pend[0], C.int(n))
 		n = 0
 	}
 	q.pendN.Store(n)
