@@ -491,7 +491,7 @@ const checkEvery = 16
 // CallerPolls is true for a client connection in busy mode
 // (transport.Poller). A server connection's receive CQ is shared by every
 // client and keeps its own spinning poller.
-func (c *conn) CallerPolls() bool { return c.g.rcq.busy && c.g.rq.srq == nil }
+func (c *conn) CallerPolls() bool { return c.g.rcq.busy && !c.g.rq.shared() }
 
 // PollOnce lets a caller waiting for a reply poll the receive CQ itself
 // (transport.Poller); the background poller then only sweeps. When it
@@ -574,7 +574,7 @@ func (c *conn) release() {
 	defer c.opMu.Unlock()
 	c.state.Store(stateClosed)
 	c.slots.failAll(c.closedErr())
-	if c.g.rq.srq == nil {
+	if !c.g.rq.shared() {
 		c.g.rq.shutdown()
 	}
 	// Windows first: a bound type-2 window holds a reference on its QP.

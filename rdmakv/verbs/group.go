@@ -156,7 +156,7 @@ func (g *group) recvDispatch(wcs []C.struct_kv_wc) {
 			if c != nil && wc.status != C.IBV_WC_WR_FLUSH_ERR {
 				c.shutdown(c.statusErr(wc))
 			}
-			if g.rq.srq != nil {
+			if g.rq.shared() {
 				g.rq.repost(idx) // the shared queue outlives the QP
 			}
 			continue

@@ -38,8 +38,6 @@ type recvQueue struct {
 	msgs  []transport.Message
 	views [][]byte
 
-	srq *C.struct_ibv_srq
-
 	// pendMu guards pend (C memory, the kv_rq's pend or post array) and
 	// pendN. The poller swaps the two arrays under it and reposts the
 	// one it took without holding it; pendN is read without it as a hint.
@@ -112,10 +110,10 @@ func newRecvQueue(d *device, depth, size int, poll transport.Poll) (*recvQueue, 
 func (q *recvQueue) setQP(qp *C.struct_ibv_qp) { q.rq.qp = qp }
 
 // setSRQ names the shared receive queue a server's buffers are posted to.
-func (q *recvQueue) setSRQ(srq *C.struct_ibv_srq) {
-	q.srq = srq
-	q.rq.srq = srq
-}
+func (q *recvQueue) setSRQ(srq *C.struct_ibv_srq) { q.rq.srq = srq }
+
+// shared reports whether the buffers go to a shared receive queue.
+func (q *recvQueue) shared() bool { return q.rq.srq != nil }
 
 func (q *recvQueue) post(i int) C.int {
 	idx := C.uint32_t(i)
