@@ -28,6 +28,26 @@ cat /sys/devices/system/clocksource/clocksource0/current_clocksource >bench/cloc
 # perftest runs under the same setting.
 echo 0 >/proc/sys/kernel/randomize_va_space
 cat /proc/sys/kernel/randomize_va_space >bench/aslr.txt
+# Pinning (the second argument, 1 by default; make bench-rdma
+# RDMA_BENCH_PIN=0 turns it off): every server, perftest's and kvserver,
+# runs on CPU 1 and every client on CPU 0. perftest is one thread per side
+# and lands like that anyway (its figures did not move when pinned). A Go
+# process has several threads, and unpinned the scheduler now and then
+# parks one of them on the other side's CPU, where it preempts that side's
+# spinner: eager GET p50 then ran 29-32 us in about a third of the runs,
+# against 23-25 us otherwise, in one boot. Pinning gives every run the
+# placement a dedicated RDMA host would give the two ends.
+PIN=${2:-1}
+case $PIN in
+0) echo "off" >bench/pin.txt ;;
+1)
+	[ "$(nproc)" -ge 2 ] || die "pinning needs 2 CPUs in the guest, have $(nproc); run with RDMA_BENCH_PIN=0"
+	PIN_SERVER="taskset 2"
+	PIN_CLIENT="taskset 1"
+	echo "servers on CPU 1, clients on CPU 0" >bench/pin.txt
+	;;
+*) die "pin must be 0 or 1, got '$PIN'" ;;
+esac
 SERVER_FLAGS="--poll $POLL --busy-idle $BUSY_IDLE"
 echo "$SERVER_FLAGS" >bench/kvserver.txt
 
@@ -62,7 +82,8 @@ perftest_case() {
 kvperf_case() {
 	_case=$1
 	shift
-	timeout 180 ./kvperf -addr "$RDMAKV_ADDR:$PORT" -transport verbs -poll "$POLL" -bench "$@" \
+	# shellcheck disable=SC2086 # a PIN_* prefix is a command and its mask
+	$PIN_CLIENT timeout 180 ./kvperf -addr "$RDMAKV_ADDR:$PORT" -transport verbs -poll "$POLL" -bench "$@" \
 		>"bench/kvperf-$_case.run" || {
 		cat "bench/kvperf-$_case.run" >&2
 		die "kvperf $_case"
@@ -77,7 +98,7 @@ kvperf_case() {
 # left running would take a core from the perftest runs in between.
 kvperf_with_server() {
 	# shellcheck disable=SC2086 # SERVER_FLAGS is several flags
-	./kvserver --transport verbs $SERVER_FLAGS --listen "$RDMAKV_ADDR:$PORT" &
+	$PIN_SERVER ./kvserver --transport verbs $SERVER_FLAGS --listen "$RDMAKV_ADDR:$PORT" &
 	srv=$!
 	wait_listen $PORT $srv
 	kvperf_case "$@"

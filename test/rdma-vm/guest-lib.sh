@@ -36,6 +36,11 @@ stop_server() {
 	esac
 }
 
+# PIN_SERVER and PIN_CLIENT, when set, prefix the server and client side of
+# every pair these helpers start (a taskset command in guest-bench.sh).
+PIN_SERVER=${PIN_SERVER:-}
+PIN_CLIENT=${PIN_CLIENT:-}
+
 # perftest_pair NAME ARGS... runs perftest NAME as server and client on
 # RDMAKV_ADDR over rxe0, writing the client's report to bench/NAME-TAG.txt
 # where TAG is $PT_TAG. The perftest server listens on a TCP port for its
@@ -44,10 +49,12 @@ stop_server() {
 perftest_pair() {
 	_name=$1
 	shift
-	timeout 120 "$_name" -d rxe0 -F "$@" >"bench/$_name-$PT_TAG.server.txt" 2>&1 &
+	# shellcheck disable=SC2086 # a PIN_* prefix is a command and its mask
+	$PIN_SERVER timeout 120 "$_name" -d rxe0 -F "$@" >"bench/$_name-$PT_TAG.server.txt" 2>&1 &
 	_srv=$!
 	_n=0
-	until timeout 120 "$_name" -d rxe0 -F "$@" "$RDMAKV_ADDR" >"bench/$_name-$PT_TAG.txt" 2>&1; do
+	# shellcheck disable=SC2086
+	until $PIN_CLIENT timeout 120 "$_name" -d rxe0 -F "$@" "$RDMAKV_ADDR" >"bench/$_name-$PT_TAG.txt" 2>&1; do
 		_n=$((_n + 1))
 		if [ $_n -ge 20 ] || ! kill -0 $_srv 2>/dev/null; then
 			cat "bench/$_name-$PT_TAG.txt" "bench/$_name-$PT_TAG.server.txt" >&2

@@ -43,6 +43,8 @@ type results struct {
 	// clock is the guest's clock source and aslr its randomize_va_space
 	// setting, "" when not recorded.
 	clock, aslr string
+	// pin is where the servers and clients ran (pin.txt).
+	pin string
 	// server is the kvserver flags guest-bench.sh measured with.
 	server string
 	errs   []error
@@ -128,6 +130,7 @@ func load(dir string) *results {
 	r.set1M = kv("set-1m", "rendezvous", func(res kvperfResult) (float64, error) { return res.mibPerSec(setSize) })
 	r.clock = readNote(dir, "clocksource.txt")
 	r.aslr = readNote(dir, "aslr.txt")
+	r.pin = readNote(dir, "pin.txt")
 	r.server = readNote(dir, "kvserver.txt")
 	return r
 }
@@ -229,6 +232,7 @@ func render(w io.Writer, r *results) error {
 	fmt.Fprintf(&b, "kvbench polling: %s\n", pollNote(r.polls))
 	fmt.Fprintf(&b, "guest clock source: %s\n", clockNote(r.clock))
 	fmt.Fprintf(&b, "guest address space randomisation: %s\n", aslrNote(r.aslr))
+	fmt.Fprintf(&b, "CPU pinning: %s\n", pinNote(r.pin))
 	fmt.Fprintf(&b, "kvserver flags: %s\n\n", serverNote(r.server))
 	rows := []comparison{
 		{"eager GET 64 B", "p50", "2 x ib_send_lat 64 B typical (one round trip)", r.eagerGet, roundTrip(r.sendLat), us, goal{limit: 1.3}},
@@ -331,6 +335,18 @@ func aslrNote(v string) string {
 		return "off (every process gets the same layout, so a rerun repeats it)"
 	}
 	return "on, randomize_va_space=" + v + " (each process's layout changes its speed under emulation)"
+}
+
+// pinNote says where guest-bench.sh placed the two ends of every pair,
+// perftest's and rdmakv's alike.
+func pinNote(v string) string {
+	switch v {
+	case "":
+		return "not recorded"
+	case "off":
+		return "off (the guest places threads; a Go thread on the other end's CPU slows some runs)"
+	}
+	return v + " (perftest and rdmakv alike)"
 }
 
 // serverNote is the kvserver flags of the run, which the table would

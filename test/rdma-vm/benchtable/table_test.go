@@ -147,6 +147,9 @@ func TestGuestNotes(t *testing.T) {
 		{aslrNote, "", "not recorded"},
 		{aslrNote, "0", "off"},
 		{aslrNote, "2", "on, randomize_va_space=2"},
+		{pinNote, "", "not recorded"},
+		{pinNote, "off", "off (the guest places threads"},
+		{pinNote, "servers on CPU 1, clients on CPU 0", "servers on CPU 1, clients on CPU 0 (perftest and rdmakv alike)"},
 		{serverNote, "", "not recorded"},
 		{serverNote, "--poll busy --busy-idle 5ms", "--poll busy --busy-idle 5ms"},
 	}
@@ -157,7 +160,7 @@ func TestGuestNotes(t *testing.T) {
 	}
 	var out bytes.Buffer
 	run(t.TempDir(), &out)
-	for _, want := range []string{"guest clock source: not recorded", "guest address space randomisation: not recorded"} {
+	for _, want := range []string{"guest clock source: not recorded", "guest address space randomisation: not recorded", "CPU pinning: not recorded"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("a bench dir without guest notes does not say %q:\n%s", want, out.String())
 		}
