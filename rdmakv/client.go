@@ -83,7 +83,7 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 		helloCh:   make(chan *transport.Message, 1),
 		done:      make(chan struct{}),
 	}
-	recv := wire.HeaderSize + max(o.threshold, wire.LimitsSize)
+	recv := wire.MaxHeaderSize + max(o.threshold, wire.LimitsSize)
 	cfg := transport.Config{
 		MaxMessage: recv,
 		RecvDepth:  o.depth + recvSpare,
@@ -135,9 +135,9 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 func (c *Client) handshake(ctx context.Context, recv int) error {
 	var hb [wire.HelloBodySize]byte
 	(&wire.HelloBody{RecvSize: uint32(recv), Threshold: uint32(c.threshold), Depth: uint32(c.opts.depth)}).Encode(hb[:])
-	var h [wire.HeaderSize]byte
-	(&wire.Header{Type: wire.Hello, ValueLen: wire.HelloBodySize}).Encode(h[:])
-	if err := c.conn.Send(h[:], nil, hb[:]); err != nil {
+	var h [wire.MaxHeaderSize]byte
+	n := (&wire.Header{Type: wire.Hello, ValueLen: wire.HelloBodySize}).Encode(h[:])
+	if err := c.conn.Send(h[:n], nil, hb[:]); err != nil {
 		return c.connError(err)
 	}
 	t := time.NewTimer(c.opts.timeout)

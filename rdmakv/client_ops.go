@@ -79,8 +79,8 @@ func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte)
 	if n > 0 && c.inval != nil && f.Flags&wire.FlagPeerInvalidate != 0 {
 		// WRITE and the SET_FIN that closes the window, in one post.
 		h := wire.Header{Type: wire.SetFin, ReqID: s.id, Token: f.Token, Length: uint64(n)}
-		h.Encode(s.hdr[:])
-		if err := c.inval.WriteInvalidate(buf.region, buf.off, n, f.Addr, f.RKey, s.hdr[:], nil, nil); err != nil {
+		hn := h.Encode(s.hdr[:])
+		if err := c.inval.WriteInvalidate(buf.region, buf.off, n, f.Addr, f.RKey, s.hdr[:hn], nil, nil); err != nil {
 			if m := s.disarm(); m != nil {
 				m.Release()
 			}
@@ -181,8 +181,8 @@ func (c *Client) getRendezvous(s *cslot, f *wire.Frame) (*Value, error) {
 	}
 	if c.inval != nil && f.Token != 0 && f.Flags&wire.FlagPeerInvalidate != 0 {
 		h := wire.Header{Type: wire.GetRelease, ReqID: s.id, Token: f.Token}
-		h.Encode(s.hdr[:])
-		err = c.inval.ReadInvalidate(buf.region, buf.off, int(n), f.Addr, f.RKey, s.hdr[:], nil, nil)
+		hn := h.Encode(s.hdr[:])
+		err = c.inval.ReadInvalidate(buf.region, buf.off, int(n), f.Addr, f.RKey, s.hdr[:hn], nil, nil)
 		if err != nil {
 			err = c.connError(err)
 		}

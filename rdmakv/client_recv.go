@@ -75,8 +75,8 @@ func (c *Client) late(conn transport.Conn, m *transport.Message, f *wire.Frame) 
 		m.Release()
 	}
 	if h.Type != 0 {
-		b := make([]byte, wire.HeaderSize)
-		h.Encode(b)
+		b := make([]byte, wire.MaxHeaderSize)
+		b = b[:h.Encode(b)]
 		go func() { _ = conn.Send(b, nil, nil) }()
 	}
 }

@@ -30,7 +30,7 @@ type cslot struct {
 	// so the waiter does not decode it again.
 	frame wire.Frame
 	timer *time.Timer
-	hdr   [wire.HeaderSize]byte
+	hdr   [wire.MaxHeaderSize]byte
 }
 
 // acquire takes a free request slot.
@@ -124,8 +124,8 @@ func (s *cslot) disarm() *transport.Message {
 func (c *Client) send(s *cslot, h wire.Header, key, value []byte) error {
 	h.ReqID = s.id
 	h.KeyLen, h.ValueLen = uint16(len(key)), uint32(len(value))
-	h.Encode(s.hdr[:])
-	if err := c.conn.Send(s.hdr[:], key, value); err != nil {
+	n := h.Encode(s.hdr[:])
+	if err := c.conn.Send(s.hdr[:n], key, value); err != nil {
 		return c.connError(err)
 	}
 	return nil

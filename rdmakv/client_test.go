@@ -196,10 +196,10 @@ func TestMisbehavingClientDropped(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	var hb [wire.HeaderSize]byte
-	(&wire.Header{Type: wire.Get, KeyLen: 1}).Encode(hb[:])
+	var hb [wire.MaxHeaderSize]byte
+	hn := (&wire.Header{Type: wire.Get, KeyLen: 1}).Encode(hb[:])
 	hb[0] = 'X'
-	if err := conn.Send(hb[:], []byte("k"), nil); err != nil {
+	if err := conn.Send(hb[:hn], []byte("k"), nil); err != nil {
 		t.Fatal(err)
 	}
 	select {

@@ -140,6 +140,11 @@ func TestProtocolDocCodes(t *testing.T) {
 			t.Errorf("type %d is %s in the code, %q in the document", ty, ty, types[int(ty)])
 		}
 	}
+	for code, size := range docHeaderLens(t, text) {
+		if ty := wire.Type(code); wire.HeaderLen(ty) != size {
+			t.Errorf("%s: the document says a %d-byte header, the code %d", ty, size, wire.HeaderLen(ty))
+		}
+	}
 	if len(types) != n {
 		t.Errorf("document lists %d message types, the code has %d", len(types), n)
 	}
@@ -154,4 +159,38 @@ func TestProtocolDocCodes(t *testing.T) {
 	if len(statuses) != n {
 		t.Errorf("document lists %d statuses, the code has %d", len(statuses), n)
 	}
+}
+
+// docHeaderLens reads the header column of the message type table.
+func docHeaderLens(t *testing.T, text string) map[int]int {
+	i := strings.Index(text, "## Message types")
+	if i < 0 {
+		t.Fatal("docs/PROTOCOL.md has no message type table")
+	}
+	out := map[int]int{}
+	col := -1
+	for _, line := range strings.Split(text[i:], "\n")[1:] {
+		if strings.HasPrefix(line, "#") {
+			break
+		}
+		cells := strings.Split(line, "|")
+		for j, c := range cells {
+			if strings.TrimSpace(c) == "header" {
+				col = j
+			}
+		}
+		if m := docCodeRow.FindStringSubmatch(line); m != nil && col > 0 && col < len(cells) {
+			code, _ := strconv.Atoi(m[1])
+			size, err := strconv.Atoi(strings.TrimSpace(cells[col]))
+			if err != nil {
+				t.Errorf("type %d: header column %q is not a number", code, cells[col])
+				continue
+			}
+			out[code] = size
+		}
+	}
+	if col < 0 || len(out) == 0 {
+		t.Error("the message type table has no header column")
+	}
+	return out
 }

@@ -67,7 +67,7 @@ func Listen(cfg ServerConfig) (*Server, error) {
 	}
 	lim.Encode(s.limits[:])
 	tcfg := transport.Config{
-		MaxMessage: wire.HeaderSize + max(cfg.MaxEager, cfg.MaxKey, wire.HelloBodySize),
+		MaxMessage: wire.MaxHeaderSize + max(cfg.MaxEager, cfg.MaxKey, wire.HelloBodySize),
 		RecvDepth:  cfg.RecvDepth,
 		SendDepth:  cfg.RecvDepth,
 		Poll:       cfg.Poll,

@@ -22,7 +22,7 @@ type sconn struct {
 	// Owned by the delivery goroutine.
 	hello    bool
 	recvSize int
-	hdr      [wire.HeaderSize]byte
+	hdr      [wire.MaxHeaderSize]byte
 
 	mu        sync.Mutex
 	leases    map[uint32]*lease
@@ -43,9 +43,9 @@ func (sc *sconn) fault(format string, a ...any) {
 
 func (sc *sconn) send(h wire.Header, key, value []byte) {
 	h.KeyLen, h.ValueLen = uint16(len(key)), uint32(len(value))
-	h.Encode(sc.hdr[:])
+	n := h.Encode(sc.hdr[:])
 	// A failed send means the connection is going; Closed cleans up.
-	_ = sc.c.Send(sc.hdr[:], key, value)
+	_ = sc.c.Send(sc.hdr[:n], key, value)
 }
 
 // Deliver is server_handle_* of the original design: it dispatches one
@@ -98,13 +98,17 @@ func (sc *sconn) Deliver(c transport.Conn, m *transport.Message) {
 	}
 }
 
+// minRecvSize is the smallest receive buffer a client may have: it must
+// hold HELLO_REPLY with its limits, and every reply without inline bytes.
+const minRecvSize = max(wire.MaxHeaderSize, wire.BaseSize+wire.LimitsSize)
+
 func (sc *sconn) handleHello(f *wire.Frame) {
 	hb, err := wire.DecodeHello(f.Value)
 	if err != nil {
 		sc.fault("bad HELLO: %v", err)
 		return
 	}
-	if hb.RecvSize < wire.HeaderSize+wire.LimitsSize {
+	if hb.RecvSize < minRecvSize {
 		sc.fault("HELLO receive size %d is too small", hb.RecvSize)
 		return
 	}

@@ -156,7 +156,7 @@ func testLateReplies(t *testing.T, env Env) {
 		t.Fatalf("transport.Lookup(%q): %v", env.Transport, err)
 	}
 	s := &lateServer{fins: map[uint32]uint64{}, rels: map[uint32]bool{}, seen: map[string]bool{}, events: make(chan struct{}, 1), stale: make(chan struct{})}
-	cfg := transport.Config{MaxMessage: wire.HeaderSize + 16<<10 + wire.MaxKeyLen, RecvDepth: 64, SendDepth: 64}
+	cfg := transport.Config{MaxMessage: wire.MaxHeaderSize + 16<<10 + wire.MaxKeyLen, RecvDepth: 64, SendDepth: 64}
 	s.ln, err = n.Listen(env.Addr, cfg, func(transport.Conn) transport.Handler { return lateConn{s} })
 	if err != nil {
 		t.Fatalf("listen: %v", err)

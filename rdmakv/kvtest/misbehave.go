@@ -30,9 +30,8 @@ func testMisbehaving(t *testing.T, env Env) {
 		return g
 	}
 	header := func(h wire.Header) []byte {
-		b := make([]byte, wire.HeaderSize)
-		h.Encode(b)
-		return b
+		b := make([]byte, wire.MaxHeaderSize)
+		return b[:h.Encode(b)]
 	}
 
 	cases := []struct {
@@ -46,7 +45,10 @@ func testMisbehaving(t *testing.T, env Env) {
 			r.conn.Send(header(wire.Header{Type: wire.SetReply, ReqID: 1}), nil, nil)
 		}},
 		{"truncated-header", func(t *testing.T, r *rawClient) {
-			r.conn.Send(header(wire.Header{Type: wire.Get, ReqID: 1})[:wire.HeaderSize/2], nil, nil)
+			r.conn.Send(header(wire.Header{Type: wire.Get, ReqID: 1})[:wire.BaseSize/2], nil, nil)
+		}},
+		{"header-cut-after-base", func(t *testing.T, r *rawClient) {
+			r.conn.Send(header(wire.Header{Type: wire.SetFin, ReqID: 1, Token: 1})[:wire.BaseSize+4], nil, nil)
 		}},
 		{"length-mismatch", func(t *testing.T, r *rawClient) {
 			h := header(wire.Header{Type: wire.Set, ReqID: 1, KeyLen: 4, ValueLen: 100})

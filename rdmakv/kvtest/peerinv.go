@@ -47,9 +47,9 @@ func testPeerInvalidate(t *testing.T, env Env) {
 		r.send(wire.Header{Type: wire.GetRelease, Token: g.Token}, nil, nil)
 		return
 	}
-	var hb [wire.HeaderSize]byte
-	(&wire.Header{Type: wire.GetRelease, Token: g.Token}).Encode(hb[:])
-	if err := pi.ReadInvalidate(r.region, 0, leaseSlot, g.Addr, g.RKey, hb[:], nil, nil); err != nil {
+	var hb [wire.MaxHeaderSize]byte
+	n := (&wire.Header{Type: wire.GetRelease, Token: g.Token}).Encode(hb[:])
+	if err := pi.ReadInvalidate(r.region, 0, leaseSlot, g.Addr, g.RKey, hb[:n], nil, nil); err != nil {
 		t.Fatalf("ReadInvalidate through the granted window: %v", err)
 	}
 	if msg := diffBytes(r.region.Bytes()[:leaseSlot], val); msg != "" {
@@ -69,8 +69,8 @@ func testPeerInvalidate(t *testing.T, env Env) {
 		t.Fatalf("SET_RDV_REQ with FlagPeerInvalidate answered %s %s flags %#x", gr.Type, gr.Status, gr.Flags)
 	}
 	r.reqID++
-	(&wire.Header{Type: wire.SetFin, ReqID: r.reqID, Token: gr.Token, Length: leaseSlot}).Encode(hb[:])
-	if err := pi.WriteInvalidate(r.region, 0, leaseSlot, gr.Addr, gr.RKey, hb[:], nil, nil); err != nil {
+	n = (&wire.Header{Type: wire.SetFin, ReqID: r.reqID, Token: gr.Token, Length: leaseSlot}).Encode(hb[:])
+	if err := pi.WriteInvalidate(r.region, 0, leaseSlot, gr.Addr, gr.RKey, hb[:n], nil, nil); err != nil {
 		t.Fatalf("WriteInvalidate through the granted window: %v", err)
 	}
 	if f := r.recv(); f.Type != wire.SetReply || f.Status != wire.OK || f.ReqID != r.reqID {

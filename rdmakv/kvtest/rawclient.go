@@ -68,7 +68,7 @@ func rawDial(t *testing.T, env Env, addr string, maxEager int, hello bool, thres
 	r := &rawClient{t: t, in: make(chan rawMsg, 64), closed: make(chan struct{})}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	recv := wire.HeaderSize + maxEager + wire.MaxKeyLen
+	recv := wire.MaxHeaderSize + maxEager + wire.MaxKeyLen
 	cfg := transport.Config{MaxMessage: recv, RecvDepth: 16, SendDepth: 16, OpTimeout: 10 * time.Second}
 	r.conn, err = n.Dial(ctx, addr, cfg, r)
 	if err != nil {
@@ -102,9 +102,9 @@ func (r *rawClient) send(h wire.Header, key, value []byte) uint32 {
 	r.reqID++
 	h.ReqID = r.reqID
 	h.KeyLen, h.ValueLen = uint16(len(key)), uint32(len(value))
-	var hb [wire.HeaderSize]byte
-	h.Encode(hb[:])
-	if err := r.conn.Send(hb[:], key, value); err != nil {
+	var hb [wire.MaxHeaderSize]byte
+	n := h.Encode(hb[:])
+	if err := r.conn.Send(hb[:n], key, value); err != nil {
 		r.t.Fatalf("raw send %s: %v", h.Type, err)
 	}
 	return h.ReqID

@@ -32,10 +32,10 @@ func testSlowConsumer(t *testing.T, env Env) {
 	flood := make(chan struct{})
 	go func() {
 		defer close(flood)
-		var hb [wire.HeaderSize]byte
+		var hb [wire.MaxHeaderSize]byte
 		for i := range 2000 {
-			(&wire.Header{Type: wire.Get, ReqID: uint32(i + 100), KeyLen: uint16(len(key)), Aux: uint32(cfg.MaxEager)}).Encode(hb[:])
-			if r.conn.Send(hb[:], key, nil) != nil {
+			n := (&wire.Header{Type: wire.Get, ReqID: uint32(i + 100), KeyLen: uint16(len(key)), Aux: uint32(cfg.MaxEager)}).Encode(hb[:])
+			if r.conn.Send(hb[:n], key, nil) != nil {
 				return // the connection was closed under us
 			}
 		}

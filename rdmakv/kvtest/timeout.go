@@ -60,7 +60,7 @@ func startStuck(t *testing.T, env Env, hello, grant bool) *stuckServer {
 		t.Fatalf("transport.Lookup(%q): %v", env.Transport, err)
 	}
 	s := &stuckServer{hello: hello, grant: grant, maxEager: 16 << 10}
-	cfg := transport.Config{MaxMessage: wire.HeaderSize + s.maxEager + wire.MaxKeyLen, RecvDepth: 64, SendDepth: 64}
+	cfg := transport.Config{MaxMessage: wire.MaxHeaderSize + s.maxEager + wire.MaxKeyLen, RecvDepth: 64, SendDepth: 64}
 	s.ln, err = n.Listen(env.Addr, cfg, func(c transport.Conn) transport.Handler {
 		s.mu.Lock()
 		s.conns = append(s.conns, c)

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 )
@@ -22,7 +21,7 @@ var (
 	ErrType     = errors.New("wire: unknown message type")
 	ErrStatus   = errors.New("wire: unknown status")
 	ErrLength   = errors.New("wire: length does not match frame")
-	ErrReserved = errors.New("wire: reserved field not zero")
+	ErrReserved = errors.New("wire: reserved bits not zero")
 	ErrField    = errors.New("wire: field not allowed for type")
 )
 
@@ -63,11 +62,11 @@ func (t Type) mayCarryFlags(st Status) bool {
 }
 
 // Decode parses one message from b, which must hold exactly one frame. It
-// checks magic, version, type, status, reserved bits, that the key and
+// checks magic, version, type, status and flags, that the header, key and
 // value lengths add up to len(b), and that the type may carry them.
 func Decode(b []byte) (Frame, error) {
-	if len(b) < HeaderSize {
-		return Frame{}, fmt.Errorf("%w: %d bytes, need %d", ErrShort, len(b), HeaderSize)
+	if len(b) < BaseSize {
+		return Frame{}, fmt.Errorf("%w: %d bytes, need %d", ErrShort, len(b), BaseSize)
 	}
 	if b[offMagic] != Magic[0] || b[offMagic+1] != Magic[1] {
 		return Frame{}, fmt.Errorf("%w: %#02x %#02x", ErrMagic, b[offMagic], b[offMagic+1])
@@ -75,13 +74,18 @@ func Decode(b []byte) (Frame, error) {
 	if b[offVersion] != ProtocolVersion {
 		return Frame{}, fmt.Errorf("%w: %d (speak %d)", ErrVersion, b[offVersion], ProtocolVersion)
 	}
-	if Flag(b[offFlags])&^knownFlags != 0 || binary.LittleEndian.Uint32(b[offReserved:]) != 0 {
+	if Flag(b[offFlags])&^knownFlags != 0 {
 		return Frame{}, ErrReserved
 	}
-	h := decodeHeader(b)
-	if !h.Type.Valid() {
-		return Frame{}, fmt.Errorf("%w: %d", ErrType, uint8(h.Type))
+	t := Type(b[offType])
+	if !t.Valid() {
+		return Frame{}, fmt.Errorf("%w: %d", ErrType, uint8(t))
 	}
+	hl := int(headerLens[t])
+	if len(b) < hl {
+		return Frame{}, fmt.Errorf("%w: %d bytes, a %s header is %d", ErrShort, len(b), t, hl)
+	}
+	h := decodeHeader(b)
 	if h.Flags != 0 && !h.Type.mayCarryFlags(h.Status) {
 		return Frame{}, fmt.Errorf("%w: %s with flags %#02x", ErrField, h.Type, uint8(h.Flags))
 	}
@@ -91,10 +95,10 @@ func Decode(b []byte) (Frame, error) {
 	if h.Status != OK && !h.Type.IsReply() {
 		return Frame{}, fmt.Errorf("%w: %s carries status %s", ErrField, h.Type, h.Status)
 	}
-	total := uint64(HeaderSize) + uint64(h.KeyLen) + uint64(h.ValueLen)
+	total := uint64(hl) + uint64(h.KeyLen) + uint64(h.ValueLen)
 	if total != uint64(len(b)) {
 		return Frame{}, fmt.Errorf("%w: %s header says %d key + %d value bytes, frame has %d after the header",
-			ErrLength, h.Type, h.KeyLen, h.ValueLen, len(b)-HeaderSize)
+			ErrLength, h.Type, h.KeyLen, h.ValueLen, len(b)-hl)
 	}
 	s := shapes[h.Type]
 	if h.KeyLen != 0 && !s.key {
@@ -114,8 +118,8 @@ func Decode(b []byte) (Frame, error) {
 	if s.token && h.Token == 0 {
 		return Frame{}, fmt.Errorf("%w: %s with token 0", ErrField, h.Type)
 	}
-	k := HeaderSize + int(h.KeyLen)
-	return Frame{Header: h, Key: b[HeaderSize:k:k], Value: b[k:len(b):len(b)]}, nil
+	k := hl + int(h.KeyLen)
+	return Frame{Header: h, Key: b[hl:k:k], Value: b[k:len(b):len(b)]}, nil
 }
 
 // AppendFrame encodes h with key and value into dst and returns the
@@ -125,9 +129,8 @@ func Decode(b []byte) (Frame, error) {
 func AppendFrame(dst []byte, h Header, key, value []byte) []byte {
 	h.KeyLen = uint16(len(key))
 	h.ValueLen = uint32(len(value))
-	var hb [HeaderSize]byte
-	h.Encode(hb[:])
-	dst = append(dst, hb[:]...)
+	var hb [MaxHeaderSize]byte
+	dst = append(dst, hb[:h.Encode(hb[:])]...)
 	dst = append(dst, key...)
 	return append(dst, value...)
 }

@@ -68,10 +68,56 @@ func TestGolden(t *testing.T) {
 func TestLayout(t *testing.T) {
 	b := AppendFrame(nil, Header{Type: GetReplyRdv, Status: OK, ReqID: 0x04030201, Addr: 0x1122334455667788,
 		Length: 0x99, Version: 0xaa, RKey: 0xbbccddee, Token: 0x0f0e0d0c, Aux: 0x77}, nil, nil)
-	want := "4b56020700000000" + "0102030400000000" + "8877665544332211" + "9900000000000000" +
-		"aa00000000000000" + "eeddccbb0c0d0e0f" + "7700000000000000"
+	want := "4b56030700000000" + "0102030400000000" + "8877665544332211" + "9900000000000000" +
+		"aa00000000000000" + "eeddccbb" + "0c0d0e0f" + "77000000"
 	if got := hex.EncodeToString(b); got != want {
 		t.Fatalf("layout\n got %s\nwant %s", got, want)
+	}
+	b = AppendFrame(nil, Header{Type: SetFin, ReqID: 1, Length: 0x55, Token: 0x66}, nil, nil)
+	want = "4b56030b00000000" + "0100000000000000" + "5500000000000000" + "66000000"
+	if got := hex.EncodeToString(b); got != want {
+		t.Fatalf("SET_FIN layout\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestHeaderLens pins each type's header size (docs/PROTOCOL.md's table)
+// and that exactly the fields a type uses travel: every optional field is
+// set before encoding, and only the type's come back.
+func TestHeaderLens(t *testing.T) {
+	want := map[Type]int{
+		Hello: 16, HelloReply: 16, Set: 16, SetReply: 24, Get: 20, GetReplyInline: 24, GetReplyRdv: 52,
+		GetRelease: 20, SetRdvReq: 24, SetRdvGrant: 44, SetFin: 28, Delete: 16, DeleteReply: 16,
+	}
+	all := Header{Addr: 1, Length: 2, Version: 3, RKey: 4, Token: 5, Aux: 6}
+	for ty := Type(1); ty.Valid(); ty++ {
+		if HeaderLen(ty) != want[ty] {
+			t.Errorf("%s: header is %d bytes, want %d", ty, HeaderLen(ty), want[ty])
+		}
+		h := all
+		h.Type = ty
+		var b [MaxHeaderSize]byte
+		if n := h.Encode(b[:]); n != want[ty] {
+			t.Errorf("%s: Encode wrote %d bytes, want %d", ty, n, want[ty])
+		}
+		got := decodeHeader(b[:])
+		f := fields[ty]
+		keep := func(bit field, v uint64) uint64 {
+			if f&bit != 0 {
+				return v
+			}
+			return 0
+		}
+		exp := Header{Type: ty, Addr: keep(fAddr, 1), Length: keep(fLength, 2), Version: keep(fVersion, 3),
+			RKey: uint32(keep(fRKey, 4)), Token: uint32(keep(fToken, 5)), Aux: uint32(keep(fAux, 6))}
+		if got != exp {
+			t.Errorf("%s: decoded %+v, want %+v", ty, got, exp)
+		}
+	}
+	if HeaderLen(0) != BaseSize || HeaderLen(99) != BaseSize {
+		t.Error("an invalid type's header is not the base")
+	}
+	if HeaderLen(GetReplyRdv) != MaxHeaderSize {
+		t.Error("MaxHeaderSize is not the longest header")
 	}
 }
 
@@ -118,10 +164,12 @@ func TestDecodeRejects(t *testing.T) {
 		want error
 	}{
 		{"empty", nil, ErrShort},
-		{"short", good[:HeaderSize-1], ErrShort},
+		{"short", good[:BaseSize-1], ErrShort},
+		{"short for its type", sampleFrames()["get_rdv"][:HeaderLen(GetReplyRdv)-1], ErrShort},
 		{"magic", mut(func(b []byte) []byte { b[0] = 'X'; return b }), ErrMagic},
 		{"version", mut(func(b []byte) []byte { b[2] = 9; return b }), ErrVersion},
 		{"version1", mut(func(b []byte) []byte { b[2] = 1; return b }), ErrVersion}, // before FlagPeerInvalidate
+		{"version2", mut(func(b []byte) []byte { b[2] = 2; return b }), ErrVersion}, // the fixed 56-byte header
 		{"type0", mut(func(b []byte) []byte { b[3] = 0; return b }), ErrType},
 		{"type99", mut(func(b []byte) []byte { b[3] = 99; return b }), ErrType},
 		{"status", mut(func(b []byte) []byte { b[4] = 200; return b }), ErrStatus},
@@ -132,7 +180,6 @@ func TestDecodeRejects(t *testing.T) {
 			Header{Type: GetRelease, Token: 1, Flags: FlagPeerInvalidate}, nil, nil), ErrField},
 		{"peer-invalidate flag on an error reply", AppendFrame(nil,
 			Header{Type: GetReplyRdv, Status: NoSpace, Flags: FlagPeerInvalidate}, nil, nil), ErrField},
-		{"reserved", mut(func(b []byte) []byte { b[55] = 1; return b }), ErrReserved},
 		{"truncated", good[:len(good)-1], ErrLength},
 		{"trailing", append(append([]byte(nil), good...), 0), ErrLength},
 		{"key too long for frame", mut(func(b []byte) []byte { b[6] = 0xff; return b }), ErrLength},
@@ -176,7 +223,7 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if HeaderSize+len(fr.Key)+len(fr.Value) != len(b) {
+		if HeaderLen(fr.Type)+len(fr.Key)+len(fr.Value) != len(b) {
 			t.Fatalf("views do not cover the frame")
 		}
 		again := AppendFrame(nil, fr.Header, fr.Key, fr.Value)
