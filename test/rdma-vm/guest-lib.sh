@@ -36,10 +36,11 @@ stop_server() {
 	esac
 }
 
-# PIN_SERVER and PIN_CLIENT, when set, prefix the server and client side of
-# every pair these helpers start (a taskset command in guest-bench.sh).
-PIN_SERVER=${PIN_SERVER:-}
-PIN_CLIENT=${PIN_CLIENT:-}
+# PIN_SERVER and PIN_CLIENT, set by guest-bench.sh, prefix the server and
+# client side of every pair these helpers start (a taskset command); empty
+# unless that script pins, whatever the environment held.
+PIN_SERVER=
+PIN_CLIENT=
 
 # perftest_pair NAME ARGS... runs perftest NAME as server and client on
 # RDMAKV_ADDR over rxe0, writing the client's report to bench/NAME-TAG.txt
