@@ -127,22 +127,9 @@ func (q *cq) poll(spins int, yield bool) int {
 	if yield {
 		y = 1
 	}
-	var (
-		rq   *C.struct_kv_rq
-		idx  *C.uint32_t
-		npst C.int
-	)
-	r := q.rq
-	locked := r != nil && r.pendN.Load() > 0
-	if locked {
-		r.mu.RLock()
-		rq = r.rq
-		idx, npst = r.take()
-	}
+	rq, idx, npst := q.rq.take()
 	n := int(C.kv_poll(q.c, C.int(spins), y, rq, idx, npst))
-	if locked {
-		r.mu.RUnlock()
-	}
+	q.rq.taken(npst)
 	if n < 0 {
 		return 0
 	}

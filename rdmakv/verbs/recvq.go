@@ -131,20 +131,37 @@ func (q *recvQueue) postAll() error {
 }
 
 // take hands the poller the buffers released since its last burst, for
-// kv_poll to repost. The caller holds q.mu read-locked across take and the
-// call, so that the queue is not destroyed under it. Polls are serialised
-// by the CQ's lock, so the array taken is not written until the next take
-// swaps it back.
-func (q *recvQueue) take() (*C.uint32_t, C.int) {
+// kv_poll to repost; q may be nil (a CQ with no receive queue). When it
+// returns n > 0, q stays read-locked until taken(n), after the call, so
+// that the queue is not destroyed under it. Polls are serialised by the
+// CQ's lock, so the array taken is not written until the next take swaps
+// it back.
+func (q *recvQueue) take() (rq *C.struct_kv_rq, idx *C.uint32_t, n C.int) {
+	if q == nil || q.pendN.Load() == 0 {
+		return nil, nil, 0
+	}
+	q.mu.RLock()
 	if q.closed {
-		return nil, 0
+		q.mu.RUnlock()
+		return nil, nil, 0
 	}
 	q.pendMu.Lock()
 	p, n := q.pend, C.int(q.pendN.Load())
 	q.pend, q.spare = q.spare, q.pend
 	q.pendN.Store(0)
 	q.pendMu.Unlock()
-	return &p[0], n
+	if n == 0 {
+		q.mu.RUnlock()
+		return nil, nil, 0
+	}
+	return q.rq, &p[0], n
+}
+
+// taken ends a take that returned n.
+func (q *recvQueue) taken(n C.int) {
+	if n > 0 {
+		q.mu.RUnlock()
+	}
 }
 
 // fill prepares buffer i's Message for a completion.

@@ -63,9 +63,9 @@ struct kv_cq {
 
 /*
  * kv_rq is a set of receive buffers of size bytes each from base (buffer i
- * at base + i * size), posted to a QP's receive queue or to a shared one. pend and post hold
- * released buffers waiting to be reposted: the Go side fills one while a
- * poll reposts the other (see recvq.go).
+ * at base + i * size), posted to a QP's receive queue or to a shared one.
+ * pend and post hold released buffers waiting to be reposted: the Go side
+ * fills one while a poll reposts the other (see recvq.go).
  */
 struct kv_rq {
 	struct ibv_qp *qp;
