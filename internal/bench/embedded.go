@@ -16,6 +16,9 @@ type EmbeddedConfig struct {
 	// Transport is "tcp", "verbs" or "auto" (verbs if a device is usable,
 	// else tcp; the choice is said once on Notice).
 	Transport string
+	// Poll is the workload's target.poll; the server polls as the clients
+	// do (EffectivePoll), busy with EmbeddedBusyIdle.
+	Poll string
 	// Keys and KeySize are the key space; MaxValue the largest value size.
 	Keys     int
 	KeySize  int
@@ -38,7 +41,9 @@ type Embedded struct {
 	*rdmakv.Server
 	// Transport is the transport actually used.
 	Transport string
-	Config    rdmakv.ServerConfig
+	// Poll is the server's polling mode: "busy" or "event".
+	Poll   string
+	Config rdmakv.ServerConfig
 }
 
 func pow2(n int64) int64 {
@@ -95,13 +100,13 @@ func StartEmbedded(c EmbeddedConfig, memTotal uint64) (*Embedded, error) {
 	}
 	tr := c.Transport
 	if tr == "auto" {
-		cfg.Transport = "verbs"
+		cfg = c.withPoll(cfg, "verbs")
 		s, err := rdmakv.Listen(cfg)
 		if err == nil {
 			if c.Notice != nil {
 				fmt.Fprintf(c.Notice, "kvbench: transport auto: using verbs (RDMA device %s)\n", s.Info().Device)
 			}
-			return &Embedded{Server: s, Transport: "verbs", Config: cfg}, nil
+			return &Embedded{Server: s, Transport: "verbs", Poll: EffectivePoll(c.Poll, "verbs"), Config: cfg}, nil
 		}
 		if !errors.Is(err, transport.ErrNoDevice) && !notBuiltIn("verbs") {
 			return nil, fmt.Errorf("embedded server: %w", err)
@@ -111,10 +116,21 @@ func StartEmbedded(c EmbeddedConfig, memTotal uint64) (*Embedded, error) {
 		}
 		tr = "tcp"
 	}
-	cfg.Transport = tr
+	cfg = c.withPoll(cfg, tr)
 	s, err := rdmakv.Listen(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("embedded server: %w", err)
 	}
-	return &Embedded{Server: s, Transport: tr, Config: cfg}, nil
+	return &Embedded{Server: s, Transport: tr, Poll: EffectivePoll(c.Poll, tr), Config: cfg}, nil
+}
+
+// withPoll sets cfg's transport to tr and its polling to what clients on
+// tr use.
+func (c EmbeddedConfig) withPoll(cfg rdmakv.ServerConfig, tr string) rdmakv.ServerConfig {
+	cfg.Transport = tr
+	cfg.Poll, cfg.BusyIdle = transport.PollEvent, 0
+	if EffectivePoll(c.Poll, tr) == PollBusy {
+		cfg.Poll, cfg.BusyIdle = transport.PollBusy, EmbeddedBusyIdle
+	}
+	return cfg
 }

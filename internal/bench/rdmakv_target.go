@@ -75,6 +75,9 @@ type RdmakvDialer struct {
 	// settles the choice (verbs if a device is usable, else tcp, said once
 	// on Notice) and later Dials reuse it.
 	Transport string
+	// Poll is the workload's target.poll ("busy", "event" or empty); see
+	// EffectivePoll for what each transport makes of it.
+	Poll string
 	// Timeout bounds each operation (0: the client's default).
 	Timeout time.Duration
 	// Depth is the requests in flight per connection (workers sharing it).
@@ -96,7 +99,8 @@ func (d *RdmakvDialer) Dial(ctx context.Context, threshold int) (Conn, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	opts := func(tr string) []rdmakv.Option {
-		o := []rdmakv.Option{rdmakv.WithTransport(tr), rdmakv.WithEagerThreshold(threshold)}
+		o := []rdmakv.Option{rdmakv.WithTransport(tr), rdmakv.WithEagerThreshold(threshold),
+			rdmakv.WithPoll(transportPoll(EffectivePoll(d.Poll, tr)))}
 		if d.Timeout > 0 {
 			o = append(o, rdmakv.WithTimeout(d.Timeout))
 		}
@@ -144,6 +148,17 @@ func (d *RdmakvDialer) connected(tr string, c *rdmakv.Client) Conn {
 		d.limits = c.Limits()
 	}
 	return NewRdmakvConn(c)
+}
+
+// ClientPoll is the polling mode of the connections dialed so far ("" before
+// any).
+func (d *RdmakvDialer) ClientPoll() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.resolved == "" {
+		return ""
+	}
+	return EffectivePoll(d.Poll, d.resolved)
 }
 
 // Info is the link of the first connection dialed (zero before any).

@@ -84,7 +84,7 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	var emb *bench.Embedded
 	if addr == "" {
 		emb, err = bench.StartEmbedded(bench.EmbeddedConfig{
-			Transport: tr, Keys: w.Keys.Count, KeySize: w.Keys.Size, MaxValue: maxValue,
+			Transport: tr, Poll: w.Target.Poll, Keys: w.Keys.Count, KeySize: w.Keys.Size, MaxValue: maxValue,
 			MaxThreshold: cfg.Thresholds[len(cfg.Thresholds)-1], Workers: workers, Notice: stderr,
 		}, host.MemBytes)
 		if err != nil {
@@ -95,7 +95,7 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 		cfg.FreshServer = true
 	}
 	dialer := &bench.RdmakvDialer{
-		Addr: addr, Transport: tr, Timeout: time.Duration(w.Timeout), Depth: w.Load.Depth,
+		Addr: addr, Transport: tr, Poll: w.Target.Poll, Timeout: time.Duration(w.Timeout), Depth: w.Load.Depth,
 		StagingSize: stagingSize(w.Load.Depth, w.Keys.Size+maxValue), Notice: stderr,
 	}
 	cfg.Dialer = dialer
@@ -131,9 +131,12 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	run := &results.Run{
 		SchemaVersion: results.SchemaVersion, Workload: w, Seed: w.Seed, Version: ver, Revision: rev,
 		Start: rep.Start, End: rep.End, EndReason: "completed", Host: host,
-		Transport: results.Transport{Name: tr, Server: addr, Embedded: emb != nil},
+		Transport: results.Transport{Name: tr, Server: addr, Embedded: emb != nil, ClientPoll: dialer.ClientPoll()},
 		Verify: results.VerifyCounts{Checked: rep.Verify.Checked, Mismatches: rep.Verify.Mismatches,
 			Missing: rep.Verify.Missing, Torn: rep.Verify.Torn},
+	}
+	if emb != nil {
+		run.Transport.ServerPoll = emb.Poll
 	}
 	switch {
 	case runErr != nil:

@@ -57,6 +57,9 @@ func TestRunEndToEnd(t *testing.T) {
 	if r.Verify.Checked == 0 || r.Verify.Mismatches+r.Verify.Missing+r.Verify.Torn != 0 {
 		t.Errorf("verify %+v", r.Verify)
 	}
+	if r.Transport.ClientPoll != "event" || r.Transport.ServerPoll != "event" {
+		t.Errorf("polling: client %q server %q, want event on both sides of tcp", r.Transport.ClientPoll, r.Transport.ServerPoll)
+	}
 	if l := r.Transport.Limits; l == nil || l.MaxEager < 4096 || l.MaxKey < 16 || l.MaxValue < 8192 || l.PoolSize <= 0 {
 		t.Errorf("server limits %+v: want the handshake's limits, covering the workload", l)
 	}
@@ -143,6 +146,8 @@ func TestRunRejectsBadInput(t *testing.T) {
 		{"--depth", "-1"},
 		{"--rate", "-5"},
 		{"--transport", "bogus"},
+		{"--poll", "spin"},
+		{"--poll", "busy"}, // run-quick.yaml is tcp
 		{"--duration", "-1s"},
 		{"--server", "nohost"},
 		{"--seed", "-1"},

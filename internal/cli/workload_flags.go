@@ -13,7 +13,8 @@ import (
 // flags).
 type workloadFlags struct {
 	server, transport  string
-	duration           time.Duration
+	poll               string
+	duration, warmup   time.Duration
 	connections, depth int
 	rate               float64
 	seed               uint64
@@ -26,11 +27,14 @@ func (f *workloadFlags) registerTarget(cmd *cobra.Command, durationHelp string) 
 	fl := cmd.Flags()
 	fl.StringVar(&f.server, "server", "", "rdmakv server host:port (default: the workload's target.server, else an embedded server)")
 	fl.StringVar(&f.transport, "transport", "", "transport: tcp, verbs or auto (default: the workload's target.transport)")
+	fl.StringVar(&f.poll, "poll", "", "completion polling on verbs: busy or event (default: the workload's target.poll, else busy)")
 	fl.DurationVar(&f.duration, "duration", 0, durationHelp)
+	fl.DurationVar(&f.warmup, "warmup", 0, "unrecorded warmup before each measure phase, replacing the workload's phases.warmup (0: none)")
 	fl.IntVar(&f.connections, "connections", 0, "client connections (load.connections)")
 	fl.IntVar(&f.depth, "depth", 0, "operations in flight per connection (load.depth)")
 	fl.Uint64Var(&f.seed, "seed", 0, "seed for every random choice; same seed, same operations")
 	cmd.RegisterFlagCompletionFunc("transport", cobra.FixedCompletions([]string{"tcp", "verbs", "auto"}, cobra.ShellCompDirectiveNoFileComp))
+	cmd.RegisterFlagCompletionFunc("poll", cobra.FixedCompletions([]string{"busy", "event"}, cobra.ShellCompDirectiveNoFileComp))
 }
 
 // registerLoad adds the flags that change the load model and checking (run).
@@ -50,6 +54,12 @@ func (f *workloadFlags) overrides(cmd *cobra.Command) workload.Overrides {
 	}
 	if set("transport") {
 		o.Transport = &f.transport
+	}
+	if set("poll") {
+		o.Poll = &f.poll
+	}
+	if set("warmup") {
+		o.Warmup = &f.warmup
 	}
 	if set("duration") {
 		o.Measure = &f.duration

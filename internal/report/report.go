@@ -92,9 +92,15 @@ func header(run *results.Run) [][2]string {
 	if run.Transport.Device != "" {
 		tr += " (" + run.Transport.Device + ")"
 	}
+	if p := run.Transport.ClientPoll; p != "" {
+		tr += ", client polls " + p
+	}
 	server := run.Transport.Server
 	if run.Transport.Embedded {
 		server += " (embedded)"
+	}
+	if p := run.Transport.ServerPoll; p != "" {
+		server += ", polls " + p
 	}
 	return [][2]string{
 		{"workload", WorkloadName(run)},

@@ -61,6 +61,12 @@ type Transport struct {
 	// (verbs; 0 when not applicable). Eager requests up to it skip the
 	// NIC's DMA read of the payload, which shows in small-value latency.
 	MaxInline int `json:"max_inline,omitempty"`
+	// ClientPoll is how the client waited for completions: "busy" or
+	// "event" (tcp always waits on its socket: event).
+	ClientPoll string `json:"client_poll,omitempty"`
+	// ServerPoll is the server's polling mode where kvbench knows it (its
+	// embedded server); empty for an external server.
+	ServerPoll string `json:"server_poll,omitempty"`
 	// Limits are the server's limits as its handshake announced them;
 	// absent when no connection was made.
 	Limits *ServerLimits `json:"server_limits,omitempty"`

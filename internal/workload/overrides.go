@@ -12,6 +12,8 @@ import (
 type Overrides struct {
 	Server      *string        // --server: target.server
 	Transport   *string        // --transport: target.transport
+	Poll        *string        // --poll: target.poll
+	Warmup      *time.Duration // --warmup: phases.warmup becomes {duration: D} (ops cleared; 0: none)
 	Measure     *time.Duration // --duration: phases.measure becomes {duration: D} (ops cleared)
 	Connections *int           // --connections: load.connections
 	Depth       *int           // --depth: load.depth
@@ -42,6 +44,15 @@ func (w *Workload) ApplyOverrides(o Overrides) {
 	if o.Transport != nil {
 		w.Target.Transport = *o.Transport
 		mark("--transport", "target.transport")
+	}
+	if o.Poll != nil {
+		w.Target.Poll = *o.Poll
+		mark("--poll", "target.poll")
+	}
+	if o.Warmup != nil {
+		w.Phases.Warmup = Phase{Duration: Duration(*o.Warmup)}
+		mark("--warmup", "phases.warmup", "phases.warmup.duration")
+		delete(w.src.locs, "phases.warmup.ops")
 	}
 	if o.Measure != nil {
 		w.Phases.Measure = Phase{Duration: Duration(*o.Measure)}

@@ -52,6 +52,12 @@ type Target struct {
 	Server string `yaml:"server" json:"server"`
 	// Transport is "tcp", "verbs" or "auto".
 	Transport string `yaml:"transport" json:"transport"`
+	// Poll is how the client waits for completions on verbs: "busy" spins
+	// on the completion queue (perftest's way, the lowest latency, a core
+	// per waiting worker) and "event" sleeps until the NIC signals. Empty
+	// means busy on verbs; tcp has no completion queue and always waits on
+	// its socket, so busy is refused there.
+	Poll string `yaml:"poll" json:"poll,omitempty"`
 }
 
 // Keys is the key space.

@@ -26,6 +26,7 @@ var (
 	Distributions = []string{"uniform", "zipfian", "scrambled_zipfian", "sequential", "hotspot", "latest"}
 	Modes         = []string{"closed", "open"}
 	Pacings       = []string{"precise", "coarse"}
+	Polls         = []string{"busy", "event"}
 )
 
 // Validate returns every problem with the workload, joined, each a
@@ -90,6 +91,14 @@ func (w *Workload) checkName(c *checker) {
 func (w *Workload) checkTarget(c *checker) {
 	if !oneOf(w.Target.Transport, Transports) {
 		c.add("target.transport", "%q is not a transport (want one of: %s)", w.Target.Transport, strings.Join(Transports, ", "))
+	}
+	if p := w.Target.Poll; p != "" || c.has("target.poll") {
+		switch {
+		case !oneOf(p, Polls):
+			c.add("target.poll", "%q is not a polling mode (want one of: %s)", p, strings.Join(Polls, ", "))
+		case p == "busy" && w.Target.Transport == "tcp":
+			c.add("target.poll", "busy polls an RDMA completion queue; transport tcp waits on its socket (use verbs or auto, or poll: event)")
+		}
 	}
 	if s := w.Target.Server; s != "" {
 		host, port, err := net.SplitHostPort(s)

@@ -325,3 +325,61 @@ func TestPacing(t *testing.T) {
 		t.Errorf("code-built closed loop with pacing: %v", err)
 	}
 }
+
+func TestPoll(t *testing.T) {
+	for _, c := range []struct{ yaml, want string }{
+		{"values: {sizes: [1]}\ntarget: {transport: verbs}\n", ""},
+		{"values: {sizes: [1]}\ntarget: {transport: verbs, poll: event}\n", "event"},
+		{"values: {sizes: [1]}\ntarget: {transport: auto, poll: busy}\n", "busy"},
+		{"values: {sizes: [1]}\ntarget: {transport: tcp, poll: event}\n", "event"},
+	} {
+		w, err := Parse("x.yaml", []byte(c.yaml))
+		if err != nil {
+			t.Fatalf("%q: %v", c.yaml, err)
+		}
+		if w.Target.Poll != c.want {
+			t.Errorf("%q: poll %q, want %q", c.yaml, w.Target.Poll, c.want)
+		}
+	}
+	// --poll overrides the file and is named in what it breaks.
+	w, err := Parse("x.yaml", []byte("values: {sizes: [1]}\ntarget: {transport: verbs, poll: event}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	busy, bad := "busy", ""
+	w.ApplyOverrides(Overrides{Poll: &busy})
+	if err := w.Validate(); err != nil || w.Target.Poll != "busy" {
+		t.Fatalf("--poll busy: poll %q, err %v", w.Target.Poll, err)
+	}
+	w.ApplyOverrides(Overrides{Poll: &bad})
+	if err := w.Validate(); err == nil || !strings.Contains(err.Error(), `flag --poll: target.poll: "" is not a polling mode`) {
+		t.Errorf("--poll '': %v", err)
+	}
+	tcp := "tcp"
+	w.ApplyOverrides(Overrides{Poll: &busy, Transport: &tcp})
+	if err := w.Validate(); err == nil || !strings.Contains(err.Error(), "flag --poll: target.poll: busy polls an RDMA completion queue") {
+		t.Errorf("--poll busy --transport tcp: %v", err)
+	}
+}
+
+func TestWarmupOverride(t *testing.T) {
+	w, err := Parse("x.yaml", []byte("values: {sizes: [1]}\nphases: {warmup: {ops: 50}, measure: {ops: 10}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := 250 * time.Millisecond
+	w.ApplyOverrides(Overrides{Warmup: &d})
+	if err := w.Validate(); err != nil || w.Phases.Warmup != (Phase{Duration: Duration(d)}) || w.Phases.Measure.Ops != 10 {
+		t.Fatalf("--warmup 250ms: phases %+v, err %v", w.Phases, err)
+	}
+	zero := time.Duration(0)
+	w.ApplyOverrides(Overrides{Warmup: &zero})
+	if err := w.Validate(); err != nil || w.Phases.Warmup != (Phase{}) {
+		t.Fatalf("--warmup 0: phases %+v, err %v", w.Phases, err)
+	}
+	neg := -time.Second
+	w.ApplyOverrides(Overrides{Warmup: &neg})
+	if err := w.Validate(); err == nil || !strings.Contains(err.Error(), "flag --warmup: phases.warmup.duration: must not be negative") {
+		t.Errorf("--warmup -1s: %v", err)
+	}
+}
