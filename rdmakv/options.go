@@ -97,8 +97,8 @@ func (o *options) validate() error {
 	default:
 		errs = append(errs, fmt.Errorf("transport %q: want tcp, verbs or auto", o.transport))
 	}
-	if o.threshold < 0 || o.threshold > maxEagerUpperBound {
-		errs = append(errs, fmt.Errorf("%w: eager threshold %d must be between 0 and %d", ErrThreshold, o.threshold, maxEagerUpperBound))
+	if o.threshold < 0 || o.threshold > MaxEagerLimit {
+		errs = append(errs, fmt.Errorf("%w: eager threshold %d must be between 0 and %d", ErrThreshold, o.threshold, MaxEagerLimit))
 	}
 	if o.timeout <= 0 {
 		errs = append(errs, fmt.Errorf("timeout %v must be positive", o.timeout))

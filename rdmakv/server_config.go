@@ -23,9 +23,10 @@ const (
 	// poolMinBlock is the buddy allocator's smallest block, server and
 	// client alike.
 	poolMinBlock = 64
-	// maxEagerUpperBound keeps receive buffers (one per posted receive)
-	// of a sane size.
-	maxEagerUpperBound = 16 << 20
+	// MaxEagerLimit is the largest max eager a server takes and the
+	// largest eager threshold a client may ask for: it keeps receive
+	// buffers (one per posted receive) of a sane size.
+	MaxEagerLimit = 16 << 20
 )
 
 // ServerConfig configures Listen. Zero fields take the defaults above.
@@ -114,8 +115,8 @@ func (c ServerConfig) Validate() error {
 	if c.PoolSize > 1<<40 {
 		bad("pool size %d: above 1 TiB", c.PoolSize)
 	}
-	if c.MaxEager < 1 || c.MaxEager > maxEagerUpperBound {
-		bad("max eager %d: must be between 1 and %d", c.MaxEager, maxEagerUpperBound)
+	if c.MaxEager < 1 || c.MaxEager > MaxEagerLimit {
+		bad("max eager %d: must be between 1 and %d", c.MaxEager, MaxEagerLimit)
 	}
 	if c.MaxKey < 1 || c.MaxKey > wire.MaxKeyLen {
 		bad("max key %d: must be between 1 and %d", c.MaxKey, wire.MaxKeyLen)

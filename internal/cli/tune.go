@@ -55,6 +55,13 @@ sizes where neither wins are ties. The recommended threshold is the smallest cro
 of two. If the sizes do not contain a crossover, tune says so and which
 range to measure instead.
 
+Against target.server, eager cannot be measured where key + value is not
+below the server's max eager: tune lists those sizes as unmeasured (text
+and tune.json's eager_unmeasured), looks for the crossover only where both
+protocols were measured and never takes the server's limit for one. The
+embedded server's max eager is raised to cover every size; a size whose
+key + value + 1 exceeds 16MiB is refused up front.
+
 A table in the manner of UCX's protocol info is printed; tune.txt,
 tune.json and tune-OP.png/.svg (both curves, crossover marked) are saved in
 a new directory under --out.`,
@@ -122,8 +129,13 @@ func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
 
 	addr, tr := w.Target.Server, w.Target.Transport
 	if addr == "" {
+		// The embedded server's max eager is raised to maxThreshold so that
+		// eager is measured wherever rendezvous is; rdmakv caps it.
+		if err := cfg.CheckEagerLimit(rdmakv.MaxEagerLimit); err != nil {
+			return fmt.Errorf("embedded server: %w", err)
+		}
 		emb, err := bench.StartEmbedded(bench.EmbeddedConfig{
-			Transport: tr, Keys: w.Keys.Count, KeySize: w.Keys.Size, MaxValue: maxValue,
+			Transport: tr, Poll: w.Target.Poll, Keys: w.Keys.Count, KeySize: w.Keys.Size, MaxValue: maxValue,
 			MaxThreshold: maxThreshold, Workers: bcfg.Workers(), Notice: stderr,
 		}, results.CollectHost().MemBytes)
 		if err != nil {
@@ -133,7 +145,7 @@ func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
 		addr, tr = emb.Addr(), emb.Transport
 	}
 	bcfg.Dialer = &bench.RdmakvDialer{
-		Addr: addr, Transport: tr, Timeout: time.Duration(w.Timeout), Depth: w.Load.Depth,
+		Addr: addr, Transport: tr, Poll: w.Target.Poll, Timeout: time.Duration(w.Timeout), Depth: w.Load.Depth,
 		StagingSize: stagingSize(w.Load.Depth, w.Keys.Size+maxValue), Notice: stderr,
 	}
 	m := &tune.BenchMeasurer{

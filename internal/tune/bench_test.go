@@ -3,6 +3,8 @@ package tune
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/kvbench/kvbench/internal/bench"
@@ -93,5 +95,42 @@ func TestRunOverBench(t *testing.T) {
 		if len(p.Eager) != 2 || len(p.Rendezvous) != 2 {
 			t.Errorf("size %d: %d eager, %d rendezvous samples", p.Size, len(p.Eager), len(p.Rendezvous))
 		}
+	}
+}
+
+func TestRunOverBenchServerLimit(t *testing.T) {
+	// An external server with max eager 4KiB refuses, at dial, the forced
+	// eager threshold key + size + 1 for 4KiB and 8KiB values (16-byte
+	// keys), the way rdmakv reports ErrThreshold: eager is unmeasured
+	// there, and neither limit nor rendezvous win is made of it.
+	const maxEager = 4096
+	errThreshold := errors.New("eager threshold above the server's maximum")
+	fake := &benchtest.Fake{}
+	d := bench.DialerFunc(func(ctx context.Context, th int) (bench.Conn, error) {
+		if th > maxEager {
+			return nil, fmt.Errorf("%w: threshold %d, server accepts at most %d", errThreshold, th, maxEager)
+		}
+		return fake.Dial(ctx, th)
+	})
+	m := &BenchMeasurer{Config: benchConfig(d), Unsupported: func(err error) bool { return errors.Is(err, errThreshold) }}
+	res, err := Run(context.Background(), Config{Ops: []string{"get", "set"}, Sizes: []int{64, 1024, 4096, 8192}, Repeats: 2, KeySize: 16}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range res.Ops {
+		if o.Found || fmt.Sprint(o.EagerUnmeasured) != "[4096 8192]" {
+			t.Errorf("%s: found=%v unmeasured=%v", o.Op, o.Found, o.EagerUnmeasured)
+		}
+		if !strings.Contains(o.EagerUnmeasuredReason, "at 4KiB: threshold 4113: dial: eager threshold above the server's maximum: threshold 4113, server accepts at most 4096") {
+			t.Errorf("%s: reason %q", o.Op, o.EagerUnmeasuredReason)
+		}
+		for _, p := range o.Points {
+			if measured := len(p.Eager) == 2; measured != (p.Size < 4096) || len(p.Rendezvous) != 2 {
+				t.Errorf("%s %d: %d eager, %d rendezvous samples", o.Op, p.Size, len(p.Eager), len(p.Rendezvous))
+			}
+		}
+	}
+	if res.Recommended != 0 {
+		t.Errorf("recommended %d", res.Recommended)
 	}
 }

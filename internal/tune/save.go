@@ -52,11 +52,19 @@ func (r *Result) Save(dir string) ([]string, error) {
 }
 
 // Figures draws, per op, the eager and rendezvous p50 curves with the
-// repetitions' spread, the crossover and the recommended threshold.
+// repetitions' spread, the crossover and the recommended threshold. The
+// eager curve has no point where eager could not be measured (its legend
+// says where), and no crossover is drawn unless one was measured.
 func (r *Result) Figures() []*plot.Figure {
 	var figs []*plot.Figure
 	for _, o := range r.Ops {
 		e := plot.Curve{Name: "forced eager"}
+		if u := o.EagerUnmeasured; len(u) > 0 {
+			e.Name += " (not measured at " + sizeList(u) + ")"
+			if len(u) > 2 {
+				e.Name = fmt.Sprintf("forced eager (not measured at %d sizes, %s)", len(u), sizeSpan(u[0], u[len(u)-1]))
+			}
+		}
 		rv := plot.Curve{Name: "forced rendezvous"}
 		for _, p := range o.Points {
 			if len(p.Eager) > 0 {

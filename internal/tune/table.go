@@ -3,6 +3,7 @@ package tune
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -15,7 +16,8 @@ var tableHeader = []string{"size range", "protocol", "eager p50", "rdv p50", "ea
 // first the value size ranges and the protocol the recommended threshold
 // selects for each, then one row per measured size covering the sizes up
 // to the next one, with the medians of both protocols, their ratio and the
-// paired repeats rendezvous won. The explanation follows.
+// paired repeats rendezvous won. Sizes where eager could not be measured
+// show n/a and are named in the explanation, which follows.
 func (r *Result) WriteTable(w io.Writer) error {
 	var b strings.Builder
 	for _, o := range r.Ops {
@@ -57,6 +59,9 @@ func (r *Result) WriteTable(w io.Writer) error {
 	} else {
 		b.WriteString("protocol: the measured winner (no threshold recommended).\n")
 	}
+	if slices.ContainsFunc(r.Ops, func(o OpResult) bool { return len(o.EagerUnmeasured) > 0 }) {
+		b.WriteString("eager n/a: the target refused eager at that size, so only rendezvous was measured;\nnothing was compared there and it is not counted as a rendezvous win.\n")
+	}
 	b.WriteString("\n")
 	for _, e := range r.Explanation {
 		b.WriteString(e + "\n")
@@ -84,11 +89,16 @@ func (r *Result) protocolRanges(op string) [][]string {
 // protocolCell names the protocol used at p: under the recommended
 // threshold when there is one, else the measured winner.
 func (r *Result) protocolCell(p Point) string {
-	if r.Recommended == 0 {
+	switch {
+	case len(p.Eager) == 0 && r.Recommended == 0:
+		return "eager n/a"
+	case len(p.Eager) == 0:
+		return "rendezvous (eager n/a)"
+	case r.Recommended == 0:
 		return p.Winner
 	}
 	chosen := "eager"
-	if p.Size+r.Config.KeySize >= r.Recommended || len(p.Eager) == 0 {
+	if p.Size+r.Config.KeySize >= r.Recommended {
 		chosen = "rendezvous"
 	}
 	switch {

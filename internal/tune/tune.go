@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"strings"
 
 	"github.com/kvbench/kvbench/internal/report"
 )
@@ -90,11 +91,34 @@ func (c *Config) Validate() error {
 	return errors.Join(errs...)
 }
 
+// CheckEagerLimit fails, naming the sizes, when forcing eager at some size
+// needs an eager threshold (key + size + 1) above maxEager, the largest the
+// server can accept: eager could not be measured there. tune checks this
+// up front against the embedded server, whose max eager it raises to the
+// largest threshold it needs, so that eager is measured wherever
+// rendezvous is.
+func (c *Config) CheckEagerLimit(maxEager int) error {
+	var over []int
+	for _, s := range c.Sizes {
+		if c.KeySize+s+1 > maxEager {
+			over = append(over, s)
+		}
+	}
+	if len(over) == 0 {
+		return nil
+	}
+	slices.Sort(over)
+	return fmt.Errorf("value size %s needs eager threshold %d (%d-byte key + value + 1) to force eager, above the server's largest max eager %d (%s), so eager could not be measured at %s: keep values at or below %d bytes",
+		report.Bytes(int64(over[0])), c.KeySize+over[0]+1, c.KeySize, maxEager, report.Bytes(int64(maxEager)),
+		sizeList(slices.Compact(over)), maxEager-c.KeySize-1)
+}
+
 // Point is one (op, size) comparison.
 type Point struct {
 	Size int `json:"size"`
 	// Eager and Rendezvous are the repetitions in measurement order. Eager
-	// is empty when eager cannot carry the size.
+	// is empty when eager could not be measured at the size (the target
+	// refused it, e.g. key + value above the server's max eager).
 	Eager      []Sample `json:"eager,omitempty"`
 	Rendezvous []Sample `json:"rendezvous"`
 	// Medians over the repetitions (p50 in ns, throughput in bytes/s).
@@ -113,7 +137,9 @@ type Point struct {
 	// more pairs: the chance of at least that many wins if neither
 	// protocol were faster.
 	P float64 `json:"p"`
-	// Winner is "eager" or "rendezvous" when P <= Alpha, else "tie".
+	// Winner is "eager" or "rendezvous" when P <= Alpha, else "tie";
+	// "unmeasured" when eager could not be measured, so that nothing was
+	// compared (this is no evidence that rendezvous is faster).
 	Winner string `json:"winner"`
 }
 
@@ -121,9 +147,17 @@ type Point struct {
 type OpResult struct {
 	Op     string  `json:"op"`
 	Points []Point `json:"points"`
-	// Found says a crossover lies inside the measured sizes: rendezvous
-	// wins significantly from Crossover on and eager is not significantly
-	// better at any larger size.
+	// EagerUnmeasured lists the value sizes at which eager could not be
+	// measured because the target refused it (against an external server,
+	// key + value not below its max eager, announced at the handshake).
+	// Only rendezvous was measured there, so the crossover below is
+	// computed over the other sizes alone, and any crossover among these
+	// is unknown. EagerUnmeasuredReason is the first refusal's error.
+	EagerUnmeasured       []int  `json:"eager_unmeasured,omitempty"`
+	EagerUnmeasuredReason string `json:"eager_unmeasured_reason,omitempty"`
+	// Found says a crossover lies inside the sizes where both protocols
+	// were measured: rendezvous wins significantly from Crossover on and
+	// eager is not significantly better at any larger such size.
 	Found bool `json:"found"`
 	// Crossover is the smallest such measured size; Below the measured size
 	// before it (0 if none).
@@ -169,6 +203,7 @@ func Run(ctx context.Context, cfg Config, m Measurer) (*Result, error) {
 	eager := map[key][]Sample{}
 	rdv := map[key][]Sample{}
 	noEager := map[key]bool{}
+	refusal := map[string]string{} // op: the first eager refusal
 	total := cfg.Repeats * len(cfg.Sizes) * len(cfg.Ops) * 2
 	done := 0
 	for r := range cfg.Repeats {
@@ -197,6 +232,9 @@ func Run(ctx context.Context, cfg Config, m Measurer) (*Result, error) {
 					switch {
 					case p == Eager && errors.Is(err, ErrUnsupported):
 						noEager[k] = true
+						if _, ok := refusal[op]; !ok {
+							refusal[op] = fmt.Sprintf("at %s: %s", report.Bytes(int64(size)), unsupportedReason(err))
+						}
 						continue
 					case err != nil:
 						return nil, fmt.Errorf("%s %s %s: %w", op, report.Bytes(int64(size)), p, err)
@@ -221,7 +259,11 @@ func Run(ctx context.Context, cfg Config, m Measurer) (*Result, error) {
 				pts = append(pts, NewPoint(size, eager[k], rdv[k], cfg.alpha()))
 			}
 		}
-		res.Ops = append(res.Ops, Analyze(op, pts, cfg.KeySize))
+		o := Analyze(op, pts, cfg.KeySize)
+		if len(o.EagerUnmeasured) > 0 {
+			o.EagerUnmeasuredReason = refusal[op]
+		}
+		res.Ops = append(res.Ops, o)
 	}
 	if n := MinDecisiveRepeats(cfg.alpha()); cfg.Repeats < n {
 		res.Explanation = append(res.Explanation, fmt.Sprintf(
@@ -232,9 +274,19 @@ func Run(ctx context.Context, cfg Config, m Measurer) (*Result, error) {
 	return res, nil
 }
 
+// unsupportedReason is err's text without the ErrUnsupported wrapping.
+func unsupportedReason(err error) string {
+	s := err.Error()
+	for _, affix := range []string{ErrUnsupported.Error() + ": ", ": " + ErrUnsupported.Error()} {
+		s = strings.Replace(s, affix, "", 1)
+	}
+	return s
+}
+
 // NewPoint summarises the repetitions of one (op, size): eager[i] and
 // rdv[i] are the i-th pair, measured back to back. A nil eager means eager
-// cannot carry the size, which rendezvous wins by default.
+// could not be measured at the size: the point's winner is "unmeasured",
+// and Analyze leaves it out of the comparison.
 //
 // The winner comes from a sign test over the pairs rather than from the
 // spread of the repeats: a pair shares the machine's state of the moment,
@@ -250,7 +302,7 @@ func NewPoint(size int, eager, rdv []Sample, alpha float64) Point {
 	pt.RdvP50 = median(rdv, func(s Sample) float64 { return s.P50 })
 	pt.RdvRate = median(rdv, func(s Sample) float64 { return s.BytesPerSec })
 	if len(eager) == 0 {
-		pt.Winner = "rendezvous"
+		pt.Winner = "unmeasured"
 		return pt
 	}
 	pt.EagerP50 = median(eager, func(s Sample) float64 { return s.P50 })
@@ -312,23 +364,41 @@ func median(ss []Sample, f func(Sample) float64) float64 {
 	return v[n/2]
 }
 
-// Analyze finds op's crossover in points (sorted by size).
-func Analyze(op string, pts []Point, keySize int) OpResult {
-	res := OpResult{Op: op, Points: pts}
-	if len(pts) == 0 {
+// Analyze finds op's crossover in points (sorted by size). Points without
+// eager samples, where eager could not be measured, are listed in
+// EagerUnmeasured and are no evidence either way: the crossover is looked
+// for only among the sizes where both protocols were measured, and a
+// target's eager limit is never taken for a crossover.
+func Analyze(op string, all []Point, keySize int) OpResult {
+	res := OpResult{Op: op, Points: all}
+	if len(all) == 0 {
 		res.Verdict = "no measurements"
+		return res
+	}
+	var pts []Point
+	for _, p := range all {
+		if len(p.Eager) == 0 {
+			res.EagerUnmeasured = append(res.EagerUnmeasured, p.Size)
+		} else {
+			pts = append(pts, p)
+		}
+	}
+	if len(pts) == 0 {
+		res.Verdict = fmt.Sprintf("eager could not be measured at any size (%s), so the protocols were not compared and no crossover can be located",
+			sizeSpan(all[0].Size, all[len(all)-1].Size))
+		res.Suggestion = raiseLimit(all[0].Size)
 		return res
 	}
 	// The crossover is the first size of the final run of sizes where
 	// eager never wins significantly, starting at a significant rendezvous
-	// win that the next size confirms (or where eager cannot go at all).
-	// Ties inside the run are tolerated: above the crossover the curves
-	// may run close without eager being better. The confirmation matters
-	// when the protocols are alike over a range: there a test at level
-	// alpha still calls a winner at about one size in twenty, and a lone
-	// chance win must not become a crossover.
+	// win that the next size confirms. Ties inside the run are tolerated:
+	// above the crossover the curves may run close without eager being
+	// better. The confirmation matters when the protocols are alike over
+	// a range: there a test at level alpha still calls a winner at about
+	// one size in twenty, and a lone chance win must not become a
+	// crossover.
 	confirmed := func(i int) bool {
-		return len(pts[i].Eager) == 0 || (i+1 < len(pts) && pts[i+1].Winner == "rendezvous")
+		return i+1 < len(pts) && pts[i+1].Winner == "rendezvous"
 	}
 	k := -1
 	for i := len(pts) - 1; i >= 0; i-- {
@@ -340,7 +410,24 @@ func Analyze(op string, pts []Point, keySize int) OpResult {
 		}
 	}
 	lo, hi := pts[0].Size, pts[len(pts)-1].Size
+	// limit is the smallest size above every compared one at which eager
+	// could not be measured: the target's eager limit lies below it, and
+	// what happens from there on is unknown, not a rendezvous win.
+	limit := 0
+	for _, s := range res.EagerUnmeasured {
+		if s > hi {
+			limit = s
+			break
+		}
+	}
+	unknown := fmt.Sprintf("rendezvous did not win below the server's eager limit, and the crossover, if any, lies at or above %s, where eager was not measured: unknown",
+		report.Bytes(int64(limit)))
 	switch {
+	case k < 0 && pts[len(pts)-1].Winner == "rendezvous" && limit > 0:
+		res.Verdict = fmt.Sprintf("rendezvous is faster only at %s, the largest size eager could be measured at, with no larger measured size to confirm it; the crossover may lie near there or at or above %s, where eager was not measured: unknown",
+			report.Bytes(int64(hi)), report.Bytes(int64(limit)))
+		res.Suggestion = raiseLimit(limit)
+		return res
 	case k < 0 && pts[len(pts)-1].Winner == "rendezvous":
 		res.Verdict = fmt.Sprintf("rendezvous is faster only at the largest size measured, %s, with no larger size to confirm it; the crossover is likely near there",
 			report.Bytes(int64(hi)))
@@ -353,17 +440,37 @@ func Analyze(op string, pts []Point, keySize int) OpResult {
 				last = p.Size
 			}
 		}
-		if last == hi {
+		allEager := !slices.ContainsFunc(pts, func(p Point) bool { return p.Winner != "eager" })
+		switch {
+		case limit > 0 && allEager:
+			res.Verdict = fmt.Sprintf("eager is faster at every size both protocols were measured at (%s); %s; the best threshold this server allows is its max eager (eager for every size it accepts), a limit set by the server, not a measured crossover",
+				sizeSpan(lo, hi), unknown)
+		case limit > 0 && last == hi:
+			res.Verdict = fmt.Sprintf("eager is still faster at %s, the largest size eager could be measured at; %s",
+				report.Bytes(int64(hi)), unknown)
+		case limit > 0:
+			res.Verdict = fmt.Sprintf("eager is faster up to %s and the two are within noise from there to %s, the largest size eager could be measured at; %s",
+				report.Bytes(int64(last)), report.Bytes(int64(hi)), unknown)
+		case last == hi:
 			res.Verdict = fmt.Sprintf("eager is still faster at the largest size measured, %s; the crossover lies above the measured range",
 				report.Bytes(int64(hi)))
-		} else {
+		default:
 			res.Verdict = fmt.Sprintf("eager is faster up to %s and the two are within noise from there to %s; the crossover lies above the measured range",
 				report.Bytes(int64(last)), report.Bytes(int64(hi)))
 		}
-		res.Suggestion = fmt.Sprintf("extend values.range.max beyond %s (try up to %s)", report.Bytes(int64(hi)), report.Bytes(int64(hi)*16))
+		if limit > 0 {
+			res.Suggestion = raiseLimit(limit)
+		} else {
+			res.Suggestion = fmt.Sprintf("extend values.range.max beyond %s (try up to %s)", report.Bytes(int64(hi)), report.Bytes(int64(hi)*16))
+		}
 		if last != hi {
 			res.Suggestion += ", or raise --repeats or the measure phase so the larger sizes separate from the noise"
 		}
+		return res
+	case k < 0 && limit > 0:
+		res.Verdict = fmt.Sprintf("no protocol is consistently faster at any size both were measured at (%s, within run-to-run noise); %s",
+			sizeSpan(lo, hi), unknown)
+		res.Suggestion = "raise --repeats (8 or more tolerates one disturbed repetition) or the measure phase; " + raiseLimit(limit)
 		return res
 	case k < 0:
 		res.Verdict = "no protocol is consistently faster at any size (within run-to-run noise)"
@@ -383,14 +490,47 @@ func Analyze(op string, pts []Point, keySize int) OpResult {
 	res.EqualAt = equalAt(pts[k-1], pts[k])
 	res.Threshold = thresholdFor(res.Below+keySize, res.Crossover+keySize)
 	c := pts[k]
-	why := "eager cannot carry it"
-	if len(c.Eager) > 0 {
-		why = fmt.Sprintf("p50 %s vs eager %s, faster in %d of %d paired repeats, sign test p=%.3g",
-			report.Duration(c.RdvP50), report.Duration(c.EagerP50), c.RdvWins, c.RdvWins+c.EagerWins, c.P)
-	}
-	res.Verdict = fmt.Sprintf("rendezvous is faster from %s on (%s); curves cross near %s",
-		report.Bytes(int64(c.Size)), why, report.Bytes(int64(math.Round(res.EqualAt))))
+	res.Verdict = fmt.Sprintf("rendezvous is faster from %s on (p50 %s vs eager %s, faster in %d of %d paired repeats, sign test p=%.3g); curves cross near %s",
+		report.Bytes(int64(c.Size)), report.Duration(c.RdvP50), report.Duration(c.EagerP50), c.RdvWins, c.RdvWins+c.EagerWins, c.P,
+		report.Bytes(int64(math.Round(res.EqualAt))))
 	return res
+}
+
+// raiseLimit suggests how to measure eager from size on.
+func raiseLimit(size int) string {
+	return fmt.Sprintf("to measure eager from %s on, raise the server's max eager above key + value (kvserver --max-eager) or tune against the embedded server (no target.server), which raises it itself",
+		report.Bytes(int64(size)))
+}
+
+// sizeSpan is "lo to hi", or one size.
+func sizeSpan(lo, hi int) string {
+	if lo == hi {
+		return report.Bytes(int64(lo))
+	}
+	return report.Bytes(int64(lo)) + " to " + report.Bytes(int64(hi))
+}
+
+// sizeList is "a, b, c".
+func sizeList(sizes []int) string {
+	s := make([]string, len(sizes))
+	for i, v := range sizes {
+		s[i] = report.Bytes(int64(v))
+	}
+	return strings.Join(s, ", ")
+}
+
+// UnmeasuredNote says at which sizes eager could not be measured, and why;
+// empty when it was measured at every size.
+func (o *OpResult) UnmeasuredNote() string {
+	if len(o.EagerUnmeasured) == 0 {
+		return ""
+	}
+	why := "key + value is not below the server's max eager"
+	if o.EagerUnmeasuredReason != "" {
+		why += "; first refusal " + o.EagerUnmeasuredReason
+	}
+	return fmt.Sprintf("%s: eager not measured at %s: the target refused eager there (%s); any crossover there is unknown, only rendezvous was measured",
+		o.Op, sizeList(o.EagerUnmeasured), why)
 }
 
 func anyWinner(pts []Point, w string) bool {
@@ -437,7 +577,11 @@ func (r *Result) recommend(keySize int) {
 		}
 	}
 	if len(found) == 0 {
-		r.Explanation = append(r.Explanation, "no crossover was found within the measured sizes, so no threshold is recommended:")
+		within := "within the measured sizes"
+		if slices.ContainsFunc(r.Ops, func(o OpResult) bool { return len(o.EagerUnmeasured) > 0 }) {
+			within = "among the sizes where both protocols were measured"
+		}
+		r.Explanation = append(r.Explanation, "no crossover was found "+within+", so no threshold is recommended:")
 		for _, o := range r.Ops {
 			line := fmt.Sprintf("%s: %s", o.Op, o.Verdict)
 			if o.Suggestion != "" {
@@ -445,6 +589,7 @@ func (r *Result) recommend(keySize int) {
 			}
 			r.Explanation = append(r.Explanation, line)
 		}
+		r.explainUnmeasured()
 		return
 	}
 	best := slices.MinFunc(found, func(a, b OpResult) int { return a.Threshold - b.Threshold })
@@ -483,6 +628,16 @@ func (r *Result) recommend(keySize int) {
 			r.Explanation = append(r.Explanation, line)
 		default:
 			r.Explanation = append(r.Explanation, fmt.Sprintf("%s: %s", o.Op, o.Verdict))
+		}
+	}
+	r.explainUnmeasured()
+}
+
+// explainUnmeasured adds, per op, the sizes eager could not be measured at.
+func (r *Result) explainUnmeasured() {
+	for _, o := range r.Ops {
+		if n := o.UnmeasuredNote(); n != "" {
+			r.Explanation = append(r.Explanation, n)
 		}
 	}
 }
