@@ -16,8 +16,8 @@ func newPlotCmd() *cobra.Command {
 	opt := plot.Options{}
 	var formats string
 	cmd := &cobra.Command{
-		Use:   "plot RESULTS_DIR",
-		Short: "Draw throughput, latency, percentile and timeline charts of a run",
+		Use:   "plot RESULTS_DIR [RESULTS_DIR...]",
+		Short: "Draw throughput, latency, percentile and timeline charts of a run, or overlay several runs",
 		Long: `plot reads RESULTS_DIR/results.json and the interval logs next to it and
 writes PNG and SVG charts into the output directory:
 
@@ -28,17 +28,37 @@ writes PNG and SVG charts into the output directory:
 
 Value size axes are log2, latency axes log10; dashed vertical lines mark
 the eager thresholds (sizes left of a line went eager, right of it
-rendezvous).`,
-		Args: cobra.ExactArgs(1),
+rendezvous).
+
+With two or more run directories plot overlays the runs instead, per op:
+
+  compare-throughput-ops-OP, compare-throughput-mib-OP
+                                         throughput against value size
+  compare-latency-p50-OP                 p50 against value size
+
+One line per run and protocol (or threshold), one colour per run. Runs are
+labelled by what differs between them: "4 conn" when they differ in
+connections, else "depth 8", else the directory's base name. A run that
+forced each protocol in its own cells (thresholds 0 and above the largest
+size, as workloads/connections-sweep.yaml does) draws eager solid and
+rendezvous dashed: "4 conn eager", "4 conn rendezvous". Runs of different
+workloads or transports are drawn but warned about on stderr.
+--percentiles and --timelines apply to a single run only.`,
+		Example: `  kvbench plot results/latest
+  kvbench plot results/connections-sweep/connections-sweep-* -o plots/connections-sweep`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			run, dir, err := report.Load(args[0])
-			if err != nil {
-				return err
-			}
 			for _, f := range strings.Split(formats, ",") {
 				if f = strings.TrimSpace(f); f != "" {
 					opt.Formats = append(opt.Formats, f)
 				}
+			}
+			if len(args) > 1 {
+				return plotRuns(cmd, args, opt)
+			}
+			run, dir, err := report.Load(args[0])
+			if err != nil {
+				return err
 			}
 			paths, warnings, err := plot.SaveAll(run, dir, opt)
 			for _, w := range warnings {
@@ -61,4 +81,27 @@ rendezvous).`,
 	fl.BoolVar(&opt.Percentiles, "percentiles", true, "draw a percentile distribution per op and value size")
 	fl.BoolVar(&opt.Timelines, "timelines", true, "draw throughput and p99 over time per op and value size")
 	return cmd
+}
+
+// plotRuns overlays several runs (plot with two or more directories).
+func plotRuns(cmd *cobra.Command, args []string, opt plot.Options) error {
+	var runs []plot.RunDir
+	for i, a := range args {
+		run, dir, err := report.Load(a)
+		if err != nil {
+			return fmt.Errorf("run %d of %d: %w", i+1, len(args), err)
+		}
+		runs = append(runs, plot.RunDir{Run: run, Dir: dir})
+	}
+	paths, warnings, err := plot.SaveCompare(runs, opt)
+	for _, w := range warnings {
+		fmt.Fprintln(cmd.ErrOrStderr(), "kvbench plot: warning:", w)
+	}
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		fmt.Fprintln(cmd.OutOrStdout(), p)
+	}
+	return nil
 }

@@ -65,14 +65,9 @@ func Figures(run *results.Run, dir string, opt Options) (figs []*Figure, warning
 
 // SaveAll builds and writes every figure, returning the files written.
 func SaveAll(run *results.Run, dir string, opt Options) (paths []string, warnings []error, err error) {
-	if opt.WidthPx == 0 {
-		opt.WidthPx = DefaultWidthPx
-	}
-	if opt.HeightPx == 0 {
-		opt.HeightPx = DefaultHeightPx
-	}
-	if opt.WidthPx < 200 || opt.HeightPx < 150 {
-		return nil, nil, fmt.Errorf("image size %dx%d too small (at least 200x150)", opt.WidthPx, opt.HeightPx)
+	opt, err = opt.sized()
+	if err != nil {
+		return nil, nil, err
 	}
 	figs, warnings, err := Figures(run, dir, opt)
 	if err != nil {
@@ -81,15 +76,36 @@ func SaveAll(run *results.Run, dir string, opt Options) (paths []string, warning
 	if len(figs) == 0 {
 		return nil, warnings, fmt.Errorf("nothing to plot: no cell has a positive value size and measurements")
 	}
+	paths, err = saveFigures(figs, opt)
+	return paths, warnings, err
+}
+
+// sized fills in the default image size and checks it.
+func (opt Options) sized() (Options, error) {
+	if opt.WidthPx == 0 {
+		opt.WidthPx = DefaultWidthPx
+	}
+	if opt.HeightPx == 0 {
+		opt.HeightPx = DefaultHeightPx
+	}
+	if opt.WidthPx < 200 || opt.HeightPx < 150 {
+		return opt, fmt.Errorf("image size %dx%d too small (at least 200x150)", opt.WidthPx, opt.HeightPx)
+	}
+	return opt, nil
+}
+
+// saveFigures writes figs into opt.OutDir, creating it, and returns the
+// files written.
+func saveFigures(figs []*Figure, opt Options) (paths []string, err error) {
 	if err := os.MkdirAll(opt.OutDir, 0o755); err != nil {
-		return nil, warnings, err
+		return nil, err
 	}
 	for _, f := range figs {
 		ps, err := f.Save(opt.OutDir, opt.WidthPx, opt.HeightPx, opt.Formats...)
 		paths = append(paths, ps...)
 		if err != nil {
-			return paths, warnings, fmt.Errorf("%s: %w", f.Name, err)
+			return paths, fmt.Errorf("%s: %w", f.Name, err)
 		}
 	}
-	return paths, warnings, nil
+	return paths, nil
 }
