@@ -1,10 +1,12 @@
 #!/bin/sh
 # guest-bench.sh: the bench-rdma run inside the Soft-RoCE guest. perftest
-# gives the raw verbs floor on rxe0; kvperf then measures the same shapes
-# through rdmakv. Every report lands in bench/ in the share, where
-# benchtable reads it. Iteration counts are short: under emulation three
-# rounds take about three minutes. kvserver and kvperf busy-poll, as
-# perftest does (POLL=event here measures the event-driven path).
+# gives the raw verbs floor on rxe0; kvbench then measures the same shapes
+# through rdmakv, each case a one-cell workload (workloads/CASE.yaml in the
+# share, from test/rdma-vm/workloads). Every report lands in bench/ in the
+# share, where benchtable reads it. Iteration counts are short: under
+# emulation three rounds take about three minutes. kvserver and kvbench
+# busy-poll, as perftest does (POLL=event here measures the event-driven
+# path).
 set -e
 . ./guest-lib.sh
 : "${RDMAKV_ADDR:?not in the test guest}"
@@ -18,13 +20,13 @@ POLL=busy
 # after their slowest operations: a wake-up costs 1-2 ms under emulation.
 BUSY_IDLE=5ms
 mkdir -p bench
-rm -f bench/*
+rm -rf bench/*
 # benchtable prints these: a slow clock source taxes the Go side only.
 cat /sys/devices/system/clocksource/clocksource0/current_clocksource >bench/clocksource.txt
 # Every process gets the same address layout. TCG's TLB is direct-mapped by
 # virtual page, so under randomisation each process draws its own set of
 # conflicts: one build's eager GET p50 ran anywhere from 34 to 60 us from
-# one kvperf process to the next in a single boot, and 34 to 37 us without.
+# one client process to the next in a single boot, and 34 to 37 us without.
 # perftest runs under the same setting.
 echo 0 >/proc/sys/kernel/randomize_va_space
 cat /proc/sys/kernel/randomize_va_space >bench/aslr.txt
@@ -51,7 +53,7 @@ esac
 SERVER_FLAGS="--poll $POLL --busy-idle $BUSY_IDLE"
 echo "$SERVER_FLAGS" >bench/kvserver.txt
 
-# ROUNDS is how many times the whole set runs, perftest and kvperf in
+# ROUNDS is how many times the whole set runs, perftest and kvbench in
 # turn, so a stretch of host noise hits both sides of a ratio alike;
 # benchtable shows the median over the rounds of every figure. The first
 # argument sets it (make bench-rdma RDMA_BENCH_ROUNDS=N).
@@ -77,36 +79,29 @@ perftest_case() {
 	rm -f "bench/$1-$_tag.run.txt" "bench/$1-$_tag.run.server.txt"
 }
 
-# kvperf_case NAME ARGS... runs one kvperf bench case against the server
-# and appends its JSON report, one line, to bench/kvperf-NAME.json.
-kvperf_case() {
-	_case=$1
-	shift
+# kvbench_case NAME WORKLOAD runs kvbench's one-cell workload against the
+# server; each round leaves its run directory under bench/kvbench-NAME.
+kvbench_case() {
 	# shellcheck disable=SC2086 # a PIN_* prefix is a command and its mask
-	$PIN_CLIENT timeout 180 ./kvperf -addr "$RDMAKV_ADDR:$PORT" -transport verbs -poll "$POLL" -bench "$@" \
-		>"bench/kvperf-$_case.run" || {
-		cat "bench/kvperf-$_case.run" >&2
-		die "kvperf $_case"
-	}
-	cat "bench/kvperf-$_case.run"
-	grep '^{' "bench/kvperf-$_case.run" | tail -n 1 >>"bench/kvperf-$_case.json"
-	rm -f "bench/kvperf-$_case.run"
+	_dir=$($PIN_CLIENT timeout 180 ./kvbench run "workloads/$2.yaml" --server "$RDMAKV_ADDR:$PORT" \
+		--transport verbs --poll "$POLL" -o "bench/kvbench-$1" --quiet) || die "kvbench $1"
+	cat "$_dir/summary.txt"
 }
 
-# kvperf_with_server NAME ARGS... runs one kvperf case against a kvserver
-# of its own, started for it and stopped after it: a busy-polling server
-# left running would take a core from the perftest runs in between.
-kvperf_with_server() {
+# kvbench_with_server NAME WORKLOAD runs one kvbench case against a
+# kvserver of its own, started for it and stopped after it: a busy-polling
+# server left running would take a core from the perftest runs in between.
+kvbench_with_server() {
 	# shellcheck disable=SC2086 # SERVER_FLAGS is several flags
 	$PIN_SERVER ./kvserver --transport verbs $SERVER_FLAGS --listen "$RDMAKV_ADDR:$PORT" &
 	srv=$!
 	wait_listen $PORT $srv
-	kvperf_case "$@"
+	kvbench_case "$@"
 	stop_server $srv
 	PORT=$((PORT + 1))
 }
 
-# Each kvperf case runs right after the perftest runs it is compared with,
+# Each kvbench case runs right after the perftest runs it is compared with,
 # so a stretch of host noise (seconds long under emulation) weighs on both
 # sides of that round's ratio; benchtable reports the median of the
 # per-round ratios.
@@ -115,14 +110,14 @@ while [ $_round -le $ROUNDS ]; do
 	log "round $_round of $ROUNDS: eager GET against ib_send_lat"
 	perftest_case 64 ib_send_lat -s 64 -n 5000
 	perftest_case 2 ib_send_lat -s 2 -n 5000
-	kvperf_with_server get-eager-64 -op get -size 64 -n 5000
+	kvbench_with_server get-eager-64 eager-get-64
 	log "round $_round of $ROUNDS: rendezvous GET against ib_read_lat"
 	perftest_case 2 ib_read_lat -s 2 -n 5000
 	perftest_case 65536 ib_read_lat -s 65536 -n 500
-	kvperf_with_server get-rdv-64k -op get -size 65536 -n 500
+	kvbench_with_server get-rdv-64k rdv-get-64k
 	log "round $_round of $ROUNDS: SET against ib_write_bw"
 	perftest_case 1048576 ib_write_bw -s 1048576 -n 200
-	kvperf_with_server set-1m -op set -size 1048576 -n 200
+	kvbench_with_server set-1m set-1m
 	_round=$((_round + 1))
 done
 log "PASS"

@@ -1,13 +1,26 @@
 #!/bin/sh
 # guest-test.sh: the verbs test run inside the Soft-RoCE guest (make
-# test-rdma). Runs the device tests of rdmakv/verbs, then an end-to-end
-# set/get/verify run of kvperf against kvserver over the verbs transport.
+# test-rdma). Runs the device tests of rdmakv/verbs, then end-to-end
+# set/get/verify runs of kvperf and kvbench against kvserver, and of kvbench
+# against its embedded server, over the verbs transport.
 # Any failure exits non-zero.
 set -e
 . ./guest-lib.sh
 : "${RDMAKV_ADDR:?not in the test guest}"
 PORT=7471
 
+# check_run DIR PATTERN...: the newest run under DIR completed over verbs,
+# found no bad value, and its results.json holds every PATTERN.
+check_run() {
+	_res=$1/latest/results.json
+	shift
+	for _p in '"end_reason": "completed"' '"name": "verbs"' '"mismatches": 0' "$@"; do
+		grep -qF "$_p" "$_res" || die "$_res lacks $_p"
+	done
+	grep -q '"protocol": "rendezvous"' "$_res" || die "$_res has no rendezvous cell"
+}
+
+rm -rf e2e
 log "verbs device tests"
 ./verbs.test -test.v -test.count=1 -test.timeout=240s || die "verbs.test"
 
@@ -19,5 +32,16 @@ wait_listen $PORT $srv
 	kill $srv 2>/dev/null
 	die "kvperf -check"
 }
+
+log "end to end: kvbench run over verbs, busy polling, against that kvserver"
+./kvbench run workloads/verify.yaml --server "$RDMAKV_ADDR:$PORT" --poll busy -o e2e/external --quiet || {
+	kill $srv 2>/dev/null
+	die "kvbench run --server"
+}
 stop_server $srv
+check_run e2e/external '"client_poll": "busy"'
+
+log "end to end: kvbench run over verbs against its embedded server, event polling"
+./kvbench run workloads/verify.yaml --poll event -o e2e/embedded --quiet || die "kvbench run, embedded server"
+check_run e2e/embedded '"client_poll": "event"' '"server_poll": "event"' '"embedded_server": true'
 log "PASS"

@@ -1,8 +1,9 @@
 # rdma.mk: verbs tests and benchmarks on a real kernel RDMA stack
 # (Soft-RoCE) inside a throw-away qemu guest. Included by the top Makefile.
 #
-#   make test-rdma    verbs device tests + kvserver/kvperf end to end (pass/fail)
-#   make bench-rdma   perftest baselines + kvperf cases, printed side by side
+#   make test-rdma    verbs device tests + kvserver with kvperf and kvbench end to end (pass/fail)
+#   make bench-rdma   perftest baselines + kvbench cases, printed side by side
+#   make sweep-rdma   kvbench's threshold sweep, tune and connections sweep over verbs
 #   make rdma-vm-selftest   prove the rig itself (traffic, failure, timeout)
 #
 # Needs root the first time (setup.sh installs packages and caches Debian's
@@ -17,7 +18,7 @@ RDMA_VM_TIMEOUT ?= 420
 # Guest memory: the conformance suite's clients each register a 64 MiB
 # staging region (pinned by rxe), so 1G can run out under Concurrency.
 RDMA_VM_MEM ?= 4G
-# Rounds of perftest and kvperf in bench-rdma; the table shows medians.
+# Rounds of perftest and kvbench in bench-rdma; the table shows medians.
 # A round takes about a minute under emulation; the guest's bound grows
 # with them.
 RDMA_BENCH_ROUNDS ?= 3
@@ -29,6 +30,7 @@ RDMA_VM_SHARE := $(VMDIR)/share
 RDMA_VERBS_PKG ?= ./rdmakv/verbs
 RDMA_KVSERVER_PKG ?= ./cmd/kvserver
 RDMA_KVPERF_PKG ?= ./test/rdma-vm/kvperf
+RDMA_KVBENCH_PKG ?= ./cmd/kvbench
 
 .PHONY: test-rdma bench-rdma rdma-vm-setup rdma-vm-build rdma-vm-selftest
 
@@ -42,7 +44,10 @@ rdma-vm-build: rdma-vm-setup
 	CGO_ENABLED=1 $(GO) test -c -tags rdmavm -o $(RDMA_VM_SHARE)/verbs.test $(RDMA_VERBS_PKG)
 	CGO_ENABLED=1 $(GO) build -o $(RDMA_VM_SHARE)/kvserver $(RDMA_KVSERVER_PKG)
 	CGO_ENABLED=1 $(GO) build -o $(RDMA_VM_SHARE)/kvperf $(RDMA_KVPERF_PKG)
+	CGO_ENABLED=1 $(GO) build -o $(RDMA_VM_SHARE)/kvbench $(RDMA_KVBENCH_PKG)
 	cp $(RDMA_VM_DIR)/guest-lib.sh $(RDMA_VM_DIR)/guest-test.sh $(RDMA_VM_DIR)/guest-bench.sh $(RDMA_VM_SHARE)/
+	mkdir -p $(RDMA_VM_SHARE)/workloads
+	cp $(RDMA_VM_DIR)/workloads/*.yaml $(RDMA_VM_SHARE)/workloads/
 
 test-rdma: rdma-vm-build
 	$(RDMA_VM_DIR)/run.sh $(RDMA_VM_FLAGS) --mem $(RDMA_VM_MEM) --timeout $(RDMA_VM_TIMEOUT) $(RDMA_VM_SHARE) -- ./guest-test.sh
@@ -54,3 +59,21 @@ bench-rdma: rdma-vm-build
 
 rdma-vm-selftest:
 	$(RDMA_VM_DIR)/selftest.sh $(RDMA_VM_FLAGS)
+
+# sweep-rdma: the threshold sweep, tune and the connections sweep measured by
+# kvbench over verbs in the guest (guest-sweep.sh), then their results and
+# plots on the host under results/ and plots/*-rdma (sweep-collect.sh).
+# Phases are shortened so the whole run takes about ten minutes under
+# emulation.
+RDMA_SWEEP_WARMUP ?= 250ms
+RDMA_SWEEP_MEASURE ?= 1500ms
+RDMA_SWEEP_TUNE_MEASURE ?= 500ms
+RDMA_SWEEP_TIMEOUT ?= 1800
+
+.PHONY: sweep-rdma
+sweep-rdma: rdma-vm-build build
+	cp workloads/threshold-sweep.yaml workloads/connections-sweep.yaml $(RDMA_VM_SHARE)/workloads/
+	cp $(RDMA_VM_DIR)/guest-sweep.sh $(RDMA_VM_SHARE)/
+	$(RDMA_VM_DIR)/run.sh $(RDMA_VM_FLAGS) --mem $(RDMA_VM_MEM) --timeout $(RDMA_SWEEP_TIMEOUT) $(RDMA_VM_SHARE) -- \
+		./guest-sweep.sh $(RDMA_SWEEP_WARMUP) $(RDMA_SWEEP_MEASURE) $(RDMA_SWEEP_TUNE_MEASURE)
+	$(RDMA_VM_DIR)/sweep-collect.sh $(RDMA_VM_SHARE)/sweep $(BIN)/kvbench results plots

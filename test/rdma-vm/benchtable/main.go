@@ -1,11 +1,12 @@
-// Command benchtable prints the bench-rdma results side by side: kvperf's
+// Command benchtable prints the bench-rdma results side by side: kvbench's
 // cases against the perftest figures taken in the same guest run, as ratios.
 //
 //	benchtable DIR
 //
 // DIR holds the files guest-bench.sh writes: perftest client reports
 // (ib_send_lat-64.txt, ib_read_lat-65536.txt, ib_write_bw-1048576.txt) and
-// one kvperf JSON report per case (kvperf-<case>.json).
+// one directory per case (kvbench-<case>) holding a kvbench run directory
+// per round.
 package main
 
 import (

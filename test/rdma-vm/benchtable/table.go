@@ -19,7 +19,7 @@ const (
 )
 
 // series is one figure's value per round, in the order the rounds ran; nil
-// when the figure is missing (its error is then in results.errs).
+// when the figure is missing (its error is then in figures.errs).
 type series []float64
 
 // med is the median over the rounds, nil when missing.
@@ -31,14 +31,14 @@ func (s series) med() *float64 {
 	return &v
 }
 
-// results holds every figure the table needs.
-type results struct {
+// figures holds every figure the table needs.
+type figures struct {
 	sendLat, sendLat2, readLat2, readLat64K, writeBW1M series // perftest: us, us, us, us, MiB/s
-	eagerGet, rdvGet                                   series // kvperf p50, us
-	set1M                                              series // kvperf MiB/s
-	// polls is the set of polling modes the kvperf reports name.
+	eagerGet, rdvGet                                   series // kvbench p50, us
+	set1M                                              series // kvbench MiB/s
+	// polls is the set of polling modes the kvbench reports name.
 	polls map[string]bool
-	// rounds is the most kvperf runs any case has.
+	// rounds is the most kvbench runs any case has.
 	rounds int
 	// clock is the guest's clock source and aslr its randomize_va_space
 	// setting, "" when not recorded.
@@ -60,8 +60,8 @@ func run(dir string, w io.Writer) error {
 
 // load reads every input it can, collecting an error per missing figure so
 // one run reports all of them.
-func load(dir string) *results {
-	r := &results{polls: map[string]bool{}}
+func load(dir string) *figures {
+	r := &figures{polls: map[string]bool{}}
 	pt := func(file string, bytes int64, col string) series {
 		f, err := os.Open(filepath.Join(dir, file))
 		if err != nil {
@@ -85,49 +85,26 @@ func load(dir string) *results {
 	r.readLat64K = pt("ib_read_lat-65536.txt", rdvSize, colTypicalUsec)
 	r.writeBW1M = pt("ib_write_bw-1048576.txt", setSize, colBWAverage)
 
-	// A case's report may hold several runs, one JSON line each, one per
-	// round.
-	kv := func(name, protocol string, pick func(kvperfResult) (float64, error)) series {
-		file := "kvperf-" + name + ".json"
-		data, err := os.ReadFile(filepath.Join(dir, file))
-		if err == nil {
-			var runs []kvperfResult
-			if runs, err = parseKvperfRuns(data); err == nil {
-				r.rounds = max(r.rounds, len(runs))
-				vals := make(series, 0, len(runs))
-				for i, res := range runs {
-					if res.Poll != nil {
-						r.polls[*res.Poll] = true
-					}
-					var v float64
-					if err = res.checkProtocol(protocol); err == nil {
-						v, err = pick(res)
-					}
-					if err != nil {
-						if len(runs) > 1 {
-							err = fmt.Errorf("run %d: %w", i+1, err)
-						}
-						break
-					}
-					vals = append(vals, v)
-				}
-				if err == nil {
-					return vals
-				}
-			}
+	// A case's directory holds one kvbench run directory per round.
+	kv := func(name, op string, size int, protocol string, pick func(kvbenchRound) float64) series {
+		sub := "kvbench-" + name
+		runs, err := loadKvbenchRuns(filepath.Join(dir, sub), op, size, protocol)
+		if err != nil {
+			r.errs = append(r.errs, fmt.Errorf("%s: %w", sub, err))
+			return nil
 		}
-		r.errs = append(r.errs, fmt.Errorf("%s: %w", file, err))
-		return nil
-	}
-	p50us := func(res kvperfResult) (float64, error) {
-		if res.P50NS == nil {
-			return 0, errors.New("no p50_ns")
+		r.rounds = max(r.rounds, len(runs))
+		vals := make(series, len(runs))
+		for i, run := range runs {
+			r.polls[run.poll] = true
+			vals[i] = pick(run)
 		}
-		return *res.P50NS / 1e3, nil
+		return vals
 	}
-	r.eagerGet = kv("get-eager-64", "eager", p50us)
-	r.rdvGet = kv("get-rdv-64k", "rendezvous", p50us)
-	r.set1M = kv("set-1m", "rendezvous", func(res kvperfResult) (float64, error) { return res.mibPerSec(setSize) })
+	p50us := func(k kvbenchRound) float64 { return k.p50NS / 1e3 }
+	r.eagerGet = kv("get-eager-64", "get", smallSize, "eager", p50us)
+	r.rdvGet = kv("get-rdv-64k", "get", rdvSize, "rendezvous", p50us)
+	r.set1M = kv("set-1m", "set", setSize, "rendezvous", func(k kvbenchRound) float64 { return k.mibPerSec })
 	r.clock = readNote(dir, "clocksource.txt")
 	r.aslr = readNote(dir, "aslr.txt")
 	r.pin = readNote(dir, "pin.txt")
@@ -135,7 +112,7 @@ func load(dir string) *results {
 	return r
 }
 
-// comparison is one row of the table: a kvperf case against its perftest
+// comparison is one row of the table: a kvbench case against its perftest
 // baseline, both per round.
 type comparison struct {
 	name, metric, baselineIs string
@@ -172,7 +149,7 @@ func (g goal) verdict(v *float64) string {
 }
 
 // ratio compares the case with its baseline. When both have a value for
-// every round, each kvperf run is paired with the perftest runs of its own
+// every round, each kvbench run is paired with the perftest runs of its own
 // round, taken just before it, and the ratio is the median of those
 // per-round ratios: a stretch of host noise then slows both sides of one
 // ratio instead of one side of the median. Otherwise it is the ratio of
@@ -227,7 +204,7 @@ func roundTrip(sendLat series, extra ...series) series {
 // render writes the comparison. Latency ratios are kvbench/baseline (above
 // 1 means slower than the verbs floor); the throughput ratio is
 // kvbench/baseline (below 1 means slower).
-func render(w io.Writer, r *results) error {
+func render(w io.Writer, r *figures) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "kvbench polling: %s\n", pollNote(r.polls))
 	fmt.Fprintf(&b, "guest clock source: %s\n", clockNote(r.clock))
@@ -280,7 +257,7 @@ func render(w io.Writer, r *results) error {
 		}
 	}
 	if r.rounds > 1 {
-		fmt.Fprintf(&b, "\nEach figure is the median of %d rounds; in every round each kvperf case runs right after its perftest baselines.", r.rounds)
+		fmt.Fprintf(&b, "\nEach figure is the median of %d rounds; in every round each kvbench case runs right after its perftest baselines.", r.rounds)
 		if paired {
 			b.WriteString("\nEach ratio is the median of the per-round ratios.")
 		} else {
@@ -311,7 +288,7 @@ func pollNote(polls map[string]bool) string {
 }
 
 // clockNote flags a guest whose clock reads are slow: Go reads the clock
-// in its scheduler and kvperf per operation, perftest times with rdtsc, so
+// in its scheduler and kvbench per operation, perftest times with rdtsc, so
 // a slow clock source weighs on one side of every ratio only.
 func clockNote(cs string) string {
 	switch cs {

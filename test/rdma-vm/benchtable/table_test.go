@@ -5,9 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kvbench/kvbench/internal/results"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -79,26 +82,73 @@ func deref(v *float64) any {
 	return *v
 }
 
-func TestRunWrongProtocol(t *testing.T) {
+// benchCopy copies testdata/bench into a new directory, without the
+// named case directories.
+func benchCopy(t *testing.T, without ...string) string {
+	t.Helper()
 	dir := t.TempDir()
-	for _, f := range []string{"ib_send_lat-64.txt", "ib_send_lat-2.txt", "ib_read_lat-2.txt", "ib_read_lat-65536.txt",
-		"ib_write_bw-1048576.txt", "kvperf-get-rdv-64k.json", "kvperf-set-1m.json"} {
-		data, err := os.ReadFile("testdata/bench/" + f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(dir+"/"+f, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	bad := `{"case":"get-64B","protocol":"rendezvous","p50_ns":1000,"ops_per_sec":1}`
-	if err := os.WriteFile(dir+"/kvperf-get-eager-64.json", []byte(bad), 0o644); err != nil {
+	if err := os.CopyFS(dir, os.DirFS("testdata/bench")); err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	err := run(dir, &out)
-	if err == nil || !strings.Contains(err.Error(), "kvperf-get-eager-64.json: protocol rendezvous, want eager") {
-		t.Fatalf("want a protocol error naming the file, got %v", err)
+	for _, w := range without {
+		if err := os.RemoveAll(filepath.Join(dir, w)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// saveRound writes one round of case name into dir with cell c.
+func saveRound(t *testing.T, dir, name, stamp string, c results.Cell) {
+	t.Helper()
+	rd := filepath.Join(dir, "kvbench-"+name, name+"-"+stamp)
+	if err := os.MkdirAll(rd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := &results.Run{SchemaVersion: results.SchemaVersion, Transport: results.Transport{Name: "verbs", ClientPoll: "busy"}, Cells: []results.Cell{c}}
+	if err := run.Save(rd); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRunBadCell(t *testing.T) {
+	eager := results.Cell{Op: "get", ValueSize: smallSize, Protocol: "eager", Count: 100, Latency: results.Latency{P50: 30000}}
+	for _, c := range []struct {
+		name string
+		cell func(results.Cell) results.Cell
+		want string
+	}{
+		{"wrong protocol", func(c results.Cell) results.Cell { c.Protocol = "rendezvous"; return c }, "protocol rendezvous, want eager"},
+		{"errors", func(c results.Cell) results.Cell { c.Errors = map[string]int64{"timeout": 3, "not_found": 0}; return c },
+			"operations failed: 3 timeout"},
+		{"wrong size", func(c results.Cell) results.Cell { c.ValueSize = 128; return c }, "0 measured get cells of 64 bytes, want 1"},
+	} {
+		dir := benchCopy(t, "kvbench-get-eager-64")
+		saveRound(t, dir, "get-eager-64", "20261125-000001", c.cell(eager))
+		var out bytes.Buffer
+		err := run(dir, &out)
+		if err == nil || !strings.Contains(err.Error(), "kvbench-get-eager-64: run 1 (get-eager-64-20261125-000001): "+c.want) {
+			t.Errorf("%s: want an error naming the case, the run and %q, got %v", c.name, c.want, err)
+		}
+	}
+}
+
+func TestRunMedianOfRounds(t *testing.T) {
+	dir := benchCopy(t, "kvbench-get-eager-64")
+	for i, p50 := range []int64{40000, 20000, 30000} {
+		c := results.Cell{Op: "get", ValueSize: smallSize, Protocol: "eager", Count: 100, Latency: results.Latency{P50: p50}}
+		saveRound(t, dir, "get-eager-64", fmt.Sprintf("20261125-00000%d", i), c)
+	}
+	// The latest link kvbench leaves is not a round.
+	if err := os.Symlink("get-eager-64-20261125-000000", filepath.Join(dir, "kvbench-get-eager-64", results.LatestLink)); err != nil {
+		t.Fatal(err)
+	}
+	r := load(dir)
+	if len(r.eagerGet) != 3 || r.eagerGet[0] != 40 || r.eagerGet[1] != 20 || r.eagerGet[2] != 30 {
+		t.Fatalf("rounds %v, want 40 20 30 us in run order", r.eagerGet)
+	}
+	if m := r.eagerGet.med(); m == nil || *m != 30 {
+		t.Errorf("median %v, want 30", deref(m))
 	}
 }
 
@@ -109,7 +159,7 @@ func TestRunMissing(t *testing.T) {
 		t.Fatal("no error for an empty directory")
 	}
 	for _, f := range []string{"ib_send_lat-64.txt", "ib_send_lat-2.txt", "ib_read_lat-2.txt", "ib_read_lat-65536.txt",
-		"ib_write_bw-1048576.txt", "kvperf-get-eager-64.json", "kvperf-get-rdv-64k.json", "kvperf-set-1m.json"} {
+		"ib_write_bw-1048576.txt", "kvbench-get-eager-64", "kvbench-get-rdv-64k", "kvbench-set-1m"} {
 		if !strings.Contains(err.Error(), f) {
 			t.Errorf("error does not name %s: %v", f, err)
 		}

@@ -1,0 +1,48 @@
+#!/bin/sh
+# guest-sweep.sh: make sweep-rdma inside the Soft-RoCE guest. kvbench runs
+# the threshold sweep, tune and the connections sweep over verbs against
+# one kvserver; everything lands in sweep/ in the share, where the host
+# draws the plots. Arguments: WARMUP MEASURE TUNE_MEASURE (durations),
+# shortened from the workloads' own so the whole run fits in about ten
+# minutes under emulation.
+set -e
+. ./guest-lib.sh
+: "${RDMAKV_ADDR:?not in the test guest}"
+WARMUP=${1:-250ms}
+MEASURE=${2:-1500ms}
+TUNE_MEASURE=${3:-500ms}
+PORT=7471
+rm -rf sweep
+mkdir -p sweep
+# The same placement and address layout as bench-rdma (guest-bench.sh says
+# why): the server on CPU 1, kvbench on CPU 0, no randomisation.
+echo 0 >/proc/sys/kernel/randomize_va_space
+[ "$(nproc)" -ge 2 ] || die "sweep-rdma needs 2 CPUs in the guest, have $(nproc)"
+# max-eager covers eager at every size tune measures (1 MiB values, 16-byte
+# keys). The server registers recv-depth buffers of max-eager bytes, and as
+# many again per connection for its replies: 16 keeps that at 32 MiB a
+# connection, so the 16-connection run fits and each of tune's 300
+# connections registers in well under a second under emulation.
+SERVER_FLAGS="--poll busy --busy-idle 5ms --max-eager 2MiB --recv-depth 16 --pool-size 512MiB"
+echo "$SERVER_FLAGS" >sweep/kvserver.txt
+# shellcheck disable=SC2086 # SERVER_FLAGS is several flags
+taskset 2 ./kvserver --transport verbs $SERVER_FLAGS --listen "$RDMAKV_ADDR:$PORT" &
+srv=$!
+wait_listen $PORT $srv
+
+KV="taskset 1 ./kvbench"
+TARGET="--server $RDMAKV_ADDR:$PORT --transport verbs --poll busy"
+log "threshold sweep (warmup $WARMUP, measure $MEASURE per cell)"
+$KV run workloads/threshold-sweep.yaml $TARGET --warmup "$WARMUP" --duration "$MEASURE" -o sweep/run --quiet ||
+	die "kvbench run threshold-sweep"
+log "tune (warmup $WARMUP, measure $TUNE_MEASURE per measurement)"
+$KV tune workloads/threshold-sweep.yaml $TARGET --warmup "$WARMUP" --duration "$TUNE_MEASURE" -o sweep/tune >sweep/tune.out ||
+	die "kvbench tune"
+cat sweep/tune.out
+for c in 1 4 16; do
+	log "connections sweep: $c connections"
+	$KV run workloads/connections-sweep.yaml $TARGET --connections $c --warmup "$WARMUP" --duration "$MEASURE" -o sweep/conns --quiet ||
+		die "kvbench run connections-sweep --connections $c"
+done
+stop_server $srv
+log "PASS"
