@@ -6,9 +6,11 @@ import (
 	"io"
 	"log/slog"
 	"math/bits"
+	"net/netip"
 
 	"github.com/kvbench/kvbench/rdmakv"
 	"github.com/kvbench/kvbench/rdmakv/transport"
+	"github.com/kvbench/kvbench/rdmakv/verbs"
 )
 
 // EmbeddedConfig sizes an in-process server for a run.
@@ -100,13 +102,16 @@ func StartEmbedded(c EmbeddedConfig, memTotal uint64) (*Embedded, error) {
 	}
 	tr := c.Transport
 	if tr == "auto" {
-		cfg = c.withPoll(cfg, "verbs")
-		s, err := rdmakv.Listen(cfg)
+		vcfg, err := c.forTransport(cfg, "verbs")
+		var s *rdmakv.Server
+		if err == nil {
+			s, err = rdmakv.Listen(vcfg)
+		}
 		if err == nil {
 			if c.Notice != nil {
 				fmt.Fprintf(c.Notice, "kvbench: transport auto: using verbs (RDMA device %s)\n", s.Info().Device)
 			}
-			return &Embedded{Server: s, Transport: "verbs", Poll: EffectivePoll(c.Poll, "verbs"), Config: cfg}, nil
+			return &Embedded{Server: s, Transport: "verbs", Poll: EffectivePoll(c.Poll, "verbs"), Config: vcfg}, nil
 		}
 		if !errors.Is(err, transport.ErrNoDevice) && !notBuiltIn("verbs") {
 			return nil, fmt.Errorf("embedded server: %w", err)
@@ -116,7 +121,10 @@ func StartEmbedded(c EmbeddedConfig, memTotal uint64) (*Embedded, error) {
 		}
 		tr = "tcp"
 	}
-	cfg = c.withPoll(cfg, tr)
+	cfg, err = c.forTransport(cfg, tr)
+	if err != nil {
+		return nil, fmt.Errorf("embedded server: %w", err)
+	}
 	s, err := rdmakv.Listen(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("embedded server: %w", err)
@@ -124,13 +132,21 @@ func StartEmbedded(c EmbeddedConfig, memTotal uint64) (*Embedded, error) {
 	return &Embedded{Server: s, Transport: tr, Poll: EffectivePoll(c.Poll, tr), Config: cfg}, nil
 }
 
-// withPoll sets cfg's transport to tr and its polling to what clients on
-// tr use.
-func (c EmbeddedConfig) withPoll(cfg rdmakv.ServerConfig, tr string) rdmakv.ServerConfig {
+// forTransport sets cfg's transport to tr, its polling to what clients on
+// tr use and, on verbs, its address to one routed over the RDMA device:
+// rdma_cm does not route loopback.
+func (c EmbeddedConfig) forTransport(cfg rdmakv.ServerConfig, tr string) (rdmakv.ServerConfig, error) {
 	cfg.Transport = tr
 	cfg.Poll, cfg.BusyIdle = transport.PollEvent, 0
 	if EffectivePoll(c.Poll, tr) == PollBusy {
 		cfg.Poll, cfg.BusyIdle = transport.PollBusy, EmbeddedBusyIdle
 	}
-	return cfg
+	if tr == "verbs" {
+		ip, err := verbs.LocalAddr()
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Listen = netip.AddrPortFrom(ip, 0).String()
+	}
+	return cfg, nil
 }

@@ -493,19 +493,7 @@ func TestSaveGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "tune.txt.golden")
-	if *update {
-		if err := os.WriteFile(golden, txt, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if !bytes.Equal(txt, want) {
-		t.Errorf("tune.txt differs from golden:\n%s", txt)
-	}
+	checkGolden(t, "tune.txt.golden", txt)
 	var back Result
 	js, _ := os.ReadFile(filepath.Join(dir, JSONFile))
 	if err := json.Unmarshal(js, &back); err != nil || back.Recommended != res.Recommended || len(back.Ops[0].Points) != 7 {
@@ -530,19 +518,7 @@ func TestSaveGoldenLimited(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "tune-limited.txt.golden")
-	if *update {
-		if err := os.WriteFile(golden, txt, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if !bytes.Equal(txt, want) {
-		t.Errorf("tune.txt differs from golden:\n%s", txt)
-	}
+	checkGolden(t, "tune-limited.txt.golden", txt)
 	var back Result
 	js, _ := os.ReadFile(filepath.Join(dir, JSONFile))
 	if err := json.Unmarshal(js, &back); err != nil || fmt.Sprint(back.Ops[0].EagerUnmeasured) != "[65536 131072 262144]" {
@@ -580,5 +556,23 @@ func TestProtocolRanges(t *testing.T) {
 	r.Recommended = 16 // every request carries the key: nothing fits eager
 	if got := fmt.Sprint(r.protocolRanges("get")[1:]); got != "[[0..inf rendezvous]]" {
 		t.Errorf("ranges %s", got)
+	}
+}
+
+// checkGolden compares got with testdata/name, rewriting it with -update.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	golden := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from golden:\n%s", name, got)
 	}
 }

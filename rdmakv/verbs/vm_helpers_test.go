@@ -171,3 +171,10 @@ func windowServer(t *testing.T, poll transport.Poll) (transport.Config, *server,
 	t.Cleanup(func() { pool.Close() })
 	return cfg, s, pool
 }
+
+func TestLocalAddrIsTheRigAddress(t *testing.T) {
+	ip, err := LocalAddr()
+	if err != nil || ip.String() != os.Getenv("RDMAKV_ADDR") {
+		t.Fatalf("LocalAddr() = %v, %v; want RDMAKV_ADDR %s (rxe0's netdev)", ip, err, os.Getenv("RDMAKV_ADDR"))
+	}
+}
