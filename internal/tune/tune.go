@@ -434,38 +434,7 @@ func Analyze(op string, all []Point, keySize int) OpResult {
 		res.Suggestion = fmt.Sprintf("extend values.range.max beyond %s (try up to %s) to confirm", report.Bytes(int64(hi)), report.Bytes(int64(hi)*16))
 		return res
 	case k < 0 && anyWinner(pts, "eager"):
-		last := 0
-		for _, p := range pts {
-			if p.Winner == "eager" {
-				last = p.Size
-			}
-		}
-		allEager := !slices.ContainsFunc(pts, func(p Point) bool { return p.Winner != "eager" })
-		switch {
-		case limit > 0 && allEager:
-			res.Verdict = fmt.Sprintf("eager is faster at every size both protocols were measured at (%s); %s; the best threshold this server allows is its max eager (eager for every size it accepts), a limit set by the server, not a measured crossover",
-				sizeSpan(lo, hi), unknown)
-		case limit > 0 && last == hi:
-			res.Verdict = fmt.Sprintf("eager is still faster at %s, the largest size eager could be measured at; %s",
-				report.Bytes(int64(hi)), unknown)
-		case limit > 0:
-			res.Verdict = fmt.Sprintf("eager is faster up to %s and the two are within noise from there to %s, the largest size eager could be measured at; %s",
-				report.Bytes(int64(last)), report.Bytes(int64(hi)), unknown)
-		case last == hi:
-			res.Verdict = fmt.Sprintf("eager is still faster at the largest size measured, %s; the crossover lies above the measured range",
-				report.Bytes(int64(hi)))
-		default:
-			res.Verdict = fmt.Sprintf("eager is faster up to %s and the two are within noise from there to %s; the crossover lies above the measured range",
-				report.Bytes(int64(last)), report.Bytes(int64(hi)))
-		}
-		if limit > 0 {
-			res.Suggestion = raiseLimit(limit)
-		} else {
-			res.Suggestion = fmt.Sprintf("extend values.range.max beyond %s (try up to %s)", report.Bytes(int64(hi)), report.Bytes(int64(hi)*16))
-		}
-		if last != hi {
-			res.Suggestion += ", or raise --repeats or the measure phase so the larger sizes separate from the noise"
-		}
+		eagerAhead(&res, pts, limit, unknown)
 		return res
 	case k < 0 && limit > 0:
 		res.Verdict = fmt.Sprintf("no protocol is consistently faster at any size both were measured at (%s, within run-to-run noise); %s",
@@ -494,6 +463,45 @@ func Analyze(op string, all []Point, keySize int) OpResult {
 		report.Bytes(int64(c.Size)), report.Duration(c.RdvP50), report.Duration(c.EagerP50), c.RdvWins, c.RdvWins+c.EagerWins, c.P,
 		report.Bytes(int64(math.Round(res.EqualAt))))
 	return res
+}
+
+// eagerAhead is Analyze's verdict when eager wins some size and rendezvous
+// no confirmed run of them: the crossover lies above the compared sizes,
+// or, against a server's eager limit (limit > 0), is unknown.
+func eagerAhead(res *OpResult, pts []Point, limit int, unknown string) {
+	lo, hi := pts[0].Size, pts[len(pts)-1].Size
+	last := 0
+	for _, p := range pts {
+		if p.Winner == "eager" {
+			last = p.Size
+		}
+	}
+	allEager := !slices.ContainsFunc(pts, func(p Point) bool { return p.Winner != "eager" })
+	switch {
+	case limit > 0 && allEager:
+		res.Verdict = fmt.Sprintf("eager is faster at every size both protocols were measured at (%s); %s; the best threshold this server allows is its max eager (eager for every size it accepts), a limit set by the server, not a measured crossover",
+			sizeSpan(lo, hi), unknown)
+	case limit > 0 && last == hi:
+		res.Verdict = fmt.Sprintf("eager is still faster at %s, the largest size eager could be measured at; %s",
+			report.Bytes(int64(hi)), unknown)
+	case limit > 0:
+		res.Verdict = fmt.Sprintf("eager is faster up to %s and the two are within noise from there to %s, the largest size eager could be measured at; %s",
+			report.Bytes(int64(last)), report.Bytes(int64(hi)), unknown)
+	case last == hi:
+		res.Verdict = fmt.Sprintf("eager is still faster at the largest size measured, %s; the crossover lies above the measured range",
+			report.Bytes(int64(hi)))
+	default:
+		res.Verdict = fmt.Sprintf("eager is faster up to %s and the two are within noise from there to %s; the crossover lies above the measured range",
+			report.Bytes(int64(last)), report.Bytes(int64(hi)))
+	}
+	if limit > 0 {
+		res.Suggestion = raiseLimit(limit)
+	} else {
+		res.Suggestion = fmt.Sprintf("extend values.range.max beyond %s (try up to %s)", report.Bytes(int64(hi)), report.Bytes(int64(hi)*16))
+	}
+	if last != hi {
+		res.Suggestion += ", or raise --repeats or the measure phase so the larger sizes separate from the noise"
+	}
 }
 
 // raiseLimit suggests how to measure eager from size on.
