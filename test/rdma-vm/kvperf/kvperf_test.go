@@ -1,11 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,13 +13,10 @@ func TestFlagErrors(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{nil, []string{"-addr is required", "exactly one of -check and -bench"}},
-		{[]string{"-addr", "x:1", "-check", "-bench"}, []string{"exactly one"}},
-		{[]string{"-addr", "x:1", "-bench", "-op", "put", "-transport", "ib"}, []string{`-op "put"`, `-transport "ib"`}},
-		{[]string{"-addr", "x:1", "-bench", "-op", "get"}, []string{"-size 0 must be positive"}},
-		{[]string{"-addr", "x:1", "-check", "-op", "get", "-size", "3"}, []string{"-op needs -bench"}},
-		{[]string{"-addr", "x:1", "-check", "-cpuprofile", "p.out"}, []string{"-cpuprofile needs -bench"}},
-		{[]string{"-addr", "x:1", "-bench", "-inflight", "0"}, []string{"-inflight 0: want 1 to 64"}},
+		{nil, []string{"-addr is required", "-check is required"}},
+		{[]string{"-addr", "x:1", "-check", "-transport", "ib", "-timeout", "0s"}, []string{`-transport "ib"`, "-timeout 0s must be positive"}},
+		{[]string{"-addr", "x:1", "-check", "-check-max", "0"}, []string{"-check-max 0 must be positive"}},
+		{[]string{"-addr", "x:1", "-check", "-bench"}, []string{"flag provided but not defined: -bench"}},
 		{[]string{"-addr", "x:1", "-check", "-threshold", "-1", "-poll", "spin", "extra"}, []string{"-threshold -1", `-poll "spin"`, "unexpected arguments"}},
 	}
 	for _, c := range cases {
@@ -57,50 +50,5 @@ func TestCheckTCP(t *testing.T) {
 	}
 	if !strings.HasPrefix(out.String(), "ok: ") {
 		t.Fatalf("output %q", out.String())
-	}
-}
-
-func TestBenchTCP(t *testing.T) {
-	addr := startTCP(t)
-	var out, errb bytes.Buffer
-	if code := run([]string{"-addr", addr, "-transport", "tcp", "-bench", "-n", "20"}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	sc := bufio.NewScanner(&out)
-	var names []string
-	for sc.Scan() {
-		var r result
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("line %q: %v", sc.Text(), err)
-		}
-		if r.N != 20 || r.Inflight != 1 || r.P50NS <= 0 || r.P99NS < r.P50NS || r.OpsPerSec <= 0 || r.MBPerSec <= 0 || r.Poll != "event" {
-			t.Errorf("implausible result %+v", r)
-		}
-		names = append(names, r.Case)
-	}
-	if got := strings.Join(names, ","); got != "eager-get-64B,rdv-get-64KiB,set-1MiB" {
-		t.Fatalf("cases %s", got)
-	}
-	out.Reset()
-	prof := filepath.Join(t.TempDir(), "cpu.pprof")
-	if code := run([]string{"-addr", addr, "-transport", "tcp", "-poll", "busy", "-bench", "-op", "set", "-size", "100", "-n", "5",
-		"-cpuprofile", prof}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	var r result
-	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.Op != "set" || r.Size != 100 || r.Protocol != "eager" || r.Poll != "busy" {
-		t.Fatalf("single case: %+v %v", r, err)
-	}
-	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
-		t.Fatalf("cpu profile: %v", err)
-	}
-	out.Reset()
-	if code := run([]string{"-addr", addr, "-transport", "tcp", "-bench", "-op", "get", "-size", "70000", "-n", "7",
-		"-inflight", "3"}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	r = result{}
-	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.N != 7 || r.Inflight != 3 || r.Protocol != "rendezvous" || r.P50NS <= 0 {
-		t.Fatalf("three in flight: %+v %v", r, err)
 	}
 }
