@@ -61,16 +61,7 @@ workloads or transports are drawn but warned about on stderr.
 				return err
 			}
 			paths, warnings, err := plot.SaveAll(run, dir, opt)
-			for _, w := range warnings {
-				fmt.Fprintln(cmd.ErrOrStderr(), "kvbench plot: skipped:", w)
-			}
-			if err != nil {
-				return err
-			}
-			for _, p := range paths {
-				fmt.Fprintln(cmd.OutOrStdout(), p)
-			}
-			return nil
+			return written(cmd, "skipped", paths, warnings, err)
 		},
 	}
 	fl := cmd.Flags()
@@ -94,8 +85,14 @@ func plotRuns(cmd *cobra.Command, args []string, opt plot.Options) error {
 		runs = append(runs, plot.RunDir{Run: run, Dir: dir})
 	}
 	paths, warnings, err := plot.SaveCompare(runs, opt)
+	return written(cmd, "warning", paths, warnings, err)
+}
+
+// written prints each warning on stderr under kind, then, unless err, the
+// files written on stdout.
+func written(cmd *cobra.Command, kind string, paths []string, warnings []error, err error) error {
 	for _, w := range warnings {
-		fmt.Fprintln(cmd.ErrOrStderr(), "kvbench plot: warning:", w)
+		fmt.Fprintf(cmd.ErrOrStderr(), "kvbench plot: %s: %v\n", kind, w)
 	}
 	if err != nil {
 		return err
