@@ -60,7 +60,9 @@ func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout =
 // WithPoll selects busy or event-driven completion polling. With
 // transport.PollBusy on a transport that supports it (verbs), a request
 // waiting for its reply polls the completion queue itself, spinning a
-// core per waiting goroutine; event mode sleeps until woken.
+// core per waiting goroutine; event mode sleeps until woken. Busy
+// polling on verbs raises GOMAXPROCS to at least 2, so that the Go
+// runtime leaves a poller's calls into C alone.
 func WithPoll(p transport.Poll) Option { return func(o *options) { o.poll = p } }
 
 // WithDevice names the RDMA device (verbs only).

@@ -93,6 +93,7 @@ func openCQ(d *device, cqe int, poll transport.Poll, idle time.Duration) (*cq, e
 	q := &cq{busy: poll == transport.PollBusy, done: make(chan struct{})}
 	if q.busy {
 		q.idle = idle
+		ensureBusyProcs()
 	}
 	event := C.int(1)
 	if q.busy && q.idle == 0 {

@@ -59,7 +59,11 @@
 // the work. For the same reason Config.BusyIdle
 // lets that poller stop after a spell with nothing arriving: it arms the
 // CQ and sleeps on its completion channel (a busy CQ with BusyIdle gets
-// one) until the next completion.
+// one) until the next completion. Opening a busy CQ raises GOMAXPROCS to
+// at least 2 (never lowers it): with one Go processor, as a process
+// pinned to one CPU gets, the runtime takes the processor away from
+// every C call longer than 20 us and hands it to another thread, a
+// context switch each time (procs.go).
 //
 // # Cost per operation
 //

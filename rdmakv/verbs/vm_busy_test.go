@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -210,4 +211,20 @@ func TestBusyIdleNaps(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestBusyPollRaisesProcs: a process pinned to one CPU starts with
+// GOMAXPROCS 1; opening a busy-polled connection raises it to
+// minBusyProcs, and an event-driven one leaves it alone.
+func TestBusyPollRaisesProcs(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	s := startServer(t, testConfig(transport.PollEvent), true)
+	dialTest(t, s, testConfig(transport.PollEvent), newRecorder(false))
+	if n := runtime.GOMAXPROCS(0); n != 1 {
+		t.Fatalf("event-mode connection: GOMAXPROCS %d, want it left at 1", n)
+	}
+	dialTest(t, s, testConfig(transport.PollBusy), newRecorder(false))
+	if n := runtime.GOMAXPROCS(0); n != minBusyProcs {
+		t.Fatalf("busy-mode connection: GOMAXPROCS %d, want %d", n, minBusyProcs)
+	}
 }
