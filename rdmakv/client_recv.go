@@ -15,8 +15,8 @@ func (h handler) Deliver(conn transport.Conn, m *transport.Message) {
 		m.Release()
 		return
 	}
-	f, err := wire.Decode(m.Data)
-	if err != nil {
+	var f wire.Frame
+	if err := f.Decode(m.Data); err != nil {
 		m.Release()
 		c.log.Warn("rdmakv: closing connection: malformed message from server", "remote", conn.RemoteAddr(), "err", err)
 		// Closing unmaps the staging region: let a Set copying into it

@@ -63,8 +63,8 @@ func (sc *sconn) Deliver(c transport.Conn, m *transport.Message) {
 		sc.fault("unknown completion kind %d", m.Kind)
 		return
 	}
-	f, err := wire.Decode(m.Data)
-	if err != nil {
+	var f wire.Frame
+	if err := f.Decode(m.Data); err != nil {
 		sc.fault("malformed message: %v", err)
 		return
 	}

@@ -65,61 +65,81 @@ func (t Type) mayCarryFlags(st Status) bool {
 // checks magic, version, type, status and flags, that the header, key and
 // value lengths add up to len(b), and that the type may carry them.
 func Decode(b []byte) (Frame, error) {
+	var f Frame
+	if err := f.Decode(b); err != nil {
+		return Frame{}, err
+	}
+	return f, nil
+}
+
+// Decode is the package's Decode into f, for a data path that keeps one
+// Frame per connection rather than copying one out per message. On error
+// f holds nothing meaningful.
+func (f *Frame) Decode(b []byte) error {
 	if len(b) < BaseSize {
-		return Frame{}, fmt.Errorf("%w: %d bytes, need %d", ErrShort, len(b), BaseSize)
+		return fmt.Errorf("%w: %d bytes, need %d", ErrShort, len(b), BaseSize)
 	}
 	if b[offMagic] != Magic[0] || b[offMagic+1] != Magic[1] {
-		return Frame{}, fmt.Errorf("%w: %#02x %#02x", ErrMagic, b[offMagic], b[offMagic+1])
+		return fmt.Errorf("%w: %#02x %#02x", ErrMagic, b[offMagic], b[offMagic+1])
 	}
 	if b[offVersion] != ProtocolVersion {
-		return Frame{}, fmt.Errorf("%w: %d (speak %d)", ErrVersion, b[offVersion], ProtocolVersion)
+		return fmt.Errorf("%w: %d (speak %d)", ErrVersion, b[offVersion], ProtocolVersion)
 	}
 	if Flag(b[offFlags])&^knownFlags != 0 {
-		return Frame{}, ErrReserved
+		return ErrReserved
 	}
 	t := Type(b[offType])
 	if !t.Valid() {
-		return Frame{}, fmt.Errorf("%w: %d", ErrType, uint8(t))
+		return fmt.Errorf("%w: %d", ErrType, uint8(t))
 	}
 	hl := int(headerLens[t])
 	if len(b) < hl {
-		return Frame{}, fmt.Errorf("%w: %d bytes, a %s header is %d", ErrShort, len(b), t, hl)
+		return fmt.Errorf("%w: %d bytes, a %s header is %d", ErrShort, len(b), t, hl)
 	}
-	h := decodeHeader(b)
+	h := &f.Header
+	h.decode(b)
+	if err := h.check(len(b) - hl); err != nil {
+		return err
+	}
+	k := hl + int(h.KeyLen)
+	f.Key, f.Value = b[hl:k:k], b[k:len(b):len(b)]
+	return nil
+}
+
+// check validates a decoded header against the n bytes that follow it.
+func (h *Header) check(n int) error {
 	if h.Flags != 0 && !h.Type.mayCarryFlags(h.Status) {
-		return Frame{}, fmt.Errorf("%w: %s with flags %#02x", ErrField, h.Type, uint8(h.Flags))
+		return fmt.Errorf("%w: %s with flags %#02x", ErrField, h.Type, uint8(h.Flags))
 	}
 	if !h.Status.Valid() {
-		return Frame{}, fmt.Errorf("%w: %d", ErrStatus, uint8(h.Status))
+		return fmt.Errorf("%w: %d", ErrStatus, uint8(h.Status))
 	}
 	if h.Status != OK && !h.Type.IsReply() {
-		return Frame{}, fmt.Errorf("%w: %s carries status %s", ErrField, h.Type, h.Status)
+		return fmt.Errorf("%w: %s carries status %s", ErrField, h.Type, h.Status)
 	}
-	total := uint64(hl) + uint64(h.KeyLen) + uint64(h.ValueLen)
-	if total != uint64(len(b)) {
-		return Frame{}, fmt.Errorf("%w: %s header says %d key + %d value bytes, frame has %d after the header",
-			ErrLength, h.Type, h.KeyLen, h.ValueLen, len(b)-hl)
+	if uint64(h.KeyLen)+uint64(h.ValueLen) != uint64(n) {
+		return fmt.Errorf("%w: %s header says %d key + %d value bytes, frame has %d after the header",
+			ErrLength, h.Type, h.KeyLen, h.ValueLen, n)
 	}
 	s := shapes[h.Type]
 	if h.KeyLen != 0 && !s.key {
-		return Frame{}, fmt.Errorf("%w: %s with a %d-byte key", ErrField, h.Type, h.KeyLen)
+		return fmt.Errorf("%w: %s with a %d-byte key", ErrField, h.Type, h.KeyLen)
 	}
 	switch {
 	case s.body > 0:
 		if h.ValueLen != uint32(s.body) && h.Status == OK {
-			return Frame{}, fmt.Errorf("%w: %s body is %d bytes, want %d", ErrLength, h.Type, h.ValueLen, s.body)
+			return fmt.Errorf("%w: %s body is %d bytes, want %d", ErrLength, h.Type, h.ValueLen, s.body)
 		}
 		if h.Status != OK && h.ValueLen != 0 && h.ValueLen != uint32(s.body) {
-			return Frame{}, fmt.Errorf("%w: %s body is %d bytes", ErrLength, h.Type, h.ValueLen)
+			return fmt.Errorf("%w: %s body is %d bytes", ErrLength, h.Type, h.ValueLen)
 		}
 	case !s.value && h.ValueLen != 0:
-		return Frame{}, fmt.Errorf("%w: %s with %d inline value bytes", ErrField, h.Type, h.ValueLen)
+		return fmt.Errorf("%w: %s with %d inline value bytes", ErrField, h.Type, h.ValueLen)
 	}
 	if s.token && h.Token == 0 {
-		return Frame{}, fmt.Errorf("%w: %s with token 0", ErrField, h.Type)
+		return fmt.Errorf("%w: %s with token 0", ErrField, h.Type)
 	}
-	k := hl + int(h.KeyLen)
-	return Frame{Header: h, Key: b[hl:k:k], Value: b[k:len(b):len(b)]}, nil
+	return nil
 }
 
 // AppendFrame encodes h with key and value into dst and returns the

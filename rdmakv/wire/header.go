@@ -193,11 +193,11 @@ func (h *Header) Encode(b []byte) int {
 	return n
 }
 
-// decodeHeader reads a header whose type is valid from b, which holds at
-// least HeaderLen of that type.
-func decodeHeader(b []byte) Header {
+// decode reads a header whose type is valid from b, which holds at
+// least HeaderLen of that type, into h.
+func (h *Header) decode(b []byte) {
 	le := binary.LittleEndian
-	h := Header{
+	*h = Header{
 		Type:     Type(b[offType]),
 		Status:   Status(b[offStatus]),
 		Flags:    Flag(b[offFlags]),
@@ -208,7 +208,7 @@ func decodeHeader(b []byte) Header {
 	f := fields[h.Type]
 	n := BaseSize
 	if f == 0 {
-		return h
+		return
 	}
 	if f&fAddr != 0 {
 		h.Addr = le.Uint64(b[n:])
@@ -233,5 +233,4 @@ func decodeHeader(b []byte) Header {
 	if f&fAux != 0 {
 		h.Aux = le.Uint32(b[n:])
 	}
-	return h
 }
