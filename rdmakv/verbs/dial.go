@@ -104,8 +104,10 @@ func dial(ctx context.Context, addr string, cfg transport.Config, h transport.Ha
 	if cfg.Device != "" && cfg.Device != dev.name {
 		return nil, fmt.Errorf("%s is reached through device %s, not the configured %s", sa.host, dev.name, cfg.Device)
 	}
-	if err := errno(C.rdma_resolve_route(id, ms)); err != nil {
-		return nil, fmt.Errorf("resolve route: %w", err)
+	// rdma_resolve_route returns -1 and sets errno; the kv_ wrappers
+	// return -errno themselves.
+	if r, err := C.rdma_resolve_route(id, ms); r != 0 {
+		return nil, fmt.Errorf("resolve route: %w", cmErr(err))
 	}
 	if err := awaitEvent(ctx, cm, C.RDMA_CM_EVENT_ROUTE_RESOLVED); err != nil {
 		return nil, err

@@ -39,6 +39,16 @@ func errno(r C.int) error {
 	return syscall.Errno(-r)
 }
 
+// cmErr is the error of a librdmacm call that returned -1, given the
+// errno cgo read right after it; a call that failed without setting errno
+// reads as EIO, as the kv_ wrappers report it.
+func cmErr(err error) error {
+	if err == nil {
+		return syscall.EIO
+	}
+	return err
+}
+
 func wcStatusString(s uint32) string {
 	return C.GoString(C.ibv_wc_status_str(C.enum_ibv_wc_status(s)))
 }
