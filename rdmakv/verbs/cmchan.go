@@ -72,3 +72,24 @@ func (m *cmChannel) close() {
 func eventName(e C.int) string {
 	return C.GoString(C.rdma_event_str(C.enum_rdma_cm_event_type(e)))
 }
+
+// createID makes a reliable-connected (RDMA_PS_TCP) id on m's channel.
+func (m *cmChannel) createID() (*C.struct_rdma_cm_id, error) {
+	var id *C.struct_rdma_cm_id
+	if r, err := C.rdma_create_id(m.ch, &id, nil, C.RDMA_PS_TCP); r != 0 {
+		return nil, fmt.Errorf("create cm id: %w", cmErr(err))
+	}
+	return id, nil
+}
+
+func destroyID(id *C.struct_rdma_cm_id) { C.rdma_destroy_id(id) }
+
+// resolveRoute starts route resolution for id, whose address is resolved.
+// rdma_resolve_route returns -1 and sets errno, where the kv_ wrappers
+// return -errno.
+func resolveRoute(id *C.struct_rdma_cm_id, ms C.int) error {
+	if r, err := C.rdma_resolve_route(id, ms); r != 0 {
+		return fmt.Errorf("resolve route: %w", cmErr(err))
+	}
+	return nil
+}

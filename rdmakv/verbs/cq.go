@@ -42,6 +42,10 @@ const busySpins = 256
 // 2-3 thousand).
 const sweepEvery = 10 * time.Millisecond
 
+// armRetry is how long an event-mode poller waits before polling again
+// when its CQ could not be armed for a notification.
+const armRetry = time.Millisecond
+
 // cq is a completion queue and the goroutine that drains it. In event mode
 // it sleeps on the completion channel through Go's netpoller (a dup of the
 // channel fd wrapped in an os.File), so no OS thread blocks in C; a kick
@@ -55,6 +59,9 @@ type cq struct {
 	// spins without end. naps counts those sleeps.
 	idle time.Duration
 	naps atomic.Uint64
+	// armFailures counts sleeps given up because the CQ could not be
+	// armed (see sleep).
+	armFailures atomic.Uint64
 	// yield paces the yields of every loop spinning on this CQ.
 	yield yielder
 	// rq, on a receive CQ, is the queue whose released buffers each
@@ -78,6 +85,9 @@ type cq struct {
 	f      *os.File
 	rc     syscall.RawConn
 	waitFn func(fd uintptr) bool
+	// arm is kv_arm_poll on this CQ (guarded by pmu): completions found,
+	// or -errno when the CQ could not be armed.
+	arm func() int
 
 	stop   atomic.Bool
 	kicked atomic.Bool
@@ -118,6 +128,7 @@ func openCQ(d *device, cqe int, poll transport.Poll, idle time.Duration) (*cq, e
 		return nil, fmt.Errorf("verbs: completion channel: %w", err)
 	}
 	q.waitFn = func(uintptr) bool { return C.kv_cq_events(q.c) != -C.EAGAIN }
+	q.arm = func() int { return int(C.kv_arm_poll(q.c)) }
 	return q, nil
 }
 
@@ -195,14 +206,26 @@ func (q *cq) run(control func()) {
 func (q *cq) sleep() bool {
 	q.pmu.Lock()
 	n := q.poll(eventSpins, false)
+	armed := true
 	if n == 0 {
-		n = max(0, int(C.kv_arm_poll(q.c)))
+		if r := q.arm(); r < 0 {
+			armed = false
+		} else {
+			n = r
+		}
 	}
 	if n > 0 {
 		q.dispatch(q.wcs[:n])
 	}
 	q.pmu.Unlock()
 	if n > 0 {
+		return true
+	}
+	if !armed {
+		// An unarmed CQ never signals its channel: sleeping on it would
+		// strand every completion after this one. Poll again shortly.
+		q.armFailures.Add(1)
+		time.Sleep(armRetry)
 		return true
 	}
 	err := q.rc.Read(q.waitFn)

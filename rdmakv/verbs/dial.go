@@ -83,11 +83,11 @@ func dial(ctx context.Context, addr string, cfg transport.Config, h transport.Ha
 	stopCancel := context.AfterFunc(ctx, func() { cm.setDeadline(time.Unix(1, 0)) })
 	defer stopCancel()
 
-	var id *C.struct_rdma_cm_id
-	if r, err := C.rdma_create_id(cm.ch, &id, nil, C.RDMA_PS_TCP); r != 0 {
-		return nil, fmt.Errorf("create cm id: %w", err)
+	id, err := cm.createID()
+	if err != nil {
+		return nil, err
 	}
-	undo.push(func() { C.rdma_destroy_id(id) })
+	undo.push(func() { destroyID(id) })
 
 	ms := C.int(min(max(time.Until(deadline), time.Millisecond), resolveTimeout) / time.Millisecond)
 	if err := errno(C.kv_resolve_addr(id, sa.family, &sa.ip[0], C.int(sa.port), ms)); err != nil {
@@ -104,10 +104,8 @@ func dial(ctx context.Context, addr string, cfg transport.Config, h transport.Ha
 	if cfg.Device != "" && cfg.Device != dev.name {
 		return nil, fmt.Errorf("%s is reached through device %s, not the configured %s", sa.host, dev.name, cfg.Device)
 	}
-	// rdma_resolve_route returns -1 and sets errno; the kv_ wrappers
-	// return -errno themselves.
-	if r, err := C.rdma_resolve_route(id, ms); r != 0 {
-		return nil, fmt.Errorf("resolve route: %w", cmErr(err))
+	if err := resolveRoute(id, ms); err != nil {
+		return nil, err
 	}
 	if err := awaitEvent(ctx, cm, C.RDMA_CM_EVENT_ROUTE_RESOLVED); err != nil {
 		return nil, err

@@ -84,10 +84,10 @@ func listen(addr string, cfg transport.Config, accept transport.AcceptFunc) (_ *
 		return nil, err
 	}
 	undo.push(l.cm.close)
-	if r, err := C.rdma_create_id(l.cm.ch, &l.id, nil, C.RDMA_PS_TCP); r != 0 {
-		return nil, fmt.Errorf("create cm id: %w", err)
+	if l.id, err = l.cm.createID(); err != nil {
+		return nil, err
 	}
-	undo.push(func() { C.rdma_destroy_id(l.id) })
+	undo.push(func() { destroyID(l.id) })
 	if err := errno(C.kv_bind_listen(l.id, sa.family, &sa.ip[0], C.int(sa.port), listenBacklog)); err != nil {
 		return nil, fmt.Errorf("bind: %w", err)
 	}

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -487,4 +489,53 @@ func TestPeerInvalidateOtherConnection(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestResolveRouteError: rdma_resolve_route on an id whose route is
+// already resolved fails in the kernel with EINVAL; the error must carry
+// that errno, not the -1 the library returned read as one (EPERM).
+func TestResolveRouteError(t *testing.T) {
+	cm, err := openCM()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cm.close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	id, err := routedID(ctx, cm, vmAddr(t)+":7471")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer destroyID(id)
+	err = resolveRoute(id, 1000)
+	if !errors.Is(err, syscall.EINVAL) || !strings.Contains(err.Error(), "resolve route: invalid argument") {
+		t.Fatalf("second route resolution: %v, want resolve route: invalid argument (EINVAL)", err)
+	}
+}
+
+// TestArmFailure: an event-mode poller whose CQ cannot be armed for a
+// notification keeps polling instead of sleeping on a channel that will
+// never signal, so replies still arrive.
+func TestArmFailure(t *testing.T) {
+	s := startServer(t, testConfig(transport.PollEvent), true)
+	rec := newRecorder(false)
+	c := dialTest(t, s, testConfig(transport.PollEvent), rec).(*conn)
+	q := c.g.rcq
+	q.pmu.Lock()
+	q.arm = func() int { return -int(syscall.EIO) }
+	q.pmu.Unlock()
+	for i := range 20 {
+		msg := []byte(fmt.Sprintf("unarmed %d", i))
+		if err := c.Send(msg, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		if g := rec.next(t); !bytes.Equal(g.data, msg) {
+			t.Fatalf("got %q, want %q", g.data, msg)
+		}
+		// Let the poller run out of spins and try to arm before the next.
+		time.Sleep(5 * time.Millisecond)
+	}
+	if q.armFailures.Load() == 0 {
+		t.Fatal("the poller never tried to arm its CQ")
+	}
 }
