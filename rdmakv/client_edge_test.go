@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kvbench/kvbench/internal/testutil"
+
 	"github.com/kvbench/kvbench/rdmakv/transport"
 	"github.com/kvbench/kvbench/rdmakv/wire"
 )
@@ -137,7 +139,7 @@ func TestAutoFallsBackToTCP(t *testing.T) {
 	if _, err := transport.Lookup("verbs"); err != nil {
 		transport.RegisterNetwork(coreFakeVerbs{})
 	}
-	logs := &coreLogBuffer{}
+	logs := &testutil.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	s, err := Listen(ServerConfig{Listen: "127.0.0.1:0", Transport: "auto", PoolSize: 1 << 20, Logger: log})
 	if err != nil {

@@ -11,32 +11,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kvbench/kvbench/internal/testutil"
+
 	_ "github.com/kvbench/kvbench/rdmakv/tcp"
 	"github.com/kvbench/kvbench/rdmakv/transport"
 	"github.com/kvbench/kvbench/rdmakv/wire"
 )
 
-// coreLogBuffer collects log output written from transport goroutines.
-type coreLogBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *coreLogBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *coreLogBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func coreServer(t testing.TB, mod func(*ServerConfig)) (*Server, *coreLogBuffer) {
+func coreServer(t testing.TB, mod func(*ServerConfig)) (*Server, *testutil.Buffer) {
 	t.Helper()
-	logs := &coreLogBuffer{}
+	logs := &testutil.Buffer{}
 	cfg := ServerConfig{
 		Listen: "127.0.0.1:0", Transport: "tcp", PoolSize: 16 << 20, MaxValue: 4 << 20,
 		Lease: 2 * time.Second, Logger: slog.New(slog.NewTextHandler(logs, nil)),

@@ -1,35 +1,18 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/kvbench/kvbench/internal/testutil"
 
 	_ "github.com/kvbench/kvbench/rdmakv/tcp"
 )
 
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 func TestServeUntilCancelled(t *testing.T) {
-	var out, errOut lockedBuffer
+	var out, errOut testutil.Buffer
 	cmd := newCommand(&out, &errOut)
 	cmd.SetArgs([]string{"--listen", "127.0.0.1:0", "--pool-size", "1MiB", "--max-eager", "4KiB"})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -57,7 +40,7 @@ func TestServeUntilCancelled(t *testing.T) {
 }
 
 func TestBadFlagsReportEveryProblem(t *testing.T) {
-	var out, errOut lockedBuffer
+	var out, errOut testutil.Buffer
 	cmd := newCommand(&out, &errOut)
 	cmd.SetArgs([]string{"--pool-size", "12parsecs", "--poll", "spin", "--max-key", "0", "--log-level", "loud",
 		"--transport", "smoke", "--lease", "0s", "--busy-idle", "-1ms"})

@@ -3,18 +3,15 @@ package compare
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"gotest.tools/v3/golden"
 
 	"github.com/kvbench/kvbench/internal/report/synth"
 	"github.com/kvbench/kvbench/internal/results"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func spec(seed uint64, scale map[string]float64) synth.Spec {
 	return synth.Spec{Ops: []string{"get", "set"}, Sizes: []int{64, 4096, 65536}, Thresholds: []int{4096},
@@ -136,20 +133,7 @@ func TestUnmatchedAndGolden(t *testing.T) {
 	if err := res.Write(&buf, "table"); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "compare.table.golden")
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("table differs from golden:\n%s", buf.String())
-	}
+	golden.Assert(t, buf.String(), "compare.table.golden")
 	buf.Reset()
 	if err := res.Write(&buf, "json"); err != nil {
 		t.Fatal(err)

@@ -2,15 +2,14 @@ package report
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"gotest.tools/v3/golden"
+)
 
 func TestGolden(t *testing.T) {
 	run, _, err := Load("testdata")
@@ -29,19 +28,7 @@ func TestGolden(t *testing.T) {
 			if err := Write(&buf, run, format); err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", "report."+format+".golden")
-			if *update {
-				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create)", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("%s output differs from %s:\n%s", format, golden, buf.String())
-			}
+			golden.Assert(t, buf.String(), "report."+format+".golden")
 		})
 	}
 }

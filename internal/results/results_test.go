@@ -2,7 +2,6 @@ package results
 
 import (
 	"bytes"
-	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"gotest.tools/v3/golden"
+
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func TestCreateRunDirNeverOverwrites(t *testing.T) {
 	parent := t.TempDir()
@@ -213,19 +212,7 @@ func TestSummaryGolden(t *testing.T) {
 	if err := WriteSummary(&buf, r); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "summary.golden")
-	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("summary differs from %s (rerun with -update if intended):\n%s", golden, buf.String())
-	}
+	golden.Assert(t, buf.String(), "summary.golden")
 }
 
 func TestCollectHost(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -14,10 +13,10 @@ import (
 	"strings"
 	"testing"
 
+	"gotest.tools/v3/golden"
+
 	"github.com/kvbench/kvbench/rdmakv"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // linear is a fake system: latency = base + perByte*size per protocol, with
 // multiplicative Gaussian noise of relative size sigma from a seeded source.
@@ -493,7 +492,7 @@ func TestSaveGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "tune.txt.golden", txt)
+	golden.Assert(t, string(txt), "tune.txt.golden")
 	var back Result
 	js, _ := os.ReadFile(filepath.Join(dir, JSONFile))
 	if err := json.Unmarshal(js, &back); err != nil || back.Recommended != res.Recommended || len(back.Ops[0].Points) != 7 {
@@ -518,7 +517,7 @@ func TestSaveGoldenLimited(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "tune-limited.txt.golden", txt)
+	golden.Assert(t, string(txt), "tune-limited.txt.golden")
 	var back Result
 	js, _ := os.ReadFile(filepath.Join(dir, JSONFile))
 	if err := json.Unmarshal(js, &back); err != nil || fmt.Sprint(back.Ops[0].EagerUnmeasured) != "[65536 131072 262144]" {
@@ -556,23 +555,5 @@ func TestProtocolRanges(t *testing.T) {
 	r.Recommended = 16 // every request carries the key: nothing fits eager
 	if got := fmt.Sprint(r.protocolRanges("get")[1:]); got != "[[0..inf rendezvous]]" {
 		t.Errorf("ranges %s", got)
-	}
-}
-
-// checkGolden compares got with testdata/name, rewriting it with -update.
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	golden := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from golden:\n%s", name, got)
 	}
 }

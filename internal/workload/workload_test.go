@@ -2,16 +2,15 @@ package workload
 
 import (
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/bad/*.err golden files")
+	"gotest.tools/v3/golden"
+)
 
 func TestGoodFiles(t *testing.T) {
 	files, _ := filepath.Glob("testdata/good/*.yaml")
@@ -57,20 +56,8 @@ func TestBadFilesGolden(t *testing.T) {
 					t.Errorf("problem without file position: %q", line)
 				}
 			}
-			got := err.Error() + "\n"
-			golden := strings.TrimSuffix(f, ".yaml") + ".err"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create)", err)
-			}
-			if got != string(want) {
-				t.Errorf("errors differ from %s:\n got:\n%s\nwant:\n%s", golden, got, want)
-			}
+			rel, _ := filepath.Rel("testdata", strings.TrimSuffix(f, ".yaml")+".err")
+			golden.Assert(t, err.Error()+"\n", rel)
 		})
 	}
 }

@@ -3,15 +3,12 @@ package tcp
 import (
 	"bytes"
 	"encoding/hex"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"gotest.tools/v3/golden"
+)
 
 // goldenFrames pins the wire format: one frame of each op.
 var goldenFrames = []header{
@@ -38,19 +35,7 @@ func TestFrameGolden(t *testing.T) {
 		}
 		fmt.Fprintf(&out, "%-9s %s\n", opName(h.op), hex.EncodeToString(b[:]))
 	}
-	path := filepath.Join("testdata", "frames.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create)", err)
-	}
-	if !bytes.Equal(want, []byte(out.String())) {
-		t.Fatalf("frame encoding changed:\n got:\n%s\nwant:\n%s", out.String(), want)
-	}
+	golden.Assert(t, out.String(), "frames.golden")
 }
 
 func TestDecodeHeaderRefuses(t *testing.T) {

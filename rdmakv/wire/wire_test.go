@@ -4,14 +4,11 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the encoder")
+	"gotest.tools/v3/golden"
+)
 
 func sampleFrames() map[string][]byte {
 	var hello [HelloBodySize]byte
@@ -43,24 +40,7 @@ func sampleFrames() map[string][]byte {
 
 func TestGolden(t *testing.T) {
 	for name, b := range sampleFrames() {
-		path := filepath.Join("testdata", name+".golden")
-		got := hex.Dump(b)
-		if *update {
-			if err := os.MkdirAll("testdata", 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test -update)", err)
-		}
-		if got != string(want) {
-			t.Errorf("%s: encoding changed:\n got %s\nwant %s", name, got, want)
-		}
+		golden.Assert(t, hex.Dump(b), name+".golden")
 	}
 }
 

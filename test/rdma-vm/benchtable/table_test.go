@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,35 +9,24 @@ import (
 	"strings"
 	"testing"
 
+	"gotest.tools/v3/golden"
+
 	"github.com/kvbench/kvbench/internal/results"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // TestRunGolden renders testdata/bench, whose reports differ in how many
 // rounds they hold (ratios of medians), and testdata/paired, three rounds
 // of everything (medians of per-round ratios).
 func TestRunGolden(t *testing.T) {
-	for dir, golden := range map[string]string{
-		"testdata/bench":  "testdata/table.golden",
-		"testdata/paired": "testdata/table-paired.golden",
+	for dir, file := range map[string]string{
+		"testdata/bench":  "table.golden",
+		"testdata/paired": "table-paired.golden",
 	} {
 		var out bytes.Buffer
 		if err := run(dir, &out); err != nil {
 			t.Fatal(err)
 		}
-		if *update {
-			if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(out.Bytes(), want) {
-			t.Errorf("table differs from %s (rerun with -update after checking):\n%s", golden, out.String())
-		}
+		golden.Assert(t, out.String(), file)
 	}
 }
 
