@@ -18,12 +18,11 @@ const BaseSize = 16
 // known.
 const MaxHeaderSize = BaseSize + 8 + 8 + 8 + 4 + 4 + 4
 
-// ProtocolVersion is the header version this package speaks. Version 2
-// defined the flags byte (FlagPeerInvalidate), which version 1 required to
-// be zero. Version 3 sends only the fields a type uses after the base
-// (HeaderLen), where version 2 had a fixed 56-byte header: 36 fewer bytes
-// on a GET and 32 on its eager reply, which Soft-RoCE pays for by the byte.
-// Peers of different versions refuse each other at HELLO.
+// ProtocolVersion is the header version this package speaks. A header
+// carries, after the base, only the fields its type uses (HeaderLen), so
+// a GET and its eager reply spend no bytes on addresses and tokens they do
+// not have; the flags byte carries FlagPeerInvalidate. Peers of different
+// versions refuse each other at HELLO.
 const ProtocolVersion = 3
 
 // Magic is the first two header bytes, "KV".
