@@ -1,10 +1,3 @@
-// Package rdmakv is a key-value store over RDMA verbs (or a TCP emulation
-// of them). Small requests travel eager, inline in one SEND; large ones
-// rendezvous: the server hands out an address and a remote key and the
-// client moves the value with one-sided RDMA WRITE_WITH_IMM (set) or READ
-// (get). The switch point is the client's eager threshold.
-//
-// docs/PROTOCOL.md describes the wire protocol.
 package rdmakv
 
 import (
@@ -43,24 +36,4 @@ func statusErr(op string, s wire.Status) error {
 		return ErrThreshold
 	}
 	return fmt.Errorf("%w: %s answered %s", ErrProtocol, op, s)
-}
-
-// Protocol says how a request travelled.
-type Protocol uint8
-
-const (
-	// Eager: key and value inline in one message.
-	Eager Protocol = 1
-	// Rendezvous: the value moved by one-sided RDMA.
-	Rendezvous Protocol = 2
-)
-
-func (p Protocol) String() string {
-	switch p {
-	case Eager:
-		return "eager"
-	case Rendezvous:
-		return "rendezvous"
-	}
-	return fmt.Sprintf("Protocol(%d)", uint8(p))
 }
