@@ -2,7 +2,8 @@ package rdmakv
 
 import "fmt"
 
-// Protocol says how a request travelled.
+// Protocol says how a request travelled; the zero value, a request that
+// failed before choosing one, prints as "unknown".
 type Protocol uint8
 
 const (
@@ -18,6 +19,8 @@ func (p Protocol) String() string {
 		return "eager"
 	case Rendezvous:
 		return "rendezvous"
+	case 0:
+		return "unknown"
 	}
 	return fmt.Sprintf("Protocol(%d)", uint8(p))
 }

@@ -37,7 +37,7 @@ func mapErr(err error) error {
 }
 
 func (t rdmakvConn) Set(ctx context.Context, key, value []byte) (Protocol, error) {
-	p := Protocol(t.c.ProtocolFor(len(key), len(value)))
+	p := t.c.ProtocolFor(len(key), len(value))
 	return p, mapErr(t.c.Set(ctx, key, value))
 }
 
@@ -55,7 +55,7 @@ func (t rdmakvConn) Get(ctx context.Context, key []byte, view func([]byte)) (Pro
 	if view != nil {
 		view(v.Bytes())
 	}
-	p := Protocol(v.Protocol())
+	p := v.Protocol()
 	v.Release()
 	return p, nil
 }

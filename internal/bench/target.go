@@ -9,29 +9,21 @@ package bench
 import (
 	"context"
 	"errors"
+
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
-// Protocol is how an operation moved its value.
-type Protocol uint8
+// Protocol is how an operation moved its value (rdmakv's).
+type Protocol = rdmakv.Protocol
 
 // Protocols. Unknown is an operation whose protocol the target could not
 // tell (it failed before choosing one).
 const (
 	Unknown    Protocol = 0
-	Eager      Protocol = 1
-	Rendezvous Protocol = 2
+	Eager               = rdmakv.Eager
+	Rendezvous          = rdmakv.Rendezvous
 	numProtos           = 3
 )
-
-func (p Protocol) String() string {
-	switch p {
-	case Eager:
-		return "eager"
-	case Rendezvous:
-		return "rendezvous"
-	}
-	return "unknown"
-}
 
 // Op is an operation kind.
 type Op uint8
