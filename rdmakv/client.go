@@ -92,13 +92,13 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 		Device:     o.device,
 		OpTimeout:  o.timeout,
 	}
-	err := withNetwork(o.transport, c.log, func(n transport.Network) error {
+	err := withNetwork(o.transport, c.log, func(n transport.Network) (Info, error) {
 		conn, err := n.Dial(ctx, addr, cfg, handler{c})
 		if err != nil {
-			return err
+			return Info{}, err
 		}
 		c.conn = conn
-		return nil
+		return conn.Info(), nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("rdmakv: dial %s over %s: %w", addr, o.transport, err)
@@ -190,7 +190,7 @@ func (c *Client) serverMaxEagerHint(f wire.Frame) any {
 func (c *Client) Limits() Limits { return c.limits }
 
 // Info describes the link.
-func (c *Client) Info() transport.Info { return c.conn.Info() }
+func (c *Client) Info() Info { return c.conn.Info() }
 
 // ProtocolFor says which protocol a Set of these sizes uses.
 func (c *Client) ProtocolFor(keyLen, valueLen int) Protocol {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/netip"
 	"strings"
 	"sync"
 	"testing"
@@ -128,6 +129,9 @@ func TestTimeoutLateReply(t *testing.T) {
 type coreFakeVerbs struct{}
 
 func (coreFakeVerbs) Name() string { return "verbs" }
+func (coreFakeVerbs) LocalAddr() (netip.Addr, error) {
+	return netip.Addr{}, transport.ErrNoDevice
+}
 func (coreFakeVerbs) Listen(string, transport.Config, transport.AcceptFunc) (transport.Listener, error) {
 	return nil, transport.ErrNoDevice
 }
@@ -141,7 +145,7 @@ func TestAutoFallsBackToTCP(t *testing.T) {
 	}
 	logs := &testutil.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
-	s, err := Listen(ServerConfig{Listen: "127.0.0.1:0", Transport: "auto", PoolSize: 1 << 20, Logger: log})
+	s, err := Listen(ServerConfig{Local: true, Transport: "auto", PoolSize: 1 << 20, Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,8 +158,14 @@ func TestAutoFallsBackToTCP(t *testing.T) {
 	if s.Info().Transport != "tcp" || c.Info().Transport != "tcp" {
 		t.Fatalf("auto picked %q / %q, want tcp", s.Info().Transport, c.Info().Transport)
 	}
-	if n := strings.Count(logs.String(), "falling back to the tcp transport"); n != 2 {
-		t.Fatalf("want one fallback warning each for server and client, got:\n%s", logs.String())
+	if !strings.HasPrefix(s.Addr(), "127.0.0.1:") {
+		t.Errorf("a local tcp server listens on %s, want 127.0.0.1", s.Addr())
+	}
+	if n := strings.Count(logs.String(), "rdmakv: transport auto: using tcp"); n != 2 {
+		t.Fatalf("want the choice said once each by server and client, got:\n%s", logs.String())
+	}
+	if !strings.Contains(logs.String(), "no RDMA device") {
+		t.Errorf("the choice does not say why:\n%s", logs.String())
 	}
 }
 

@@ -282,14 +282,18 @@ func TestCloseIdempotent(t *testing.T) {
 }
 
 func TestServerConfigValidate(t *testing.T) {
-	err := ServerConfig{Transport: "carrier-pigeon", PoolSize: 100, MaxKey: 70000, Lease: -1, BusyIdle: -1}.Validate()
-	for _, want := range []string{"transport", "pool size", "max key", "lease", "busy idle"} {
+	err := ServerConfig{Transport: "carrier-pigeon", PoolSize: 100, MaxKey: 70000, Lease: -1, BusyIdle: -1,
+		Listen: ":1", Local: true}.Validate()
+	for _, want := range []string{"transport", "pool size", "max key", "lease", "busy idle", `listen ":1" and local`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate error %v does not mention %s", err, want)
 		}
 	}
 	if err := (ServerConfig{}).Validate(); err != nil {
 		t.Errorf("defaults invalid: %v", err)
+	}
+	if err := (ServerConfig{Local: true}).Validate(); err != nil {
+		t.Errorf("local: %v", err)
 	}
 	if err := (ServerConfig{BusyIdle: time.Millisecond}).Validate(); err == nil || !strings.Contains(err.Error(), "busy polling") {
 		t.Errorf("BusyIdle with event polling: %v", err)

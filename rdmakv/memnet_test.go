@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
 	"runtime"
 	"sync"
 	"testing"
@@ -114,6 +115,8 @@ type memListener struct {
 
 func (memNet) Name() string { return "tcp" }
 
+func (memNet) LocalAddr() (netip.Addr, error) { return netip.AddrFrom4([4]byte{127, 0, 0, 1}), nil }
+
 func (memNet) Listen(addr string, cfg transport.Config, accept transport.AcceptFunc) (transport.Listener, error) {
 	l := &memListener{addr: addr, cfg: cfg, accept: accept}
 	if _, dup := memListeners.LoadOrStore(addr, l); dup {
@@ -136,6 +139,9 @@ func (memNet) Dial(_ context.Context, addr string, cfg transport.Config, h trans
 }
 
 func (l *memListener) Addr() string { return l.addr }
+func (l *memListener) Info() transport.Info {
+	return transport.Info{Transport: "mem", Poll: l.cfg.Poll}
+}
 func (l *memListener) Register(size int, _ transport.Access) (transport.Region, error) {
 	return memRegion(make([]byte, size)), nil
 }

@@ -8,26 +8,37 @@ import (
 )
 
 // withNetwork runs try on the named transport. For "auto" it tries verbs
-// (when built in) and falls back to tcp, with one warning, if verbs reports
-// that no RDMA device is usable.
-func withNetwork(name string, log *slog.Logger, try func(transport.Network) error) error {
+// and falls back to tcp when verbs is not linked in or reports that no RDMA
+// device is usable; either way it logs the choice, so that a run over auto
+// says what it measured.
+func withNetwork(name string, log *slog.Logger, try func(transport.Network) (Info, error)) error {
 	if name != "auto" {
 		n, err := transport.Lookup(name)
 		if err != nil {
 			return err
 		}
-		return try(n)
+		_, err = try(n)
+		return err
 	}
+	why := "verbs is not linked into this program"
 	if n, err := transport.Lookup("verbs"); err == nil {
-		err := try(n)
-		if err == nil || !errors.Is(err, transport.ErrNoDevice) {
+		info, err := try(n)
+		if err == nil {
+			log.Info("rdmakv: transport auto: using verbs", "device", info.Device)
+			return nil
+		}
+		if !errors.Is(err, transport.ErrNoDevice) {
 			return err
 		}
-		log.Warn("rdmakv: no RDMA device, falling back to the tcp transport", "err", err)
+		why = err.Error()
 	}
 	n, err := transport.Lookup("tcp")
 	if err != nil {
 		return err
 	}
-	return try(n)
+	if _, err := try(n); err != nil {
+		return err
+	}
+	log.Warn("rdmakv: transport auto: using tcp", "why", why)
+	return nil
 }

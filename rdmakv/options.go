@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
-
-	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 
 // Option configures Dial.
@@ -21,7 +19,7 @@ type options struct {
 	// timeout bounds each request (and the handshake).
 	timeout time.Duration
 	// poll is the completion polling mode.
-	poll transport.Poll
+	poll Poll
 	// device names the RDMA device (verbs only).
 	device string
 	// depth is the most requests in flight on the connection.
@@ -58,12 +56,12 @@ func WithEagerThreshold(n int) Option { return func(o *options) { o.threshold = 
 func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
 
 // WithPoll selects busy or event-driven completion polling. With
-// transport.PollBusy on a transport that supports it (verbs), a request
+// PollBusy on a transport that supports it (verbs), a request
 // waiting for its reply polls the completion queue itself, spinning a
 // core per waiting goroutine; event mode sleeps until woken. Busy
 // polling on verbs raises GOMAXPROCS to at least 2, so that the Go
 // runtime leaves a poller's calls into C alone.
-func WithPoll(p transport.Poll) Option { return func(o *options) { o.poll = p } }
+func WithPoll(p Poll) Option { return func(o *options) { o.poll = p } }
 
 // WithDevice names the RDMA device (verbs only).
 func WithDevice(name string) Option { return func(o *options) { o.device = name } }
@@ -111,7 +109,7 @@ func (o *options) validate() error {
 	if o.staging < poolMinBlock {
 		errs = append(errs, fmt.Errorf("staging size %d must be at least %d", o.staging, poolMinBlock))
 	}
-	if o.poll != transport.PollEvent && o.poll != transport.PollBusy {
+	if o.poll != PollEvent && o.poll != PollBusy {
 		errs = append(errs, fmt.Errorf("poll %d: want event or busy", o.poll))
 	}
 	return errors.Join(errs...)

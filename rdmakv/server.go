@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"sync"
 	"time"
 
@@ -18,7 +19,6 @@ import (
 type Server struct {
 	cfg    ServerConfig
 	log    *slog.Logger
-	netw   string
 	ln     transport.Listener
 	pool   transport.Region
 	mem    []byte
@@ -75,17 +75,29 @@ func Listen(cfg ServerConfig) (*Server, error) {
 		Device:     cfg.Device,
 		OpTimeout:  cfg.Lease,
 	}
-	err = withNetwork(cfg.Transport, s.log, func(n transport.Network) error {
-		ln, err := n.Listen(cfg.Listen, tcfg, s.accept)
-		if err != nil {
-			return err
+	err = withNetwork(cfg.Transport, s.log, func(n transport.Network) (Info, error) {
+		addr := cfg.Listen
+		if cfg.Local {
+			ip, err := n.LocalAddr()
+			if err != nil {
+				return Info{}, err
+			}
+			addr = netip.AddrPortFrom(ip, 0).String()
 		}
-		s.ln, s.netw = ln, n.Name()
-		return nil
+		ln, err := n.Listen(addr, tcfg, s.accept)
+		if err != nil {
+			return Info{}, err
+		}
+		s.ln = ln
+		return ln.Info(), nil
 	})
 	if err != nil {
 		close(s.started)
-		return nil, fmt.Errorf("rdmakv: listen on %s over %s: %w", cfg.Listen, cfg.Transport, err)
+		where := cfg.Listen
+		if cfg.Local {
+			where = "a local address"
+		}
+		return nil, fmt.Errorf("rdmakv: listen on %s over %s: %w", where, cfg.Transport, err)
 	}
 	s.pool, err = s.ln.Register(int(cfg.PoolSize), transport.AccessRemoteRead|transport.AccessRemoteWrite)
 	if err != nil {
@@ -104,10 +116,9 @@ func Listen(cfg ServerConfig) (*Server, error) {
 // Addr is the address the server is bound to.
 func (s *Server) Addr() string { return s.ln.Addr() }
 
-// Info describes the server's transport.
-func (s *Server) Info() transport.Info {
-	return transport.Info{Transport: s.netw, Device: s.cfg.Device}
-}
+// Info describes the server's transport (after "auto" is settled), device
+// and polling mode.
+func (s *Server) Info() Info { return s.ln.Info() }
 
 // Close stops the server: every connection is closed, windows revoked and
 // the pool deregistered. Idempotent.

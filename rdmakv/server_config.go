@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/kvbench/kvbench/rdmakv/transport"
 	"github.com/kvbench/kvbench/rdmakv/wire"
 )
 
@@ -33,6 +32,11 @@ const (
 type ServerConfig struct {
 	// Listen is the host:port to bind; port 0 picks a free port.
 	Listen string
+	// Local, with Listen empty, binds a free port on an address this
+	// machine's own clients reach over the transport: 127.0.0.1 on tcp, and
+	// on verbs, where rdma_cm does not route loopback, the address of the
+	// network interface an RDMA device is bound to. Addr says which.
+	Local bool
 	// Transport is "tcp", "verbs" or "auto" (verbs, falling back to tcp
 	// when no RDMA device is usable).
 	Transport string
@@ -55,7 +59,7 @@ type ServerConfig struct {
 	// most twice as many open rendezvous leases.
 	RecvDepth int
 	// Poll selects busy or event-driven completion polling.
-	Poll transport.Poll
+	Poll Poll
 	// BusyIdle, with busy polling, is how long the receive poller spins
 	// with no request arriving before it sleeps until the next one (verbs
 	// only). While a client moves a large value one-sided the server has
@@ -69,7 +73,7 @@ type ServerConfig struct {
 }
 
 func (c ServerConfig) withDefaults() ServerConfig {
-	if c.Listen == "" {
+	if c.Listen == "" && !c.Local {
 		c.Listen = DefaultListen
 	}
 	if c.Transport == "" {
@@ -109,6 +113,9 @@ func (c ServerConfig) Validate() error {
 	default:
 		bad("transport %q: want tcp, verbs or auto", c.Transport)
 	}
+	if c.Local && c.Listen != "" {
+		bad("listen %q and local: give one", c.Listen)
+	}
 	if c.PoolSize < poolMinBlock || c.PoolSize%poolMinBlock != 0 {
 		bad("pool size %d: must be a positive multiple of %d bytes", c.PoolSize, poolMinBlock)
 	}
@@ -133,13 +140,13 @@ func (c ServerConfig) Validate() error {
 	if c.RecvDepth < 1 || c.RecvDepth > 1<<16 {
 		bad("recv depth %d: must be between 1 and 65536", c.RecvDepth)
 	}
-	if c.Poll != transport.PollEvent && c.Poll != transport.PollBusy {
+	if c.Poll != PollEvent && c.Poll != PollBusy {
 		bad("poll %d: want event or busy", c.Poll)
 	}
 	if c.BusyIdle < 0 {
 		bad("busy idle %v: must not be negative", c.BusyIdle)
 	}
-	if c.BusyIdle > 0 && c.Poll != transport.PollBusy {
+	if c.BusyIdle > 0 && c.Poll != PollBusy {
 		bad("busy idle %v: only applies to busy polling", c.BusyIdle)
 	}
 	return errors.Join(errs...)

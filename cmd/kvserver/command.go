@@ -12,7 +12,6 @@ import (
 
 	"github.com/kvbench/kvbench/internal/workload"
 	"github.com/kvbench/kvbench/rdmakv"
-	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 
 // flags holds the command line as typed; sizes stay strings so one
@@ -97,13 +96,10 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 		BusyIdle:  f.busyIdle,
 		Device:    f.device,
 	}
-	switch f.poll {
-	case "event":
-		cfg.Poll = transport.PollEvent
-	case "busy":
-		cfg.Poll = transport.PollBusy
-	default:
-		errs = append(errs, fmt.Errorf("--poll %q: want event or busy", f.poll))
+	if p, err := rdmakv.ParsePoll(f.poll); err != nil {
+		errs = append(errs, fmt.Errorf("--%w", err))
+	} else {
+		cfg.Poll = p
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(f.logLevel)); err != nil || strings.ContainsAny(f.logLevel, "+-") {

@@ -1,25 +1,21 @@
 package bench
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/bits"
-	"net/netip"
+	"time"
 
 	"github.com/kvbench/kvbench/rdmakv"
-	"github.com/kvbench/kvbench/rdmakv/transport"
-	"github.com/kvbench/kvbench/rdmakv/verbs"
 )
 
 // EmbeddedConfig sizes an in-process server for a run.
 type EmbeddedConfig struct {
 	// Transport is "tcp", "verbs" or "auto" (verbs if a device is usable,
-	// else tcp; the choice is said once on Notice).
+	// else tcp).
 	Transport string
 	// Poll is the workload's target.poll; the server polls as the clients
-	// do (EffectivePoll), busy with EmbeddedBusyIdle.
+	// do (pollMode), busy with EmbeddedBusyIdle.
 	Poll string
 	// Keys and KeySize are the key space; MaxValue the largest value size.
 	Keys     int
@@ -32,19 +28,15 @@ type EmbeddedConfig struct {
 	// MemLimit caps the memory the server may register (pool plus receive
 	// buffers); 0 means half of this machine's memory.
 	MemLimit uint64
-	// Notice receives the line saying what auto chose; nil discards.
-	Notice io.Writer
-	// Logger receives the server's connection faults; nil discards.
+	// Logger receives what auto chose and the server's connection faults;
+	// nil discards.
 	Logger *slog.Logger
 }
 
-// Embedded is a server running inside kvbench on loopback.
+// Embedded is a server running inside kvbench on a local address; its Info
+// says which transport and polling mode it uses.
 type Embedded struct {
 	*rdmakv.Server
-	// Transport is the transport actually used.
-	Transport string
-	// Poll is the server's polling mode: "busy" or "event".
-	Poll   string
 	Config rdmakv.ServerConfig
 }
 
@@ -78,9 +70,15 @@ func (c EmbeddedConfig) Plan(memTotal uint64) (rdmakv.ServerConfig, error) {
 			"embedded server would need %d MiB (%d keys of up to %d bytes, %d receive buffers of %d bytes), above the %d MiB limit (half this machine's memory): reduce keys.count or the largest value size, or give target.server",
 			need>>20, c.Keys, c.MaxValue, recvDepth, maxEager, limit>>20)
 	}
+	poll, idle := pollMode(c.Poll), time.Duration(0)
+	if poll == rdmakv.PollBusy {
+		idle = EmbeddedBusyIdle
+	}
 	return rdmakv.ServerConfig{
-		Listen:    "127.0.0.1:0",
+		Local:     true,
 		Transport: c.Transport,
+		Poll:      poll,
+		BusyIdle:  idle,
 		PoolSize:  pool,
 		MaxEager:  maxEager,
 		MaxKey:    max(c.KeySize, 1),
@@ -91,62 +89,20 @@ func (c EmbeddedConfig) Plan(memTotal uint64) (rdmakv.ServerConfig, error) {
 }
 
 // StartEmbedded starts a server for the run, memTotal being this machine's
-// memory in bytes (0 if unknown: no limit).
+// memory in bytes (0 if unknown: no limit). It listens on a local address
+// that routes over the transport (rdmakv.ServerConfig.Local); with "auto",
+// rdmakv settles the transport and says which on the logger.
 func StartEmbedded(c EmbeddedConfig, memTotal uint64) (*Embedded, error) {
 	cfg, err := c.Plan(memTotal)
 	if err != nil {
 		return nil, err
 	}
 	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	tr := c.Transport
-	if tr == "auto" {
-		vcfg, err := c.forTransport(cfg, "verbs")
-		var s *rdmakv.Server
-		if err == nil {
-			s, err = rdmakv.Listen(vcfg)
-		}
-		if err == nil {
-			if c.Notice != nil {
-				fmt.Fprintf(c.Notice, "kvbench: transport auto: using verbs (RDMA device %s)\n", s.Info().Device)
-			}
-			return &Embedded{Server: s, Transport: "verbs", Poll: EffectivePoll(c.Poll, "verbs"), Config: vcfg}, nil
-		}
-		if !errors.Is(err, transport.ErrNoDevice) && !notBuiltIn("verbs") {
-			return nil, fmt.Errorf("embedded server: %w", err)
-		}
-		if c.Notice != nil {
-			fmt.Fprintf(c.Notice, "kvbench: transport auto: using tcp, no usable RDMA device (%v)\n", err)
-		}
-		tr = "tcp"
-	}
-	cfg, err = c.forTransport(cfg, tr)
-	if err != nil {
-		return nil, fmt.Errorf("embedded server: %w", err)
+		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	s, err := rdmakv.Listen(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("embedded server: %w", err)
 	}
-	return &Embedded{Server: s, Transport: tr, Poll: EffectivePoll(c.Poll, tr), Config: cfg}, nil
-}
-
-// forTransport sets cfg's transport to tr, its polling to what clients on
-// tr use and, on verbs, its address to one routed over the RDMA device:
-// rdma_cm does not route loopback.
-func (c EmbeddedConfig) forTransport(cfg rdmakv.ServerConfig, tr string) (rdmakv.ServerConfig, error) {
-	cfg.Transport = tr
-	cfg.Poll, cfg.BusyIdle = transport.PollEvent, 0
-	if EffectivePoll(c.Poll, tr) == PollBusy {
-		cfg.Poll, cfg.BusyIdle = transport.PollBusy, EmbeddedBusyIdle
-	}
-	if tr == "verbs" {
-		ip, err := verbs.LocalAddr()
-		if err != nil {
-			return cfg, err
-		}
-		cfg.Listen = netip.AddrPortFrom(ip, 0).String()
-	}
-	return cfg, nil
+	return &Embedded{Server: s, Config: cfg}, nil
 }

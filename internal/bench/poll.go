@@ -3,7 +3,7 @@ package bench
 import (
 	"time"
 
-	"github.com/kvbench/kvbench/rdmakv/transport"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // Polling modes (workload target.poll).
@@ -19,23 +19,13 @@ const (
 // READ there, so GETs rarely pay the 1-2 ms wake-up.
 const EmbeddedBusyIdle = 5 * time.Millisecond
 
-// EffectivePoll is the mode a client or server on transport tr (tcp or
-// verbs, after auto is settled) uses for the workload's poll setting:
-// what was asked, busy when nothing was, and event on tcp, which waits on
-// its socket whatever is asked.
-func EffectivePoll(poll, tr string) string {
-	switch {
-	case tr != "verbs":
-		return PollEvent
-	case poll == "":
-		return PollBusy
+// pollMode is what the harness asks of rdmakv for the workload's poll
+// setting: busy unless told event, as perftest polls. A transport that
+// cannot busy-poll (tcp) waits on its socket all the same, and its Info
+// says so.
+func pollMode(poll string) rdmakv.Poll {
+	if poll == PollEvent {
+		return rdmakv.PollEvent
 	}
-	return poll
-}
-
-func transportPoll(mode string) transport.Poll {
-	if mode == PollBusy {
-		return transport.PollBusy
-	}
-	return transport.PollEvent
+	return rdmakv.PollBusy
 }

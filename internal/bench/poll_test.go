@@ -5,48 +5,58 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kvbench/kvbench/rdmakv/transport"
+	"github.com/kvbench/kvbench/rdmakv"
+	_ "github.com/kvbench/kvbench/rdmakv/tcp"
 )
 
-func TestEffectivePoll(t *testing.T) {
-	for _, c := range []struct{ poll, tr, want string }{
-		{"", "verbs", PollBusy},
-		{PollEvent, "verbs", PollEvent},
-		{PollBusy, "verbs", PollBusy},
-		{"", "tcp", PollEvent},
-		{PollEvent, "tcp", PollEvent},
-	} {
-		if got := EffectivePoll(c.poll, c.tr); got != c.want {
-			t.Errorf("EffectivePoll(%q, %q) = %q, want %q", c.poll, c.tr, got, c.want)
+func TestPollMode(t *testing.T) {
+	for poll, want := range map[string]rdmakv.Poll{"": rdmakv.PollBusy, PollBusy: rdmakv.PollBusy, PollEvent: rdmakv.PollEvent} {
+		if got := pollMode(poll); got != want {
+			t.Errorf("pollMode(%q) = %v, want %v", poll, got, want)
 		}
 	}
 }
 
 func TestEmbeddedPolls(t *testing.T) {
-	c := EmbeddedConfig{Keys: 1, KeySize: 4, MaxValue: 64, Workers: 1}
-	cfg, err := c.Plan(0)
+	c := EmbeddedConfig{Transport: "tcp", Keys: 1, KeySize: 4, MaxValue: 64, Workers: 1}
+	busy, err := c.Plan(0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// On verbs the address is the RDMA device's, never loopback; without a
-	// device that is ErrNoDevice, and the polling is set all the same.
-	busy, err := c.forTransport(cfg, "verbs")
-	switch {
-	case errors.Is(err, transport.ErrNoDevice):
-	case err != nil:
-		t.Fatal(err)
-	case strings.HasPrefix(busy.Listen, "127.") || strings.HasPrefix(busy.Listen, "[::1]"):
-		t.Errorf("verbs listens on %s: loopback does not route over RDMA", busy.Listen)
-	}
-	if busy.Transport != "verbs" || busy.Poll != transportPoll(PollBusy) || busy.BusyIdle != EmbeddedBusyIdle {
-		t.Errorf("verbs, poll unset: transport %q poll %v idle %v; want verbs, busy, %v", busy.Transport, busy.Poll, busy.BusyIdle, EmbeddedBusyIdle)
+	if !busy.Local || busy.Listen != "" || busy.Poll != rdmakv.PollBusy || busy.BusyIdle != EmbeddedBusyIdle {
+		t.Errorf("poll unset: local %v listen %q poll %v idle %v; want a local busy server idling after %v",
+			busy.Local, busy.Listen, busy.Poll, busy.BusyIdle, EmbeddedBusyIdle)
 	}
 	c.Poll = PollEvent
-	if ev, _ := c.forTransport(cfg, "verbs"); ev.Poll != transportPoll(PollEvent) || ev.BusyIdle != 0 {
-		t.Errorf("verbs, poll event: poll %v idle %v", ev.Poll, ev.BusyIdle)
+	if ev, _ := c.Plan(0); ev.Poll != rdmakv.PollEvent || ev.BusyIdle != 0 {
+		t.Errorf("poll event: poll %v idle %v", ev.Poll, ev.BusyIdle)
 	}
+	// tcp waits on its socket whatever is asked, and says so.
 	c.Poll = ""
-	if tcp, err := c.forTransport(cfg, "tcp"); err != nil || tcp.Listen != "127.0.0.1:0" || tcp.Transport != "tcp" || tcp.Poll != transportPoll(PollEvent) || tcp.BusyIdle != 0 {
-		t.Errorf("tcp: %+v", tcp)
+	emb, err := StartEmbedded(c, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Close()
+	if info := emb.Info(); info.Transport != "tcp" || info.Poll != rdmakv.PollEvent || !strings.HasPrefix(emb.Addr(), "127.0.0.1:") {
+		t.Errorf("tcp: %+v on %s", info, emb.Addr())
+	}
+}
+
+// Without the verbs transport linked in, asking for verbs fails and says
+// what to import; auto falls back to tcp.
+func TestEmbeddedWithoutVerbs(t *testing.T) {
+	c := EmbeddedConfig{Transport: "verbs", Keys: 1, KeySize: 4, MaxValue: 64, Workers: 1}
+	if _, err := StartEmbedded(c, 0); err == nil || !strings.Contains(err.Error(), "rdmakv/verbs") {
+		t.Errorf("verbs without the transport: %v", err)
+	}
+	c.Transport = "auto"
+	emb, err := StartEmbedded(c, 0)
+	if errors.Is(err, rdmakv.ErrNoDevice) || err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Close()
+	if emb.Info().Transport != "tcp" {
+		t.Errorf("auto chose %s", emb.Info().Transport)
 	}
 }

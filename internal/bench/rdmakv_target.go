@@ -3,13 +3,11 @@ package bench
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
+	"log/slog"
 	"sync"
 	"time"
 
 	"github.com/kvbench/kvbench/rdmakv"
-	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 
 // rdmakvConn is a Target over one rdmakv client connection.
@@ -30,7 +28,7 @@ func mapErr(err error) error {
 		return ErrTimeout
 	case errors.Is(err, rdmakv.ErrNoSpace):
 		return ErrNoSpace
-	case errors.Is(err, rdmakv.ErrClosed), errors.Is(err, transport.ErrClosed):
+	case errors.Is(err, rdmakv.ErrClosed):
 		return ErrClosed
 	}
 	return err
@@ -71,12 +69,11 @@ func (t rdmakvConn) Close() error { return t.c.Close() }
 type RdmakvDialer struct {
 	// Addr is the server's host:port.
 	Addr string
-	// Transport is "tcp", "verbs" or "auto". With "auto" the first Dial
-	// settles the choice (verbs if a device is usable, else tcp, said once
-	// on Notice) and later Dials reuse it.
+	// Transport is "tcp", "verbs" or "auto". rdmakv settles auto on the
+	// first Dial (and says which on Logger); later Dials use its choice.
 	Transport string
-	// Poll is the workload's target.poll ("busy", "event" or empty); see
-	// EffectivePoll for what each transport makes of it.
+	// Poll is the workload's target.poll ("busy", "event" or empty: busy
+	// where the transport can).
 	Poll string
 	// Timeout bounds each operation (0: the client's default).
 	Timeout time.Duration
@@ -85,94 +82,55 @@ type RdmakvDialer struct {
 	// StagingSize is the registered staging region per connection for
 	// rendezvous payloads (0: the client's default).
 	StagingSize int
-	// Notice receives the one line saying what auto chose; nil discards.
-	Notice io.Writer
+	// Logger receives what auto chose and connection faults; nil means
+	// slog.Default().
+	Logger *slog.Logger
 
-	mu       sync.Mutex
-	resolved string
-	info     *transport.Info
-	limits   rdmakv.Limits
+	mu     sync.Mutex
+	info   *rdmakv.Info
+	limits rdmakv.Limits
 }
 
 // Dial implements Dialer.
 func (d *RdmakvDialer) Dial(ctx context.Context, threshold int) (Conn, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	opts := func(tr string) []rdmakv.Option {
-		o := []rdmakv.Option{rdmakv.WithTransport(tr), rdmakv.WithEagerThreshold(threshold),
-			rdmakv.WithPoll(transportPoll(EffectivePoll(d.Poll, tr)))}
-		if d.Timeout > 0 {
-			o = append(o, rdmakv.WithTimeout(d.Timeout))
-		}
-		if d.Depth > 0 {
-			o = append(o, rdmakv.WithDepth(d.Depth))
-		}
-		if d.StagingSize > 0 {
-			o = append(o, rdmakv.WithStagingSize(d.StagingSize))
-		}
-		return o
+	tr := d.Transport
+	if d.info != nil {
+		tr = d.info.Transport
 	}
-	tr := d.resolved
-	if tr == "" {
-		tr = d.Transport
+	o := []rdmakv.Option{rdmakv.WithTransport(tr), rdmakv.WithEagerThreshold(threshold), rdmakv.WithPoll(pollMode(d.Poll))}
+	if d.Timeout > 0 {
+		o = append(o, rdmakv.WithTimeout(d.Timeout))
 	}
-	if tr == "auto" {
-		tr = "verbs"
-		c, err := rdmakv.Dial(ctx, d.Addr, opts(tr)...)
-		if err == nil {
-			if d.Notice != nil {
-				fmt.Fprintf(d.Notice, "kvbench: transport auto: using verbs (RDMA device %s)\n", c.Info().Device)
-			}
-			return d.connected(tr, c), nil
-		}
-		if !errors.Is(err, transport.ErrNoDevice) && !notBuiltIn(tr) {
-			return nil, err
-		}
-		if d.Notice != nil {
-			fmt.Fprintf(d.Notice, "kvbench: transport auto: using tcp, no usable RDMA device (%v)\n", err)
-		}
-		tr = "tcp"
+	if d.Depth > 0 {
+		o = append(o, rdmakv.WithDepth(d.Depth))
 	}
-	c, err := rdmakv.Dial(ctx, d.Addr, opts(tr)...)
+	if d.StagingSize > 0 {
+		o = append(o, rdmakv.WithStagingSize(d.StagingSize))
+	}
+	if d.Logger != nil {
+		o = append(o, rdmakv.WithLogger(d.Logger))
+	}
+	c, err := rdmakv.Dial(ctx, d.Addr, o...)
 	if err != nil {
 		return nil, err
 	}
-	return d.connected(tr, c), nil
-}
-
-func (d *RdmakvDialer) connected(tr string, c *rdmakv.Client) Conn {
-	d.resolved = tr
 	if d.info == nil {
 		info := c.Info()
 		d.info = &info
 		d.limits = c.Limits()
 	}
-	return NewRdmakvConn(c)
+	return NewRdmakvConn(c), nil
 }
 
-// ClientPoll is the polling mode of the connections dialed so far ("" before
-// any).
-func (d *RdmakvDialer) ClientPoll() string {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.resolved == "" {
-		return ""
-	}
-	return EffectivePoll(d.Poll, d.resolved)
-}
-
-// Info is the link of the first connection dialed (zero before any).
-func (d *RdmakvDialer) Info() (transport.Info, rdmakv.Limits, bool) {
+// Info is the link of the first connection dialed: the transport chosen,
+// its device and polling mode, and the server's limits (zero before any).
+func (d *RdmakvDialer) Info() (rdmakv.Info, rdmakv.Limits, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.info == nil {
-		return transport.Info{}, rdmakv.Limits{}, false
+		return rdmakv.Info{}, rdmakv.Limits{}, false
 	}
 	return *d.info, d.limits, true
-}
-
-// notBuiltIn reports whether the binary lacks the named transport.
-func notBuiltIn(name string) bool {
-	_, err := transport.Lookup(name)
-	return err != nil
 }

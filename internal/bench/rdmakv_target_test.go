@@ -2,6 +2,7 @@ package bench_test
 
 import (
 	"bytes"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -14,16 +15,17 @@ import (
 func TestRdmakvEmbedded(t *testing.T) {
 	var notice bytes.Buffer
 	emb, err := bench.StartEmbedded(bench.EmbeddedConfig{
-		Transport: "auto", Keys: 64, KeySize: 12, MaxValue: 20000, MaxThreshold: 8192, Workers: 4, Notice: &notice,
+		Transport: "auto", Keys: 64, KeySize: 12, MaxValue: 20000, MaxThreshold: 8192, Workers: 4,
+		Logger: slog.New(slog.NewTextHandler(&notice, nil)),
 	}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer emb.Close()
-	if emb.Transport != "tcp" || !strings.Contains(notice.String(), "using tcp") {
-		t.Errorf("auto without a device: transport %q, notice %q", emb.Transport, notice.String())
+	if emb.Info().Transport != "tcp" || !strings.Contains(notice.String(), "using tcp") {
+		t.Errorf("auto without a device: transport %q, notice %q", emb.Info().Transport, notice.String())
 	}
-	d := &bench.RdmakvDialer{Addr: emb.Addr(), Transport: emb.Transport, Timeout: 10 * time.Second, Depth: 2}
+	d := &bench.RdmakvDialer{Addr: emb.Addr(), Transport: emb.Info().Transport, Timeout: 10 * time.Second, Depth: 2}
 	cfg := bench.Config{
 		Seed: 3, Keys: workload.Keys{Count: 64, Size: 12, Distribution: "uniform"},
 		ValueSizes: []int{100, 20000}, Thresholds: []int{8192},

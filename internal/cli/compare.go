@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kvbench/kvbench/internal/compare"
-	"github.com/kvbench/kvbench/internal/report"
+	"github.com/kvbench/kvbench/internal/results"
 )
 
 func init() { register(newCompareCmd) }
@@ -36,11 +36,11 @@ significant regression is worse than PCT percent.`,
 			if cmd.Flags().Changed("fail-on-regression") && failPct < 0 {
 				return fmt.Errorf("--fail-on-regression %g: want a percentage >= 0", failPct)
 			}
-			a, dirA, err := report.Load(args[0])
+			a, dirA, err := results.Open(args[0])
 			if err != nil {
 				return err
 			}
-			b, dirB, err := report.Load(args[1])
+			b, dirB, err := results.Open(args[1])
 			if err != nil {
 				return err
 			}

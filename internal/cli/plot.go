@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kvbench/kvbench/internal/plot"
-	"github.com/kvbench/kvbench/internal/report"
+	"github.com/kvbench/kvbench/internal/results"
 )
 
 func init() { register(newPlotCmd) }
@@ -56,7 +56,7 @@ workloads or transports are drawn but warned about on stderr.
 			if len(args) > 1 {
 				return plotRuns(cmd, args, opt)
 			}
-			run, dir, err := report.Load(args[0])
+			run, dir, err := results.Open(args[0])
 			if err != nil {
 				return err
 			}
@@ -78,7 +78,7 @@ workloads or transports are drawn but warned about on stderr.
 func plotRuns(cmd *cobra.Command, args []string, opt plot.Options) error {
 	var runs []plot.RunDir
 	for i, a := range args {
-		run, dir, err := report.Load(a)
+		run, dir, err := results.Open(a)
 		if err != nil {
 			return fmt.Errorf("run %d of %d: %w", i+1, len(args), err)
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kvbench/kvbench/internal/report"
+	"github.com/kvbench/kvbench/internal/results"
 )
 
 func init() { register(newReportCmd) }
@@ -21,7 +22,7 @@ throughput and latency percentiles. table and markdown are for people
 (units scaled); csv and json keep raw numbers (nanoseconds, bytes/s).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			run, _, err := report.Load(args[0])
+			run, _, err := results.Open(args[0])
 			if err != nil {
 				return err
 			}

@@ -3,10 +3,9 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"math/bits"
+	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 	"time"
 
@@ -76,44 +75,18 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	}
 	cfg := bench.FromWorkload(w)
 	cfg.Codec = bench.Values{}
-	host := results.CollectHost()
-	workers := cfg.Workers()
-	maxValue := cfg.ValueSizes[len(cfg.ValueSizes)-1]
-
-	addr, tr := w.Target.Server, w.Target.Transport
-	var emb *bench.Embedded
-	if addr == "" {
-		emb, err = bench.StartEmbedded(bench.EmbeddedConfig{
-			Transport: tr, Poll: w.Target.Poll, Keys: w.Keys.Count, KeySize: w.Keys.Size, MaxValue: maxValue,
-			MaxThreshold: cfg.Thresholds[len(cfg.Thresholds)-1], Workers: workers, Notice: stderr,
-		}, host.MemBytes)
-		if err != nil {
-			return err
-		}
-		defer emb.Close()
-		addr, tr = emb.Addr(), emb.Transport
-		cfg.FreshServer = true
-	}
-	dialer := &bench.RdmakvDialer{
-		Addr: addr, Transport: tr, Poll: w.Target.Poll, Timeout: time.Duration(w.Timeout), Depth: w.Load.Depth,
-		StagingSize: stagingSize(w.Load.Depth, w.Keys.Size+maxValue), Notice: stderr,
-	}
-	cfg.Dialer = dialer
-
-	start := time.Now()
-	dir, err := results.CreateRunDir(f.out, w.Name, start)
+	sess, err := bench.OpenSession(bench.SessionConfig{
+		Workload: w, MaxValue: cfg.ValueSizes[len(cfg.ValueSizes)-1], MaxThreshold: cfg.Thresholds[len(cfg.Thresholds)-1],
+		Host: results.CollectHost(), Logger: noticeLogger(stderr),
+	})
 	if err != nil {
 		return err
 	}
+	defer sess.Close()
+	// An embedded server starts empty: verify then knows unwritten keys are absent.
+	cfg.Dialer, cfg.FreshServer = sess.Dialer, sess.Embedded != nil
 	if !f.quiet {
-		out, tty := stdout, false
-		if file, ok := stdout.(*os.File); ok {
-			tty = progress.IsTerminal(file)
-		}
-		cfg.Observer = progress.New(out, tty)
-		if tty {
-			cfg.Tick = 250 * time.Millisecond
-		}
+		cfg.Observer, cfg.Tick = progressObserver(stdout)
 	}
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -121,42 +94,20 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	rep, runErr := bench.Run(ctx, cfg)
 	stop()
 	if rep == nil || (runErr != nil && len(rep.Measurements) == 0) {
-		// Nothing was measured: leave no empty run directory behind.
-		os.Remove(filepath.Join(dir, results.HlogDir))
-		os.Remove(dir)
-		return runErr
+		return runErr // nothing was measured: no run directory
 	}
-
 	ver, rev := buildVersion()
-	run := &results.Run{
-		SchemaVersion: results.SchemaVersion, Workload: w, Seed: w.Seed, Version: ver, Revision: rev,
-		Start: rep.Start, End: rep.End, EndReason: "completed", Host: host,
-		Transport: results.Transport{Name: tr, Server: addr, Embedded: emb != nil, ClientPoll: dialer.ClientPoll()},
-		Verify: results.VerifyCounts{Checked: rep.Verify.Checked, Mismatches: rep.Verify.Mismatches,
-			Missing: rep.Verify.Missing, Torn: rep.Verify.Torn},
-	}
-	if emb != nil {
-		run.Transport.ServerPoll = emb.Poll
-	}
-	switch {
-	case runErr != nil:
-		run.EndReason = "error: " + runErr.Error()
-	case rep.Interrupted:
-		run.EndReason = "interrupted"
-	}
-	if info, lim, ok := dialer.Info(); ok {
-		t := &run.Transport
-		t.Name, t.Device, t.Firmware, t.Port, t.MTU, t.LinkLayer, t.GID, t.MaxInline =
-			info.Transport, info.Device, info.Firmware, info.Port, info.MTU, info.LinkLayer, info.GID, info.MaxInline
-		t.Limits = &results.ServerLimits{MaxEager: lim.MaxEager, MaxKey: lim.MaxKey, MaxValue: lim.MaxValue,
-			PoolSize: lim.PoolSize, LeaseNs: int64(lim.Lease), MaxInflight: lim.MaxInflight}
-	}
-	if err := writeRun(dir, run, rep); err != nil {
+	run, cells, err := sess.Record(w, w.Seed, rep, runErr, ver, rev)
+	if err != nil {
 		return errors.Join(runErr, err)
 	}
-	// A convenience for scripts; the run itself is complete without it.
-	if err := results.UpdateLatest(f.out, dir); err != nil {
+	dir, err := results.WriteRun(f.out, w.Name, run, cells)
+	switch {
+	case errors.Is(err, results.ErrLatest):
+		// A convenience for scripts; the run itself is complete without it.
 		fmt.Fprintf(stderr, "kvbench: warning: %v\n", err)
+	case err != nil:
+		return errors.Join(runErr, err)
 	}
 
 	if f.quiet {
@@ -169,6 +120,19 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 		fmt.Fprintf(stdout, "results: %s\n", dir)
 	}
 	return outcome(rep, runErr, dir)
+}
+
+// progressObserver reports progress on out: redrawn lines four times a
+// second on a terminal, plain lines once a second elsewhere.
+func progressObserver(out io.Writer) (bench.Observer, time.Duration) {
+	tty := false
+	if file, ok := out.(*os.File); ok {
+		tty = progress.IsTerminal(file)
+	}
+	if tty {
+		return progress.New(out, true), 250 * time.Millisecond
+	}
+	return progress.New(out, false), 0
 }
 
 // outcome is the command's result for a run whose directory was written:
@@ -189,38 +153,4 @@ func outcome(rep *bench.Report, runErr error, dir string) error {
 		return &ExitError{Code: 1, Err: verr}
 	}
 	return nil
-}
-
-// writeRun writes the interval logs, then results.json and summary.txt,
-// each atomically; results.json last but one, so that a directory with a
-// results.json has every .hlog it names.
-func writeRun(dir string, run *results.Run, rep *bench.Report) error {
-	for i := range rep.Measurements {
-		m := &rep.Measurements[i]
-		c, err := m.Cell()
-		if err != nil {
-			return err
-		}
-		hs, err := bench.DecodeIntervals(m.Intervals)
-		if err != nil {
-			return err
-		}
-		comment := fmt.Sprintf("[kvbench cell op=%s protocol=%s value_size=%d threshold=%d]", c.Op, c.Protocol, c.ValueSize, c.Threshold)
-		if err := results.WriteHlog(filepath.Join(dir, filepath.FromSlash(c.Hlog)), comment, m.Start, hs); err != nil {
-			return err
-		}
-		run.Cells = append(run.Cells, c)
-	}
-	if err := run.Save(dir); err != nil {
-		return err
-	}
-	return results.SaveSummary(dir, run)
-}
-
-// stagingSize gives each connection room for depth rendezvous payloads of
-// the largest size at once, between 1 MiB and 256 MiB; a payload that does
-// not fit still works through a temporary registration, only slower.
-func stagingSize(depth, largest int) int {
-	per := 1 << bits.Len(uint(max(largest, 1)-1))
-	return min(max(depth*per, 1<<20), 256<<20)
 }

@@ -374,7 +374,7 @@ func TestRunPlainOutputLatestAndAuto(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(stderr.String(), "kvbench: transport auto: using "+r.Transport.Name); n != 1 || strings.Count(stderr.String(), "transport auto") != 1 {
+	if n := strings.Count(stderr.String(), "rdmakv: transport auto: using "+r.Transport.Name); n != 1 || strings.Count(stderr.String(), "transport auto") != 1 {
 		t.Errorf("transport %s: stderr says what auto chose %d times, want once:\n%s", r.Transport.Name, n, stderr.String())
 	}
 }

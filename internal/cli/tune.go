@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -15,9 +15,9 @@ import (
 
 	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/progress"
-	"github.com/kvbench/kvbench/internal/report"
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/tune"
+	"github.com/kvbench/kvbench/internal/units"
 	"github.com/kvbench/kvbench/internal/workload"
 	"github.com/kvbench/kvbench/rdmakv"
 )
@@ -106,77 +106,23 @@ func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
-	cfg := tune.Config{Ops: tuneOps(f.ops, w.Mix), Repeats: f.repeats, Alpha: f.alpha, KeySize: w.Keys.Size}
-	for _, s := range w.ValueSizes() {
-		cfg.Sizes = append(cfg.Sizes, int(s))
-	}
-	if err := cfg.Validate(); err != nil {
+	cfg, err := f.config(w, stderr)
+	if err != nil {
 		return err
 	}
-	if f.alpha == 0 {
-		return errors.New("--alpha 0: want a significance level in (0, 0.5)")
+	sess, m, err := tuneSession(w, cfg, stderr)
+	if err != nil {
+		return err
 	}
-	if n := tune.MinDecisiveRepeats(f.alpha); f.repeats < n {
-		fmt.Fprintf(stderr, "kvbench tune: warning: with --repeats %d no size can show a significant winner at --alpha %g; use %d or more\n",
-			f.repeats, f.alpha, n)
-	}
-	bcfg := bench.FromWorkload(w)
-	bcfg.Codec = bench.Values{}
-	maxValue := cfg.Sizes[len(cfg.Sizes)-1]
-	// Eager is forced with threshold key + size + 1, the largest one the
-	// embedded server must accept.
-	maxThreshold := w.Keys.Size + maxValue + 1
-
-	addr, tr := w.Target.Server, w.Target.Transport
-	if addr == "" {
-		// The embedded server's max eager is raised to maxThreshold so that
-		// eager is measured wherever rendezvous is; rdmakv caps it.
-		if err := cfg.CheckEagerLimit(rdmakv.MaxEagerLimit); err != nil {
-			return fmt.Errorf("embedded server: %w", err)
-		}
-		emb, err := bench.StartEmbedded(bench.EmbeddedConfig{
-			Transport: tr, Poll: w.Target.Poll, Keys: w.Keys.Count, KeySize: w.Keys.Size, MaxValue: maxValue,
-			MaxThreshold: maxThreshold, Workers: bcfg.Workers(), Notice: stderr,
-		}, results.CollectHost().MemBytes)
-		if err != nil {
-			return err
-		}
-		defer emb.Close()
-		addr, tr = emb.Addr(), emb.Transport
-	}
-	bcfg.Dialer = &bench.RdmakvDialer{
-		Addr: addr, Transport: tr, Poll: w.Target.Poll, Timeout: time.Duration(w.Timeout), Depth: w.Load.Depth,
-		StagingSize: stagingSize(w.Load.Depth, w.Keys.Size+maxValue), Notice: stderr,
-	}
-	m := &tune.BenchMeasurer{
-		Config: bcfg,
-		// A server whose eager limit is below the forced threshold refuses
-		// the connection: eager cannot carry that size there.
-		Unsupported: func(err error) bool { return errors.Is(err, rdmakv.ErrThreshold) },
-	}
-
+	defer sess.Close()
 	total := cfg.Repeats * len(cfg.Sizes) * len(cfg.Ops) * 2
 	fmt.Fprintf(stderr, "kvbench tune: %s over %s: %d ops x %d sizes x 2 protocols x %d repeats = %d measurements",
-		w.Name, tr, len(cfg.Ops), len(cfg.Sizes), cfg.Repeats, total)
+		w.Name, sess.Transport(), len(cfg.Ops), len(cfg.Sizes), cfg.Repeats, total)
 	if per := time.Duration(w.Phases.Warmup.Duration) + time.Duration(w.Phases.Measure.Duration); per > 0 {
 		fmt.Fprintf(stderr, " of about %s (at least %s)", per, per*time.Duration(total))
 	}
 	fmt.Fprintln(stderr)
-	tty := false
-	if file, ok := stderr.(*os.File); ok {
-		tty = progress.IsTerminal(file)
-	}
-	cfg.Progress = func(done, total int, op string, size int, p tune.Protocol) {
-		line := fmt.Sprintf("[%d/%d] %s %s %s", done, total, op, report.Bytes(int64(size)), p)
-		if tty {
-			fmt.Fprintf(stderr, "\r%-40s", line)
-			if done == total {
-				fmt.Fprintln(stderr)
-			}
-		} else if done%max(1, total/20) == 0 || done == total {
-			fmt.Fprintln(stderr, line)
-		}
-	}
+	cfg.Progress = tuneProgress(stderr)
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -190,16 +136,82 @@ func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
 	if err := res.WriteTable(stdout); err != nil {
 		return err
 	}
-	dir, err := results.CreateRunDir(f.out, "tune-"+w.Name, time.Now())
+	dir, err := results.CreateDir(f.out, "tune-"+w.Name, time.Now())
 	if err != nil {
 		return err
 	}
-	// A tune directory holds no interval logs.
-	os.Remove(filepath.Join(dir, results.HlogDir))
 	paths, err := res.Save(dir)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "\nsaved %d files in %s\n", len(paths), dir)
 	return nil
+}
+
+// config is the tuning plan for w, checked; a repeat count too small to
+// ever decide is warned about on stderr.
+func (f *tuneFlags) config(w *workload.Workload, stderr io.Writer) (tune.Config, error) {
+	cfg := tune.Config{Ops: tuneOps(f.ops, w.Mix), Repeats: f.repeats, Alpha: f.alpha, KeySize: w.Keys.Size}
+	for _, s := range w.ValueSizes() {
+		cfg.Sizes = append(cfg.Sizes, int(s))
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, err
+	}
+	if f.alpha == 0 {
+		return cfg, errors.New("--alpha 0: want a significance level in (0, 0.5)")
+	}
+	if n := tune.MinDecisiveRepeats(f.alpha); f.repeats < n {
+		fmt.Fprintf(stderr, "kvbench tune: warning: with --repeats %d no size can show a significant winner at --alpha %g; use %d or more\n",
+			f.repeats, f.alpha, n)
+	}
+	return cfg, nil
+}
+
+// tuneSession opens the session tune measures against and its measurer.
+// Eager is forced with threshold key + size + 1, so an embedded server's
+// max eager is raised to the largest of those: eager is then measured
+// wherever rendezvous is.
+func tuneSession(w *workload.Workload, cfg tune.Config, stderr io.Writer) (*bench.Session, *tune.BenchMeasurer, error) {
+	maxValue := cfg.Sizes[len(cfg.Sizes)-1]
+	if w.Target.Server == "" {
+		if err := cfg.CheckEagerLimit(rdmakv.MaxEagerLimit); err != nil {
+			return nil, nil, fmt.Errorf("embedded server: %w", err)
+		}
+	}
+	sess, err := bench.OpenSession(bench.SessionConfig{
+		Workload: w, MaxValue: maxValue, MaxThreshold: w.Keys.Size + maxValue + 1,
+		Host: results.CollectHost(), Logger: noticeLogger(stderr),
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	bcfg := bench.FromWorkload(w)
+	bcfg.Codec, bcfg.Dialer = bench.Values{}, sess.Dialer
+	return sess, &tune.BenchMeasurer{
+		Config: bcfg,
+		// A server whose eager limit is below the forced threshold refuses
+		// the connection: eager cannot carry that size there.
+		Unsupported: func(err error) bool { return errors.Is(err, rdmakv.ErrThreshold) },
+	}, nil
+}
+
+// tuneProgress reports each measurement on stderr: one redrawn line on a
+// terminal, else a line per twentieth of the work.
+func tuneProgress(stderr io.Writer) func(done, total int, op string, size int, p tune.Protocol) {
+	tty := false
+	if file, ok := stderr.(*os.File); ok {
+		tty = progress.IsTerminal(file)
+	}
+	return func(done, total int, op string, size int, p tune.Protocol) {
+		line := fmt.Sprintf("[%d/%d] %s %s %s", done, total, op, units.Bytes(int64(size)), p)
+		if tty {
+			fmt.Fprintf(stderr, "\r%-40s", line)
+			if done == total {
+				fmt.Fprintln(stderr)
+			}
+		} else if done%max(1, total/20) == 0 || done == total {
+			fmt.Fprintln(stderr, line)
+		}
+	}
 }

@@ -12,8 +12,8 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/kvbench/kvbench/internal/report"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/units"
 )
 
 // DefaultMinEffect is the smallest relative change reported as significant:
@@ -39,7 +39,7 @@ type Key struct {
 }
 
 func (k Key) String() string {
-	return fmt.Sprintf("%s/%s/t=%s/%s", k.Op, report.Bytes(int64(k.ValueSize)), report.Bytes(int64(k.Threshold)), k.Protocol)
+	return fmt.Sprintf("%s/%s/t=%s/%s", k.Op, units.Bytes(int64(k.ValueSize)), units.Bytes(int64(k.Threshold)), k.Protocol)
 }
 
 func keyOf(c results.Cell) Key { return Key{c.Op, c.ValueSize, c.Threshold, c.Protocol} }
@@ -128,8 +128,8 @@ func Compare(a, b *results.Run, opt Options) (*Result, error) {
 
 func compareCell(ca, cb results.Cell, opt Options) (CellDiff, error) {
 	d := CellDiff{Key: keyOf(ca)}
-	ha, errA := report.Histogram(ca)
-	hb, errB := report.Histogram(cb)
+	ha, errA := results.CellHistogram(ca)
+	hb, errB := results.CellHistogram(cb)
 	for _, q := range []struct {
 		name string
 		q    float64

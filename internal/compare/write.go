@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/kvbench/kvbench/internal/report"
+	"github.com/kvbench/kvbench/internal/units"
 )
 
 // Formats lists the accepted --format values.
@@ -28,9 +28,9 @@ func (r *Result) Write(w io.Writer, format string) error {
 
 func (m Metric) value(v float64) string {
 	if m.Name == "ops/s" {
-		return report.Rate(v)
+		return units.Rate(v)
 	}
-	return report.Duration(v)
+	return units.Duration(v)
 }
 
 // delta prints the change with a mark: "*" significant, "?" no noise
@@ -68,7 +68,7 @@ func (r *Result) writeTable(w io.Writer) error {
 	fmt.Fprintln(tw, "op\tvalue\tthreshold\tprotocol\tp50 A\tp50 B\tΔp50\tp99 A\tp99 B\tΔp99\tops/s A\tops/s B\tΔops/s\t\t")
 	var regressed, improved int
 	for _, c := range r.Cells {
-		row := []string{c.Key.Op, report.Bytes(int64(c.Key.ValueSize)), report.Bytes(int64(c.Key.Threshold)), c.Key.Protocol}
+		row := []string{c.Key.Op, units.Bytes(int64(c.Key.ValueSize)), units.Bytes(int64(c.Key.Threshold)), c.Key.Protocol}
 		for _, m := range c.Metrics {
 			row = append(row, m.value(m.A.Est), m.value(m.B.Est), m.delta())
 		}

@@ -6,10 +6,9 @@ import (
 	"math"
 	"slices"
 
+	"github.com/kvbench/kvbench/internal/units"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-
-	"github.com/kvbench/kvbench/internal/report"
 )
 
 // Curve is one protocol's median latency against value size, with the
@@ -67,7 +66,7 @@ func Crossover(op string, curves []Curve, crossover, threshold int) (*Figure, er
 		}
 	}
 	if crossover > 0 {
-		label := "crossover " + report.Bytes(int64(crossover))
+		label := "crossover " + units.Bytes(int64(crossover))
 		if threshold == crossover {
 			label += " = threshold"
 		}
@@ -76,7 +75,7 @@ func Crossover(op string, curves []Curve, crossover, threshold int) (*Figure, er
 	if threshold > 0 && threshold != crossover {
 		// A line below the crossover's label: the two markers are often
 		// an octave or less apart.
-		panel.addMarkerRow(float64(threshold), "threshold "+report.Bytes(int64(threshold)), 1, color.Gray{Y: 110})
+		panel.addMarkerRow(float64(threshold), "threshold "+units.Bytes(int64(threshold)), 1, color.Gray{Y: 110})
 	}
 	return &Figure{Name: "tune-" + op, Panels: []*Panel{panel}}, nil
 }

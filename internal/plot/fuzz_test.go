@@ -4,11 +4,10 @@ import (
 	"os"
 	"testing"
 
+	"github.com/kvbench/kvbench/internal/results"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
-
-	"github.com/kvbench/kvbench/internal/report"
 )
 
 // FuzzFigures feeds arbitrary results files through figure building and
@@ -22,7 +21,7 @@ func FuzzFigures(f *testing.F) {
 	f.Add(seed)
 	f.Add([]byte(`{"schema_version":1,"cells":[{"op":"get","value_size":1,"threshold":0,"protocol":"eager","throughput_ops":1e300,"latency_ns":{"p50":1,"p99":9223372036854775807}}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		run, err := report.Decode(b)
+		run, err := results.Decode(b)
 		if err != nil {
 			return
 		}

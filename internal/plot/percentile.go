@@ -7,8 +7,8 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/kvbench/kvbench/internal/report"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/units"
 )
 
 // stepsPerNine is how many points each added nine (90%->99%) gets.
@@ -47,12 +47,12 @@ func Percentiles(run *results.Run, op string, size int) (*Figure, error) {
 		return nil, nil
 	}
 	slices.SortFunc(cells, cellOrder)
-	p := newPlot(op+" "+report.Bytes(int64(size))+": latency by percentile", "percentile", "latency")
+	p := newPlot(op+" "+units.Bytes(int64(size))+": latency by percentile", "percentile", "latency")
 	panel := &Panel{Plot: p}
 	lines := make([]plotter.XYs, len(cells))
 	maxX, lo, hi := 10.0, math.Inf(1), math.Inf(-1)
 	for i, c := range cells {
-		h, err := report.Histogram(c)
+		h, err := results.CellHistogram(c)
 		if err != nil {
 			return nil, err
 		}
@@ -70,7 +70,7 @@ func Percentiles(run *results.Run, op string, size int) (*Figure, error) {
 	percentileAxis(&p.X, maxX)
 	logAxis(&p.Y, lo, hi, durationLabel)
 	for i, c := range cells {
-		name := "t=" + report.Bytes(int64(c.Threshold)) + " " + c.Protocol
+		name := "t=" + units.Bytes(int64(c.Threshold)) + " " + c.Protocol
 		if err := panel.addLine(name, lines[i], colorAt(i), nil, noGlyphs, true); err != nil {
 			return nil, err
 		}

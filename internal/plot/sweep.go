@@ -11,8 +11,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/kvbench/kvbench/internal/report"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/units"
 )
 
 // group is the cells of one op drawn as one line: one threshold, and one
@@ -24,7 +24,7 @@ type group struct {
 }
 
 func (g group) name() string {
-	s := "t=" + report.Bytes(int64(g.threshold))
+	s := "t=" + units.Bytes(int64(g.threshold))
 	if g.protocol != "" {
 		s += " " + g.protocol
 	}
@@ -225,7 +225,7 @@ func addThresholdMarkers(panel *Panel, gs []group) {
 			continue
 		}
 		seen[g.threshold] = true
-		panel.addMarker(float64(g.threshold), report.Bytes(int64(g.threshold)), colorAt(i))
+		panel.addMarker(float64(g.threshold), units.Bytes(int64(g.threshold)), colorAt(i))
 	}
 }
 
@@ -249,4 +249,4 @@ func legendColor(c color.Color) *plotter.Line {
 }
 
 // sizeName is a value size in file names: 4KiB, 1.5KiB.
-func sizeName(n int) string { return fmt.Sprint(report.Bytes(int64(n))) }
+func sizeName(n int) string { return fmt.Sprint(units.Bytes(int64(n))) }

@@ -4,9 +4,8 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/kvbench/kvbench/internal/units"
 	gplot "gonum.org/v1/plot"
-
-	"github.com/kvbench/kvbench/internal/report"
 )
 
 // maxLabels bounds labelled ticks so labels never collide at 800px.
@@ -36,7 +35,7 @@ func byteAxis(a *gplot.Axis, min, max float64) {
 	for e := lo; e <= hi; e++ {
 		t := gplot.Tick{Value: math.Exp2(e)}
 		if math.Mod(e, step) == 0 {
-			t.Label = report.Bytes(int64(t.Value))
+			t.Label = units.Bytes(int64(t.Value))
 		}
 		ticks = append(ticks, t)
 	}
@@ -169,9 +168,9 @@ func PercentileLabel(k int) string {
 	return s + "%"
 }
 
-func durationLabel(v float64) string { return report.Duration(v) }
-func rateLabel(v float64) string     { return report.Rate(v) }
-func mibLabel(v float64) string      { return report.MiB(v * (1 << 20)) }
+func durationLabel(v float64) string { return units.Duration(v) }
+func rateLabel(v float64) string     { return units.Rate(v) }
+func mibLabel(v float64) string      { return units.MiB(v * (1 << 20)) }
 
 // secondTicks labels a time axis in whole seconds (0s, 1s, ...), thinning
 // to a round step so at most about ten labels show.

@@ -8,8 +8,8 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/kvbench/kvbench/internal/report"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/units"
 )
 
 // Interval is one interval histogram's contribution to the timeline.
@@ -62,7 +62,7 @@ func Timeline(run *results.Run, dir, op string, size int) (fig *Figure, skipped 
 		}
 	}
 	slices.SortFunc(cells, cellOrder)
-	top := newPlot(fmt.Sprintf("%s %s: throughput and p99 over time", op, report.Bytes(int64(size))), "", "throughput (ops/s)")
+	top := newPlot(fmt.Sprintf("%s %s: throughput and p99 over time", op, units.Bytes(int64(size))), "", "throughput (ops/s)")
 	bottom := newPlot("", "time since start of measure phase", "p99 latency")
 	tp, lp := &Panel{Plot: top}, &Panel{Plot: bottom}
 	type line struct {
@@ -75,14 +75,14 @@ func Timeline(run *results.Run, dir, op string, size int) (fig *Figure, skipped 
 	for _, c := range cells {
 		hs, err := results.CellIntervals(dir, c)
 		if err != nil {
-			skipped = append(skipped, fmt.Errorf("%s: %w", report.CellName(c), err))
+			skipped = append(skipped, fmt.Errorf("%s: %w", c.Name(), err))
 			continue
 		}
 		ivs := Intervals(hs)
 		if len(ivs) == 0 {
 			continue
 		}
-		l := line{name: "t=" + report.Bytes(int64(c.Threshold)) + " " + c.Protocol}
+		l := line{name: "t=" + units.Bytes(int64(c.Threshold)) + " " + c.Protocol}
 		for _, iv := range ivs {
 			// Each interval is a flat step over the time it covers, so
 			// intervals of unequal length read correctly.

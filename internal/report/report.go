@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/units"
 )
 
 // Formats lists the accepted --format values.
@@ -119,11 +120,11 @@ var tableColumns = []string{"op", "value", "threshold", "protocol", "count", "er
 	"ops/s", "MiB/s", "p50", "p90", "p99", "p99.9", "max"}
 
 func humanRow(r Row) []string {
-	return []string{r.Op, Bytes(int64(r.ValueSize)), Bytes(int64(r.Threshold)), r.Protocol,
+	return []string{r.Op, units.Bytes(int64(r.ValueSize)), units.Bytes(int64(r.Threshold)), r.Protocol,
 		strconv.FormatInt(r.Count, 10), strconv.FormatInt(r.Errors, 10),
-		Rate(r.OpsPerSec), MiB(r.BytesPerSec),
-		Duration(float64(r.P50)), Duration(float64(r.P90)), Duration(float64(r.P99)),
-		Duration(float64(r.P999)), Duration(float64(r.Max))}
+		units.Rate(r.OpsPerSec), units.MiB(r.BytesPerSec),
+		units.Duration(float64(r.P50)), units.Duration(float64(r.P90)), units.Duration(float64(r.P99)),
+		units.Duration(float64(r.P999)), units.Duration(float64(r.Max))}
 }
 
 func writeTable(w io.Writer, run *results.Run) error {

@@ -3,16 +3,17 @@ package report
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/units"
 	"gotest.tools/v3/golden"
 )
 
 func TestGolden(t *testing.T) {
-	run, _, err := Load("testdata")
+	run, _, err := results.Open("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,14 +35,14 @@ func TestGolden(t *testing.T) {
 }
 
 func TestRowsOrderAndErrors(t *testing.T) {
-	run, _, err := Load("testdata/results.json")
+	run, _, err := results.Open("testdata/results.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	rows := Rows(run)
 	var got []string
 	for _, r := range rows {
-		got = append(got, r.Op+"/"+Bytes(int64(r.ValueSize))+"/"+Bytes(int64(r.Threshold)))
+		got = append(got, r.Op+"/"+units.Bytes(int64(r.ValueSize))+"/"+units.Bytes(int64(r.Threshold)))
 	}
 	want := "get/64B/4KiB get/4KiB/0B get/4KiB/8KiB get/1MiB/4KiB set/64B/4KiB"
 	if strings.Join(got, " ") != want {
@@ -53,43 +54,13 @@ func TestRowsOrderAndErrors(t *testing.T) {
 }
 
 func TestUnknownFormat(t *testing.T) {
-	run, _, err := Load("testdata")
+	run, _, err := results.Open("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = Write(&bytes.Buffer{}, run, "xml")
 	if err == nil || !strings.Contains(err.Error(), `"xml"`) {
 		t.Errorf("err = %v, want unknown format naming xml", err)
-	}
-}
-
-func TestDecodeErrors(t *testing.T) {
-	cases := map[string]string{
-		"{\n  \"schema_version\": 1,\n  \"cells\": [}\n":                 "line 3",
-		`{"schema_version": 99}`:                                         "schema_version 99",
-		`{"schema_version": 1, "cells": [{"op": "", "value_size": -1}]}`: "cells[0]: op is empty",
-	}
-	for in, want := range cases {
-		_, err := Decode([]byte(in))
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("Decode(%q) = %v, want error containing %q", in, err, want)
-		}
-	}
-	if _, _, err := Load(filepath.Join(t.TempDir(), "missing")); err == nil {
-		t.Error("Load of a missing directory succeeded")
-	}
-}
-
-func TestUnits(t *testing.T) {
-	cases := []struct{ got, want string }{
-		{Bytes(64), "64B"}, {Bytes(1024), "1KiB"}, {Bytes(1536), "1.5KiB"}, {Bytes(1 << 20), "1MiB"},
-		{Bytes(0), "0B"}, {Duration(850), "850ns"}, {Duration(1250), "1.25µs"}, {Duration(12300000), "12.3ms"},
-		{Duration(2e9), "2s"}, {Rate(950), "950"}, {Rate(12345), "12.3k"}, {MiB(3 << 20), "3"},
-	}
-	for _, c := range cases {
-		if c.got != c.want {
-			t.Errorf("got %q, want %q", c.got, c.want)
-		}
 	}
 }
 
@@ -101,7 +72,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(data)
 	f.Add([]byte(`{"schema_version":1}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		run, err := Decode(b)
+		run, err := results.Decode(b)
 		if err != nil {
 			return
 		}

@@ -25,11 +25,24 @@ func DirName(workload string, t time.Time) string {
 	return name + "-" + t.UTC().Format("20060102-150405")
 }
 
-// CreateRunDir makes a new run directory under parent and returns its path.
-// An existing directory is never reused: the name gets -2, -3, ... until
-// os.Mkdir succeeds, so two runs started in the same second (or a clock that
-// went backwards) cannot overwrite each other.
+// CreateRunDir makes a new run directory under parent, with its empty
+// interval-log directory, and returns its path (see CreateDir).
 func CreateRunDir(parent, workload string, t time.Time) (string, error) {
+	dir, err := CreateDir(parent, workload, t)
+	if err != nil {
+		return "", err
+	}
+	if err := os.Mkdir(filepath.Join(dir, HlogDir), 0o755); err != nil {
+		return "", fmt.Errorf("results directory: %w", err)
+	}
+	return dir, nil
+}
+
+// CreateDir makes a new directory named DirName(workload, t) under parent
+// and returns its path. An existing directory is never reused: the name
+// gets -2, -3, ... until os.Mkdir succeeds, so two runs started in the same
+// second (or a clock that went backwards) cannot overwrite each other.
+func CreateDir(parent, workload string, t time.Time) (string, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return "", fmt.Errorf("results directory: %w", err)
 	}
@@ -42,9 +55,6 @@ func CreateRunDir(parent, workload string, t time.Time) (string, error) {
 		dir := filepath.Join(parent, name)
 		err := os.Mkdir(dir, 0o755)
 		if err == nil {
-			if err := os.Mkdir(filepath.Join(dir, HlogDir), 0o755); err != nil {
-				return "", fmt.Errorf("results directory: %w", err)
-			}
 			return dir, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {

@@ -1,10 +1,12 @@
 package results
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/kvbench/kvbench/internal/units"
 )
 
 // Histogram geometry shared by every writer and reader so that histograms
@@ -67,3 +69,22 @@ func Summarize(h *hdrhistogram.Histogram) Latency {
 		Max:   h.Max(),
 	}
 }
+
+// ErrNoHistogram is returned for a cell recorded without a histogram.
+var ErrNoHistogram = errors.New("cell has no histogram")
+
+// CellHistogram decodes a cell's merged latency histogram (nanoseconds);
+// unlike Hist, a cell without one is an error, named after the cell.
+func CellHistogram(c Cell) (*hdrhistogram.Histogram, error) {
+	if c.Histogram == "" {
+		return nil, fmt.Errorf("%s: %w", c.Name(), ErrNoHistogram)
+	}
+	h, err := DecodeHistogram(c.Histogram)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Name(), err)
+	}
+	return h, nil
+}
+
+// Name is the cell's name in messages and file names (units.CellName).
+func (c Cell) Name() string { return units.CellName(c.Op, c.ValueSize, c.Threshold, c.Protocol) }

@@ -51,16 +51,12 @@ func (b *BenchMeasurer) Measure(ctx context.Context, op string, size int, p Prot
 	if rep.Interrupted {
 		return Sample{}, context.Canceled
 	}
-	wantP := bench.Rendezvous
-	if p == Eager {
-		wantP = bench.Eager
-	}
 	var other bool
 	for _, m := range rep.Measurements {
 		if m.Op != want || m.Count == 0 {
 			continue
 		}
-		if m.Protocol != wantP {
+		if m.Protocol != p {
 			other = other || m.Protocol != bench.Unknown
 			continue
 		}

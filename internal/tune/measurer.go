@@ -8,23 +8,19 @@ package tune
 import (
 	"context"
 	"errors"
+
+	"github.com/kvbench/kvbench/internal/bench"
 )
 
-// Protocol is the protocol a measurement forces.
-type Protocol uint8
+// Protocol is the protocol a measurement forces (rdmakv's, through the
+// harness).
+type Protocol = bench.Protocol
 
 // Protocols.
 const (
-	Eager      Protocol = 1
-	Rendezvous Protocol = 2
+	Eager      = bench.Eager
+	Rendezvous = bench.Rendezvous
 )
-
-func (p Protocol) String() string {
-	if p == Eager {
-		return "eager"
-	}
-	return "rendezvous"
-}
 
 // Sample is one repetition's result for one (op, size, protocol).
 type Sample struct {

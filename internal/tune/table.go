@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/kvbench/kvbench/internal/report"
+	"github.com/kvbench/kvbench/internal/units"
 )
 
 var tableHeader = []string{"size range", "protocol", "eager p50", "rdv p50", "eager MiB/s", "rdv MiB/s", "ratio", "rdv wins", "p"}
@@ -24,7 +24,7 @@ func (r *Result) WriteTable(w io.Writer) error {
 		title := o.Op + ": " + o.Verdict
 		if o.Found {
 			title = fmt.Sprintf("%s: crossover at %s, eager threshold for %s alone %s", o.Op,
-				report.Bytes(int64(o.Crossover)), o.Op, report.Bytes(int64(o.Threshold)))
+				units.Bytes(int64(o.Crossover)), o.Op, units.Bytes(int64(o.Threshold)))
 		}
 		b.WriteString(title + "\n")
 		if r.Recommended > 0 {
@@ -32,21 +32,21 @@ func (r *Result) WriteTable(w io.Writer) error {
 		}
 		rows := [][]string{tableHeader}
 		for i, p := range o.Points {
-			rng := "[" + report.Bytes(int64(p.Size)) + ", "
+			rng := "[" + units.Bytes(int64(p.Size)) + ", "
 			if i+1 < len(o.Points) {
-				rng += report.Bytes(int64(o.Points[i+1].Size)) + ")"
+				rng += units.Bytes(int64(o.Points[i+1].Size)) + ")"
 			} else {
 				rng += "inf)"
 			}
 			eagerP50, eagerRate, ratio, wins, pv := "n/a", "n/a", "-", "-", "-"
 			if len(p.Eager) > 0 {
-				eagerP50, eagerRate = report.Duration(p.EagerP50), report.MiB(p.EagerRate)
+				eagerP50, eagerRate = units.Duration(p.EagerP50), units.MiB(p.EagerRate)
 				ratio = fmt.Sprintf("%.2f", p.Ratio)
 				wins = fmt.Sprintf("%d/%d", p.RdvWins, min(len(p.Eager), len(p.Rendezvous)))
 				pv = fmt.Sprintf("%.3f", p.P)
 			}
-			rows = append(rows, []string{rng, r.protocolCell(p), eagerP50, report.Duration(p.RdvP50),
-				eagerRate, report.MiB(p.RdvRate), ratio, wins, pv})
+			rows = append(rows, []string{rng, r.protocolCell(p), eagerP50, units.Duration(p.RdvP50),
+				eagerRate, units.MiB(p.RdvRate), ratio, wins, pv})
 		}
 		writeGrid(&b, rows)
 		b.WriteString("\n")
@@ -75,7 +75,7 @@ func (r *Result) WriteTable(w io.Writer) error {
 // counts key plus value bytes, eager below it).
 func (r *Result) protocolRanges(op string) [][]string {
 	head := []string{op, fmt.Sprintf("protocol at eager threshold %s, %d-byte keys",
-		report.Bytes(int64(r.Recommended)), r.Config.KeySize)}
+		units.Bytes(int64(r.Recommended)), r.Config.KeySize)}
 	// Largest value that still goes eager.
 	lastEager := r.Recommended - r.Config.KeySize - 1
 	if lastEager < 0 {

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kvbench/kvbench/internal/report"
+	"github.com/kvbench/kvbench/internal/units"
 )
 
 // Config is what to sweep.
@@ -109,7 +109,7 @@ func (c *Config) CheckEagerLimit(maxEager int) error {
 	}
 	slices.Sort(over)
 	return fmt.Errorf("value size %s needs eager threshold %d (%d-byte key + value + 1) to force eager, above the server's largest max eager %d (%s), so eager could not be measured at %s: keep values at or below %d bytes",
-		report.Bytes(int64(over[0])), c.KeySize+over[0]+1, c.KeySize, maxEager, report.Bytes(int64(maxEager)),
+		units.Bytes(int64(over[0])), c.KeySize+over[0]+1, c.KeySize, maxEager, units.Bytes(int64(maxEager)),
 		sizeList(slices.Compact(over)), maxEager-c.KeySize-1)
 }
 
@@ -233,11 +233,11 @@ func Run(ctx context.Context, cfg Config, m Measurer) (*Result, error) {
 					case p == Eager && errors.Is(err, ErrUnsupported):
 						noEager[k] = true
 						if _, ok := refusal[op]; !ok {
-							refusal[op] = fmt.Sprintf("at %s: %s", report.Bytes(int64(size)), unsupportedReason(err))
+							refusal[op] = fmt.Sprintf("at %s: %s", units.Bytes(int64(size)), unsupportedReason(err))
 						}
 						continue
 					case err != nil:
-						return nil, fmt.Errorf("%s %s %s: %w", op, report.Bytes(int64(size)), p, err)
+						return nil, fmt.Errorf("%s %s %s: %w", op, units.Bytes(int64(size)), p, err)
 					}
 					if p == Eager {
 						eager[k] = append(eager[k], s)
@@ -421,17 +421,17 @@ func Analyze(op string, all []Point, keySize int) OpResult {
 		}
 	}
 	unknown := fmt.Sprintf("rendezvous did not win below the server's eager limit, and the crossover, if any, lies at or above %s, where eager was not measured: unknown",
-		report.Bytes(int64(limit)))
+		units.Bytes(int64(limit)))
 	switch {
 	case k < 0 && pts[len(pts)-1].Winner == "rendezvous" && limit > 0:
 		res.Verdict = fmt.Sprintf("rendezvous is faster only at %s, the largest size eager could be measured at, with no larger measured size to confirm it; the crossover may lie near there or at or above %s, where eager was not measured: unknown",
-			report.Bytes(int64(hi)), report.Bytes(int64(limit)))
+			units.Bytes(int64(hi)), units.Bytes(int64(limit)))
 		res.Suggestion = raiseLimit(limit)
 		return res
 	case k < 0 && pts[len(pts)-1].Winner == "rendezvous":
 		res.Verdict = fmt.Sprintf("rendezvous is faster only at the largest size measured, %s, with no larger size to confirm it; the crossover is likely near there",
-			report.Bytes(int64(hi)))
-		res.Suggestion = fmt.Sprintf("extend values.range.max beyond %s (try up to %s) to confirm", report.Bytes(int64(hi)), report.Bytes(int64(hi)*16))
+			units.Bytes(int64(hi)))
+		res.Suggestion = fmt.Sprintf("extend values.range.max beyond %s (try up to %s) to confirm", units.Bytes(int64(hi)), units.Bytes(int64(hi)*16))
 		return res
 	case k < 0 && anyWinner(pts, "eager"):
 		eagerAhead(&res, pts, limit, unknown)
@@ -443,13 +443,13 @@ func Analyze(op string, all []Point, keySize int) OpResult {
 		return res
 	case k < 0:
 		res.Verdict = "no protocol is consistently faster at any size (within run-to-run noise)"
-		res.Suggestion = fmt.Sprintf("raise --repeats (8 or more tolerates one disturbed repetition) or the measure phase, or extend values.range.max beyond %s", report.Bytes(int64(hi)))
+		res.Suggestion = fmt.Sprintf("raise --repeats (8 or more tolerates one disturbed repetition) or the measure phase, or extend values.range.max beyond %s", units.Bytes(int64(hi)))
 		return res
 	case k == 0:
 		res.Verdict = fmt.Sprintf("rendezvous already beats eager at the smallest size, %s; the crossover lies below the measured range",
-			report.Bytes(int64(lo)))
+			units.Bytes(int64(lo)))
 		if lo > 1 {
-			res.Suggestion = fmt.Sprintf("extend values.range.min below %s (try from %s)", report.Bytes(int64(lo)), report.Bytes(int64(max(1, lo/16))))
+			res.Suggestion = fmt.Sprintf("extend values.range.min below %s (try from %s)", units.Bytes(int64(lo)), units.Bytes(int64(max(1, lo/16))))
 		}
 		return res
 	}
@@ -460,8 +460,8 @@ func Analyze(op string, all []Point, keySize int) OpResult {
 	res.Threshold = thresholdFor(res.Below+keySize, res.Crossover+keySize)
 	c := pts[k]
 	res.Verdict = fmt.Sprintf("rendezvous is faster from %s on (p50 %s vs eager %s, faster in %d of %d paired repeats, sign test p=%.3g); curves cross near %s",
-		report.Bytes(int64(c.Size)), report.Duration(c.RdvP50), report.Duration(c.EagerP50), c.RdvWins, c.RdvWins+c.EagerWins, c.P,
-		report.Bytes(int64(math.Round(res.EqualAt))))
+		units.Bytes(int64(c.Size)), units.Duration(c.RdvP50), units.Duration(c.EagerP50), c.RdvWins, c.RdvWins+c.EagerWins, c.P,
+		units.Bytes(int64(math.Round(res.EqualAt))))
 	return res
 }
 
@@ -483,21 +483,21 @@ func eagerAhead(res *OpResult, pts []Point, limit int, unknown string) {
 			sizeSpan(lo, hi), unknown)
 	case limit > 0 && last == hi:
 		res.Verdict = fmt.Sprintf("eager is still faster at %s, the largest size eager could be measured at; %s",
-			report.Bytes(int64(hi)), unknown)
+			units.Bytes(int64(hi)), unknown)
 	case limit > 0:
 		res.Verdict = fmt.Sprintf("eager is faster up to %s and the two are within noise from there to %s, the largest size eager could be measured at; %s",
-			report.Bytes(int64(last)), report.Bytes(int64(hi)), unknown)
+			units.Bytes(int64(last)), units.Bytes(int64(hi)), unknown)
 	case last == hi:
 		res.Verdict = fmt.Sprintf("eager is still faster at the largest size measured, %s; the crossover lies above the measured range",
-			report.Bytes(int64(hi)))
+			units.Bytes(int64(hi)))
 	default:
 		res.Verdict = fmt.Sprintf("eager is faster up to %s and the two are within noise from there to %s; the crossover lies above the measured range",
-			report.Bytes(int64(last)), report.Bytes(int64(hi)))
+			units.Bytes(int64(last)), units.Bytes(int64(hi)))
 	}
 	if limit > 0 {
 		res.Suggestion = raiseLimit(limit)
 	} else {
-		res.Suggestion = fmt.Sprintf("extend values.range.max beyond %s (try up to %s)", report.Bytes(int64(hi)), report.Bytes(int64(hi)*16))
+		res.Suggestion = fmt.Sprintf("extend values.range.max beyond %s (try up to %s)", units.Bytes(int64(hi)), units.Bytes(int64(hi)*16))
 	}
 	if last != hi {
 		res.Suggestion += ", or raise --repeats or the measure phase so the larger sizes separate from the noise"
@@ -507,22 +507,22 @@ func eagerAhead(res *OpResult, pts []Point, limit int, unknown string) {
 // raiseLimit suggests how to measure eager from size on.
 func raiseLimit(size int) string {
 	return fmt.Sprintf("to measure eager from %s on, raise the server's max eager above key + value (kvserver --max-eager) or tune against the embedded server (no target.server), which raises it itself",
-		report.Bytes(int64(size)))
+		units.Bytes(int64(size)))
 }
 
 // sizeSpan is "lo to hi", or one size.
 func sizeSpan(lo, hi int) string {
 	if lo == hi {
-		return report.Bytes(int64(lo))
+		return units.Bytes(int64(lo))
 	}
-	return report.Bytes(int64(lo)) + " to " + report.Bytes(int64(hi))
+	return units.Bytes(int64(lo)) + " to " + units.Bytes(int64(hi))
 }
 
 // sizeList is "a, b, c".
 func sizeList(sizes []int) string {
 	s := make([]string, len(sizes))
 	for i, v := range sizes {
-		s[i] = report.Bytes(int64(v))
+		s[i] = units.Bytes(int64(v))
 	}
 	return strings.Join(s, ", ")
 }
@@ -604,7 +604,7 @@ func (r *Result) recommend(keySize int) {
 	r.Recommended = best.Threshold
 	r.Explanation = append(r.Explanation, fmt.Sprintf(
 		"recommended eager threshold: %s (%d bytes), the smallest per-op crossover (%s, rendezvous faster from %s), as a power of two",
-		report.Bytes(int64(r.Recommended)), r.Recommended, best.Op, report.Bytes(int64(best.Crossover))))
+		units.Bytes(int64(r.Recommended)), r.Recommended, best.Op, units.Bytes(int64(best.Crossover))))
 	if keySize > 0 {
 		r.Explanation = append(r.Explanation, fmt.Sprintf(
 			"the threshold counts key plus value bytes: with %d-byte keys, values of up to %d bytes go eager",
@@ -628,10 +628,10 @@ func (r *Result) recommend(keySize int) {
 				}
 			}
 			line := fmt.Sprintf("%s alone would use %s (rendezvous faster from %s)", o.Op,
-				report.Bytes(int64(o.Threshold)), report.Bytes(int64(o.Crossover)))
+				units.Bytes(int64(o.Threshold)), units.Bytes(int64(o.Crossover)))
 			if worst > 0 {
 				line += fmt.Sprintf("; between %s and %s it pays up to %.0f%% higher p50 under the shared threshold",
-					report.Bytes(int64(r.Recommended)), report.Bytes(int64(o.Crossover)), 100*worst)
+					units.Bytes(int64(r.Recommended)), units.Bytes(int64(o.Crossover)), 100*worst)
 			}
 			r.Explanation = append(r.Explanation, line)
 		default:

@@ -227,6 +227,10 @@ func (c *conn) Register(size int, access transport.Access) (transport.Region, er
 	return r, nil
 }
 
-func (c *conn) LocalAddr() string    { return c.local }
-func (c *conn) RemoteAddr() string   { return c.remote }
-func (c *conn) Info() transport.Info { return transport.Info{Transport: Name} }
+func (c *conn) LocalAddr() string  { return c.local }
+func (c *conn) RemoteAddr() string { return c.remote }
+
+// Info: a TCP connection waits on its socket, whatever the poll mode asked.
+func (c *conn) Info() transport.Info {
+	return transport.Info{Transport: Name, Poll: transport.PollEvent}
+}

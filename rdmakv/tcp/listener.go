@@ -28,6 +28,10 @@ type listener struct {
 
 func (l *listener) Addr() string { return l.addr }
 
+func (l *listener) Info() transport.Info {
+	return transport.Info{Transport: Name, Poll: transport.PollEvent}
+}
+
 func (l *listener) Register(size int, access transport.Access) (transport.Region, error) {
 	r, err := l.pd.register(size, access)
 	if err != nil {

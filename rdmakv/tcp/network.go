@@ -27,6 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
@@ -48,6 +49,9 @@ func init() { transport.RegisterNetwork(network{}) }
 type network struct{}
 
 func (network) Name() string { return Name }
+
+// LocalAddr is the loopback address.
+func (network) LocalAddr() (netip.Addr, error) { return netip.AddrFrom4([4]byte{127, 0, 0, 1}), nil }
 
 // Listen binds addr and serves connections until the Listener is closed.
 // Every accepted connection gets cfg.RecvDepth receive buffers of

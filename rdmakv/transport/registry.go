@@ -26,7 +26,11 @@ func Lookup(name string) (Network, error) {
 	if n, ok := networks[name]; ok {
 		return n, nil
 	}
-	return nil, fmt.Errorf("transport %q is not built in (have %v)", name, namesLocked())
+	if name == "tcp" || name == "verbs" {
+		return nil, fmt.Errorf("transport %q is not linked into this program (have %v): a transport registers itself when its package is imported, so import _ %q",
+			name, namesLocked(), "github.com/kvbench/kvbench/rdmakv/"+name)
+	}
+	return nil, fmt.Errorf("transport %q is not linked into this program (have %v)", name, namesLocked())
 }
 
 // Names lists the registered transports, sorted.

@@ -19,6 +19,7 @@ package transport
 import (
 	"context"
 	"errors"
+	"net/netip"
 	"time"
 )
 
@@ -155,6 +156,9 @@ type Listener interface {
 	// Register makes a region usable by every connection this listener
 	// accepts (one protection domain per device).
 	Register(size int, access Access) (Region, error)
+	// Info describes what the listener serves on: the transport, the
+	// device and the polling mode its connections use.
+	Info() Info
 	// Close stops accepting and closes every accepted connection. Idempotent.
 	Close() error
 }
@@ -166,20 +170,13 @@ type AcceptFunc func(c Conn) Handler
 // Network is a transport implementation ("tcp", "verbs").
 type Network interface {
 	Name() string
+	// LocalAddr is an address of this machine that its own clients reach
+	// a listener on over this transport; it fails with ErrNoDevice when
+	// the transport has no usable device.
+	LocalAddr() (netip.Addr, error)
 	Listen(addr string, cfg Config, accept AcceptFunc) (Listener, error)
 	Dial(ctx context.Context, addr string, cfg Config, h Handler) (Conn, error)
 }
-
-// Poll selects how a transport waits for completions.
-type Poll uint8
-
-const (
-	// PollEvent sleeps on a completion channel until the RNIC signals.
-	PollEvent Poll = iota
-	// PollBusy spins on the completion queue for the lowest latency, at the
-	// cost of a core.
-	PollBusy
-)
 
 // Config sizes a connection's queues and buffers.
 type Config struct {
@@ -219,6 +216,9 @@ type Info struct {
 	GID       string `json:"gid,omitempty"`
 	// MaxInline is the largest send the transport posts inline (verbs).
 	MaxInline int `json:"max_inline,omitempty"`
+	// Poll is how this side waits for completions: busy only where the
+	// transport busy-polls (verbs), whatever was asked elsewhere.
+	Poll Poll `json:"poll"`
 }
 
 var (

@@ -175,6 +175,7 @@ func (c *conn) describe() {
 	C.kv_addr_str(c.id, 1, &buf[0], C.int(len(buf)))
 	c.remote = C.GoString(&buf[0])
 	c.info = linkInfo(c.dev, c.id, c.qp, int(c.maxInline))
+	c.info.Poll = c.cfg.Poll
 }
 
 func (c *conn) LocalAddr() string    { return c.local }

@@ -42,6 +42,9 @@ type network struct{}
 
 func (network) Name() string { return Name }
 
+// LocalAddr is LocalAddr: rdma_cm does not route loopback.
+func (network) LocalAddr() (netip.Addr, error) { return LocalAddr() }
+
 func checkConfig(cfg transport.Config) (transport.Config, error) {
 	cfg, err := cfg.Check("", MaxDepth)
 	if err != nil {

@@ -44,4 +44,9 @@ check_run e2e/external '"client_poll": "busy"'
 log "end to end: kvbench run over verbs against its embedded server, event polling"
 ./kvbench run workloads/verify.yaml --poll event -o e2e/embedded --quiet || die "kvbench run, embedded server"
 check_run e2e/embedded '"client_poll": "event"' '"server_poll": "event"' '"embedded_server": true'
+
+log "end to end: kvbench run --transport auto picks verbs for its embedded server and says so"
+./kvbench run workloads/verify.yaml --transport auto -o e2e/auto --quiet 2>e2e/auto.err || die "kvbench run --transport auto"
+grep -q 'rdmakv: transport auto: using verbs' e2e/auto.err || die "auto did not say it chose verbs: $(cat e2e/auto.err)"
+check_run e2e/auto '"client_poll": "busy"' '"server_poll": "busy"' '"embedded_server": true'
 log "PASS"

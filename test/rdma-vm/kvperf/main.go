@@ -15,7 +15,6 @@ import (
 
 	"github.com/kvbench/kvbench/rdmakv"
 	_ "github.com/kvbench/kvbench/rdmakv/tcp"
-	"github.com/kvbench/kvbench/rdmakv/transport"
 	_ "github.com/kvbench/kvbench/rdmakv/verbs"
 )
 
@@ -50,7 +49,7 @@ type config struct {
 	transport string
 	threshold int
 	timeout   time.Duration
-	poll      transport.Poll
+	poll      rdmakv.Poll
 	check     bool
 	// maxCheck is the largest value -check moves.
 	maxCheck int
@@ -89,13 +88,10 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if c.transport != "verbs" && c.transport != "tcp" {
 		errs = append(errs, fmt.Sprintf("-transport %q: want verbs or tcp", c.transport))
 	}
-	switch *poll {
-	case "event":
-		c.poll = transport.PollEvent
-	case "busy":
-		c.poll = transport.PollBusy
-	default:
-		errs = append(errs, fmt.Sprintf("-poll %q: want event or busy", *poll))
+	if p, err := rdmakv.ParsePoll(*poll); err != nil {
+		errs = append(errs, "-"+err.Error())
+	} else {
+		c.poll = p
 	}
 	if !c.check {
 		errs = append(errs, "-check is required (benchmarks are kvbench's: kvbench run, make bench-rdma)")

@@ -1,0 +1,205 @@
+package bench
+
+import (
+	"sync"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/kvbench/kvbench/internal/keygen"
+	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/workload"
+)
+
+// phase runs one warmup or measure phase; measure phases return one
+// Measurement per (op, protocol) seen.
+func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phase, phaseID int) ([]Measurement, error) {
+	measure := phaseID == 1
+	pacer, rampLen, err := r.pacer(measure)
+	if err != nil {
+		return nil, err
+	}
+	st := r.status(th, size, name)
+	st.Limit, st.LimitOps = time.Duration(ph.Duration), ph.Ops
+	if st.Limit == 0 && st.LimitOps == 0 {
+		st.Limit = rampLen
+	}
+	base := time.Now()
+	var coll *collector
+	if measure {
+		coll = newCollector(len(ws), base.UnixMilli())
+	}
+	if err := r.resetWorkers(ws, phaseID, coll); err != nil {
+		return nil, err
+	}
+	end := r.observe(st, ws, base)
+	dur, precise := r.drive(ws, base, pacer, ph)
+	end()
+	if !measure {
+		return nil, nil
+	}
+	coll.end(base.Add(dur).UnixMilli())
+	ms := merge(ws, coll, Measurement{Threshold: th, ValueSize: size, Start: base, Duration: dur,
+		Load: r.cellLoad(pacer, precise), IssueDelay: issueDelay(ws)})
+	return ms, coll.err
+}
+
+// pacer is the phase's open-loop pacer (nil in a closed loop) and, for a
+// ramp, how long it lasts. A ramp paces the measure phase only; warmup runs
+// at its first rate.
+func (r *runner) pacer(measure bool) (Pacer, time.Duration, error) {
+	l := &r.cfg.Load
+	switch {
+	case l.Mode != "open":
+		return nil, 0, nil
+	case l.Ramp != nil && measure:
+		rp, err := NewRampPacer(l.Ramp.Rates(), time.Duration(l.Ramp.StepDuration))
+		if err != nil {
+			return nil, 0, err
+		}
+		return rp, rp.Duration(), nil
+	case l.Ramp != nil:
+		return ConstantPacer{Rate: l.Ramp.Start}, 0, nil
+	}
+	return ConstantPacer{Rate: l.Rate}, 0, nil
+}
+
+// resetWorkers readies every worker for a phase: counters cleared, its own
+// random stream and key generator, and a recorder when the phase measures.
+func (r *runner) resetWorkers(ws []*worker, phaseID int, coll *collector) error {
+	for _, w := range ws {
+		w.ops, w.errs = 0, 0
+		w.pub.ops.Store(0)
+		w.pub.errs.Store(0)
+		w.rng = keygen.NewRand(r.cfg.Seed, stream(r.cell, phaseID, w.id))
+		g, err := r.keyGen(w.id, len(ws))
+		if err != nil {
+			return err
+		}
+		w.keys = g
+		w.rec = nil
+		if coll != nil {
+			w.rec = &recorder{sink: coll, worker: w.id}
+		}
+	}
+	return nil
+}
+
+// drive runs the workers through the phase and returns its wall time and
+// whether one dispatcher paced them precisely.
+func (r *runner) drive(ws []*worker, base time.Time, pacer Pacer, ph workload.Phase) (time.Duration, bool) {
+	W := len(ws)
+	limitNs := int64(ph.Duration)
+	total := int64(-1)
+	if ph.Ops > 0 {
+		total = ph.Ops
+	}
+	var disp *dispatcher
+	var dwg sync.WaitGroup
+	if pacer != nil && r.cfg.Load.Pacing != PacingCoarse {
+		wake := make([]chan struct{}, W)
+		for i, w := range ws {
+			wake[i] = w.wake
+		}
+		disp = newDispatcher(base, pacer, total, limitNs, wake, r.done, &r.stop)
+		dwg.Go(disp.run)
+	}
+	var wg sync.WaitGroup
+	for _, w := range ws {
+		wg.Go(func() {
+			if pacer != nil {
+				w.runOpen(base, pacer, total, limitNs, disp)
+			} else {
+				w.runClosed(base, quota(ph.Ops, W, w.id), limitNs)
+			}
+			if w.rec != nil {
+				w.rec.finish()
+			}
+		})
+	}
+	wg.Wait()
+	dur := time.Since(base)
+	if disp != nil {
+		disp.end()
+		dwg.Wait()
+	}
+	return dur, disp != nil
+}
+
+// quota is worker id's share of ops over W workers (-1: unbounded).
+func quota(ops int64, W, id int) int64 {
+	if ops <= 0 {
+		return -1
+	}
+	q := ops / int64(W)
+	if int64(id) < ops%int64(W) {
+		q++
+	}
+	return q
+}
+
+// cellLoad is the load a measured cell ran under, as results.json says it.
+func (r *runner) cellLoad(pacer Pacer, precise bool) results.CellLoad {
+	l := &r.cfg.Load
+	load := results.CellLoad{Mode: l.Mode, Connections: l.Connections, Depth: l.Depth}
+	switch p := pacer.(type) {
+	case *RampPacer:
+		load.RampRatesOps, load.RampStepNs = p.Steps(), int64(p.step)
+	case ConstantPacer:
+		load.RateOps = p.Rate
+	}
+	if pacer != nil {
+		load.Pacing = PacingCoarse
+		if precise {
+			load.Pacing = PacingPrecise
+		}
+	}
+	return load
+}
+
+// issueDelay merges the workers' issue-delay histograms (nil in a closed
+// loop).
+func issueDelay(ws []*worker) *hdrhistogram.Histogram {
+	var late *hdrhistogram.Histogram
+	for _, w := range ws {
+		if h := w.rec.late; h != nil {
+			if late == nil {
+				late = results.NewHistogram()
+			}
+			late.Merge(h)
+		}
+	}
+	return late
+}
+
+// merge makes one Measurement per (op, protocol) any worker recorded,
+// each a copy of proto with the workers' histograms and error counts
+// merged and the collector's intervals.
+func merge(ws []*worker, coll *collector, proto Measurement) []Measurement {
+	var ms []Measurement
+	for op := range Op(numOps) {
+		for p := range Protocol(numProtos) {
+			m := proto
+			m.Op, m.Protocol = op, p
+			for _, w := range ws {
+				h := w.rec.total[op][p]
+				if h == nil {
+					continue
+				}
+				if m.Hist == nil {
+					m.Hist = results.NewHistogram()
+				}
+				m.Hist.Merge(h)
+				for k, n := range w.rec.errs[op][p] {
+					m.Errors[k] += n
+				}
+			}
+			if m.Hist == nil {
+				continue
+			}
+			m.Count = m.Hist.TotalCount()
+			m.Intervals = coll.intervals(op, p)
+			ms = append(ms, m)
+		}
+	}
+	return ms
+}

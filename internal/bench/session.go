@@ -1,0 +1,89 @@
+package bench
+
+import (
+	"log/slog"
+	"math/bits"
+	"time"
+
+	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/workload"
+)
+
+// SessionConfig is what a session must know before a run: the workload's
+// target, keys and load, and the largest value and eager threshold the run
+// uses, which size the embedded server and the staging regions.
+type SessionConfig struct {
+	Workload     *workload.Workload
+	MaxValue     int
+	MaxThreshold int
+	// Host is the machine the client runs on; an embedded server takes at
+	// most half its memory.
+	Host results.Host
+	// Logger receives what transport auto chose and connection faults;
+	// nil discards them.
+	Logger *slog.Logger
+}
+
+// Session is a run's target: the workload's server, or one embedded in
+// this process and sized for the workload, and a dialer for it. Commands
+// open one, hand Dialer to their measurements, and describe what they
+// measured against with Record.
+type Session struct {
+	Dialer   *RdmakvDialer
+	Embedded *Embedded // nil against an external server
+	host     results.Host
+}
+
+// OpenSession starts the embedded server when the workload names none and
+// prepares the dialer: each connection gets staging room for depth
+// rendezvous payloads of the largest size.
+func OpenSession(c SessionConfig) (*Session, error) {
+	w := c.Workload
+	log := c.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Session{host: c.Host}
+	addr, tr := w.Target.Server, w.Target.Transport
+	if addr == "" {
+		emb, err := StartEmbedded(EmbeddedConfig{
+			Transport: tr, Poll: w.Target.Poll, Keys: w.Keys.Count, KeySize: w.Keys.Size, MaxValue: c.MaxValue,
+			MaxThreshold: c.MaxThreshold, Workers: w.Load.Connections * w.Load.Depth, Logger: log,
+		}, c.Host.MemBytes)
+		if err != nil {
+			return nil, err
+		}
+		s.Embedded = emb
+		addr, tr = emb.Addr(), emb.Info().Transport
+	}
+	s.Dialer = &RdmakvDialer{
+		Addr: addr, Transport: tr, Poll: w.Target.Poll, Timeout: time.Duration(w.Timeout), Depth: w.Load.Depth,
+		StagingSize: StagingSize(w.Load.Depth, w.Keys.Size+c.MaxValue), Logger: log,
+	}
+	return s, nil
+}
+
+// Transport is the transport the session runs over: the one settled once
+// a connection or the embedded server made the choice, else the one asked.
+func (s *Session) Transport() string {
+	if info, _, ok := s.Dialer.Info(); ok {
+		return info.Transport
+	}
+	return s.Dialer.Transport
+}
+
+// Close stops the embedded server, if any.
+func (s *Session) Close() error {
+	if s.Embedded != nil {
+		return s.Embedded.Close()
+	}
+	return nil
+}
+
+// StagingSize gives each connection room for depth rendezvous payloads of
+// the largest size at once, between 1 MiB and 256 MiB; a payload that does
+// not fit still works through a temporary registration, only slower.
+func StagingSize(depth, largest int) int {
+	per := 1 << bits.Len(uint(max(largest, 1)-1))
+	return min(max(depth*per, 1<<20), 256<<20)
+}

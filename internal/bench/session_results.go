@@ -1,0 +1,61 @@
+package bench
+
+import "github.com/kvbench/kvbench/internal/results"
+
+// Record describes a finished run for its results directory: what
+// results.json says about the run, the host and the link, and each cell
+// with its interval histograms. runErr is the error Run returned, if any.
+func (s *Session) Record(w any, seed uint64, rep *Report, runErr error, version, revision string) (*results.Run, []results.CellLog, error) {
+	run := &results.Run{
+		SchemaVersion: results.SchemaVersion, Workload: w, Seed: seed, Version: version, Revision: revision,
+		Start: rep.Start, End: rep.End, EndReason: "completed", Host: s.host,
+		Transport: s.link(),
+		Verify: results.VerifyCounts{Checked: rep.Verify.Checked, Mismatches: rep.Verify.Mismatches,
+			Missing: rep.Verify.Missing, Torn: rep.Verify.Torn},
+	}
+	switch {
+	case runErr != nil:
+		run.EndReason = "error: " + runErr.Error()
+	case rep.Interrupted:
+		run.EndReason = "interrupted"
+	}
+	cells, err := rep.CellLogs()
+	return run, cells, err
+}
+
+// link is results.json's transport section: the client's link as its
+// first connection reported it and, for an embedded server, how it polls.
+func (s *Session) link() results.Transport {
+	t := results.Transport{Name: s.Transport(), Server: s.Dialer.Addr, Embedded: s.Embedded != nil}
+	if s.Embedded != nil {
+		t.ServerPoll = s.Embedded.Info().Poll.String()
+	}
+	info, lim, ok := s.Dialer.Info()
+	if !ok {
+		return t
+	}
+	t.Device, t.Firmware, t.Port, t.MTU, t.LinkLayer, t.GID, t.MaxInline =
+		info.Device, info.Firmware, info.Port, info.MTU, info.LinkLayer, info.GID, info.MaxInline
+	t.ClientPoll = info.Poll.String()
+	t.Limits = &results.ServerLimits{MaxEager: lim.MaxEager, MaxKey: lim.MaxKey, MaxValue: lim.MaxValue,
+		PoolSize: lim.PoolSize, LeaseNs: int64(lim.Lease), MaxInflight: lim.MaxInflight}
+	return t
+}
+
+// CellLogs is each measured cell with its interval histograms, in order.
+func (r *Report) CellLogs() ([]results.CellLog, error) {
+	out := make([]results.CellLog, 0, len(r.Measurements))
+	for i := range r.Measurements {
+		m := &r.Measurements[i]
+		c, err := m.Cell()
+		if err != nil {
+			return nil, err
+		}
+		hs, err := DecodeIntervals(m.Intervals)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, results.CellLog{Cell: c, Start: m.Start, Intervals: hs})
+	}
+	return out, nil
+}

@@ -1,0 +1,77 @@
+package bench_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/kvbench/kvbench/internal/bench"
+	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/workload"
+)
+
+const sessionWorkload = `
+name: session
+seed: 5
+target: {transport: auto}
+keys: {count: 16, size: 8}
+values: {sizes: [64B, 8KiB]}
+thresholds: [4KiB]
+mix: {get: 1}
+preload: true
+phases: {measure: {ops: 200}}
+load: {mode: closed, connections: 2, depth: 2}
+verify: true
+`
+
+// A session on an embedded server over auto: rdmakv settles the transport
+// (tcp here) and says so once, and Record describes what was measured
+// against, down to each side's polling mode and the server's limits.
+func TestSessionRecordsTheLink(t *testing.T) {
+	w, err := workload.Parse("session.yaml", []byte(sessionWorkload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	sess, err := bench.OpenSession(bench.SessionConfig{Workload: w, MaxValue: 8192, MaxThreshold: 4096,
+		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	if sess.Embedded == nil || sess.Transport() != "tcp" {
+		t.Fatalf("embedded %v, transport %q", sess.Embedded != nil, sess.Transport())
+	}
+	if got := sess.Dialer.StagingSize; got != 1<<20 {
+		t.Errorf("staging %d, want the 1 MiB floor", got)
+	}
+	cfg := bench.FromWorkload(w)
+	cfg.Codec, cfg.Dialer, cfg.FreshServer = bench.Values{}, sess.Dialer, true
+	rep, err := bench.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, cells, err := sess.Record(w, w.Seed, rep, nil, "v-test", "abc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := run.Transport
+	if tr.Name != "tcp" || !tr.Embedded || tr.ClientPoll != "event" || tr.ServerPoll != "event" || tr.Limits == nil || tr.Limits.MaxEager < 4096 {
+		t.Errorf("transport section %+v", tr)
+	}
+	if run.EndReason != "completed" || run.Version != "v-test" || len(cells) != len(rep.Measurements) || len(cells) == 0 {
+		t.Errorf("run %q %q with %d cells for %d measurements", run.EndReason, run.Version, len(cells), len(rep.Measurements))
+	}
+	if n := strings.Count(logs.String(), "transport auto: using tcp"); n != 1 {
+		t.Errorf("the choice said %d times:\n%s", n, logs.String())
+	}
+	dir, err := results.WriteRun(t.TempDir(), w.Name, run, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back, err := results.Load(dir); err != nil || len(back.Cells) != len(cells) {
+		t.Errorf("reloaded: %v", err)
+	}
+}

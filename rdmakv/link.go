@@ -1,0 +1,25 @@
+package rdmakv
+
+import "github.com/kvbench/kvbench/rdmakv/transport"
+
+// Poll selects how a client or server waits for completions: PollEvent
+// sleeps until woken, PollBusy spins (verbs only; tcp always waits on its
+// socket). Its text form is "event" or "busy".
+type Poll = transport.Poll
+
+// Polling modes.
+const (
+	PollEvent = transport.PollEvent
+	PollBusy  = transport.PollBusy
+)
+
+// ParsePoll reads "event" or "busy".
+func ParsePoll(s string) (Poll, error) { return transport.ParsePoll(s) }
+
+// Info describes the link under a client or server: the transport chosen
+// (after "auto" is settled), the RDMA device and port, and the polling mode
+// actually in use.
+type Info = transport.Info
+
+// ErrNoDevice means no RDMA device is usable (transport verbs).
+var ErrNoDevice = transport.ErrNoDevice
