@@ -2,7 +2,27 @@
 // of them). Small requests travel eager, inline in one SEND; large ones
 // rendezvous: the server hands out an address and a remote key and the
 // client moves the value with one-sided RDMA WRITE_WITH_IMM (set) or READ
-// (get). The switch point is the client's eager threshold.
+// (get). The switch point is the client's eager threshold
+// (WithEagerThreshold, 4 KiB by default).
 //
+// # Transports
+//
+// A transport registers itself when its package is linked in. The pure-Go
+// tcp transport, the default, is always linked. The verbs transport needs
+// cgo and rdma-core, so a program that wants RDMA imports it:
+//
+//	import _ "github.com/kvbench/kvbench/rdmakv/verbs"
+//
+// WithTransport and ServerConfig.Transport choose "tcp", "verbs" or
+// "auto": verbs when it is linked in and an RDMA device is usable, else
+// tcp. The choice is logged on the logger given (WithLogger,
+// ServerConfig.Logger) and reported by Client.Info and Server.Info, with
+// the polling mode in use.
+//
+// Names follow the C API of RDMA key-value stores: Dial is kv_open, Set
+// kv_set, Get kv_get, Value.Release kv_release, Close kv_close.
 // docs/PROTOCOL.md describes the wire protocol.
 package rdmakv
+
+// The default transport needs no import of its own.
+import _ "github.com/kvbench/kvbench/rdmakv/tcp"

@@ -33,6 +33,8 @@ func newCommand(stdout, stderr io.Writer) *cobra.Command {
 and serves rdmakv clients: small requests eager (inline in one message), large
 ones rendezvous (one-sided RDMA into and out of the pool). It runs until
 SIGINT or SIGTERM, then closes every connection and exits 0.`,
+		Example: `  kvserver --listen 10.0.0.2:7471 --transport verbs --poll busy --busy-idle 5ms
+  kvserver --listen 0.0.0.0:7471 --transport auto --pool-size 1GiB --max-eager 64KiB`,
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,

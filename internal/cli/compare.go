@@ -31,6 +31,9 @@ is at least --min-effect. See docs/COMPARE.md.
 
 With --fail-on-regression PCT, compare exits with status 3 when any
 significant regression is worse than PCT percent.`,
+		Example: `  kvbench compare results/base results/latest
+  kvbench compare results/base results/latest --fail-on-regression 10 --min-effect 5
+  kvbench compare --format json results/base results/latest > change.json`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("fail-on-regression") && failPct < 0 {

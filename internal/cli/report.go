@@ -20,6 +20,9 @@ func newReportCmd() *cobra.Command {
 one row per cell: op, value size, threshold, protocol, count, errors,
 throughput and latency percentiles. table and markdown are for people
 (units scaled); csv and json keep raw numbers (nanoseconds, bytes/s).`,
+		Example: `  kvbench report results/latest
+  kvbench report results/latest --format csv > cells.csv
+  kvbench report results/quickstart-20261125-074413/results.json --format markdown`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			run, _, err := results.Open(args[0])

@@ -22,6 +22,8 @@ func NewRoot() *cobra.Command {
 and eager thresholds, records coordinated-omission-correct HdrHistogram
 latencies per cell, writes results (JSON, HdrHistogram logs, a summary),
 draws plots and recommends an eager threshold.`,
+		Example: `  kvbench run workloads/quickstart.yaml && kvbench plot results/latest
+  kvbench tune workloads/threshold-sweep.yaml --server 10.0.0.2:7471 --transport verbs`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

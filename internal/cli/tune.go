@@ -65,6 +65,9 @@ key + value + 1 exceeds 16MiB is refused up front.
 A table in the manner of UCX's protocol info is printed; tune.txt,
 tune.json and tune-OP.png/.svg (both curves, crossover marked) are saved in
 a new directory under --out.`,
+		Example: `  kvbench tune workloads/threshold-sweep.yaml
+  kvbench tune workloads/threshold-sweep.yaml --ops get --repeats 8 --duration 2s
+  kvbench tune workloads/threshold-sweep.yaml --server 10.0.0.2:7471 --transport verbs --poll busy`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runTune(cmd, args[0], f) },
 	}

@@ -19,6 +19,8 @@ func newValidateCmd() *cobra.Command {
 impossible values, duplicates), applies defaults and reports every problem
 as FILE:LINE:COL: field: message. A file without problems prints
 "FILE: ok". The exit status is non-zero if any file has a problem.`,
+		Example: `  kvbench validate workloads/*.yaml
+  kvbench validate my-sweep.yaml && kvbench run my-sweep.yaml`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bad := 0

@@ -57,9 +57,10 @@ func init() { register(newVersionCmd) }
 
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the kvbench version, git revision and Go version",
-		Args:  cobra.NoArgs,
+		Use:     "version",
+		Short:   "Print the kvbench version, git revision and Go version",
+		Example: `  kvbench version`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ver, rev := buildVersion()
 			_, err := fmt.Fprintf(cmd.OutOrStdout(), "kvbench %s\ngit revision %s\n%s %s/%s\n", ver, rev, runtime.Version(), runtime.GOOS, runtime.GOARCH)

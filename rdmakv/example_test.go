@@ -1,0 +1,117 @@
+package rdmakv_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+
+	"github.com/kvbench/kvbench/rdmakv"
+)
+
+// A server on a free local port, and a client that sets, gets, deletes
+// and closes. Over RDMA, add the verbs import (see the package doc) and
+// WithTransport("verbs").
+func Example() {
+	ctx := context.Background()
+	srv, err := rdmakv.Listen(rdmakv.ServerConfig{Local: true, PoolSize: 1 << 20})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+
+	c, err := rdmakv.Dial(ctx, srv.Addr(), rdmakv.WithStagingSize(1<<20))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+
+	if err := c.Set(ctx, []byte("greeting"), []byte("hello")); err != nil {
+		log.Fatal(err)
+	}
+	v, err := c.Get(ctx, []byte("greeting"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s (%s)\n", v.Bytes(), v.Protocol())
+	v.Release()
+
+	if err := c.Delete(ctx, []byte("greeting")); err != nil {
+		log.Fatal(err)
+	}
+	_, err = c.Get(ctx, []byte("greeting"))
+	fmt.Println(errors.Is(err, rdmakv.ErrNotFound))
+	// Output:
+	// hello (eager)
+	// true
+}
+
+// Values at or above the eager threshold go rendezvous: the client moves
+// them with one-sided RDMA (emulated on tcp).
+func ExampleWithEagerThreshold() {
+	ctx := context.Background()
+	srv, err := rdmakv.Listen(rdmakv.ServerConfig{Local: true, PoolSize: 1 << 20})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	c, err := rdmakv.Dial(ctx, srv.Addr(), rdmakv.WithEagerThreshold(1024), rdmakv.WithStagingSize(1<<20))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+
+	for _, size := range []int{100, 4096} {
+		fmt.Println(size, c.ProtocolFor(len("k"), size))
+	}
+	// Output:
+	// 100 eager
+	// 4096 rendezvous
+}
+
+// Get returns a view of registered memory; Release hands it back and is
+// safe to call twice.
+func ExampleClient_Get() {
+	ctx := context.Background()
+	srv, err := rdmakv.Listen(rdmakv.ServerConfig{Local: true, PoolSize: 1 << 20})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	c, err := rdmakv.Dial(ctx, srv.Addr(), rdmakv.WithStagingSize(1<<20))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+
+	big := make([]byte, 64<<10)
+	copy(big, "rendezvous")
+	if err := c.Set(ctx, []byte("big"), big); err != nil {
+		log.Fatal(err)
+	}
+	v, err := c.Get(ctx, []byte("big"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(v.Bytes()), string(v.Bytes()[:10]), v.Protocol())
+	v.Release()
+	v.Release()
+	// Output: 65536 rendezvous rendezvous
+}
+
+// Info says which transport "auto" chose and how the connection polls.
+func ExampleClient_Info() {
+	ctx := context.Background()
+	srv, err := rdmakv.Listen(rdmakv.ServerConfig{Local: true, PoolSize: 1 << 20})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	c, err := rdmakv.Dial(ctx, srv.Addr(), rdmakv.WithTransport("tcp"), rdmakv.WithStagingSize(1<<20))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Println(c.Info().Transport, c.Info().Poll)
+	// Output: tcp event
+}
