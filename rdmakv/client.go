@@ -158,7 +158,7 @@ func (c *Client) handshake(ctx context.Context, recv int) error {
 		return fmt.Errorf("%w: HELLO reply: %v", ErrProtocol, err)
 	}
 	if f.Status == wire.Threshold {
-		return fmt.Errorf("%w: threshold %d, server accepts at most %d", ErrThreshold, c.threshold, c.serverMaxEagerHint(f))
+		return fmt.Errorf("%w: threshold %d, %s", ErrThreshold, c.threshold, serverMaxEager(f))
 	}
 	if f.Status != wire.OK {
 		return statusErr("HELLO", f.Status)
@@ -177,13 +177,13 @@ func (c *Client) handshake(ctx context.Context, recv int) error {
 	return nil
 }
 
-// serverMaxEagerHint reads the server's limit from a refusal when it sent
-// one; the refusal may carry no body.
-func (c *Client) serverMaxEagerHint(f wire.Frame) any {
+// serverMaxEager says the server's limit from its refusal, which carries
+// the limits unless the server is malformed.
+func serverMaxEager(f wire.Frame) string {
 	if l, err := wire.DecodeLimits(f.Value); err == nil {
-		return l.MaxEager
+		return fmt.Sprintf("server accepts at most %d", l.MaxEager)
 	}
-	return "less"
+	return "server accepts less (its limit was not in the refusal)"
 }
 
 // Limits are the server's limits from the handshake.

@@ -113,7 +113,7 @@ func (sc *sconn) handleHello(f *wire.Frame) {
 		return
 	}
 	if int64(hb.Threshold) > int64(sc.s.cfg.MaxEager) {
-		sc.send(wire.Header{Type: wire.HelloReply, Status: wire.Threshold, ReqID: f.ReqID}, nil, nil)
+		sc.send(wire.Header{Type: wire.HelloReply, Status: wire.Threshold, ReqID: f.ReqID}, nil, sc.s.limits[:])
 		return
 	}
 	sc.hello = true

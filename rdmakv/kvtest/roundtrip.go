@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/kvbench/kvbench/rdmakv"
@@ -140,6 +141,9 @@ func testThresholdAboveMaxEager(t *testing.T, env Env) {
 		}
 		if !errors.Is(err, rdmakv.ErrThreshold) {
 			t.Errorf("Dial with threshold %d above server max eager %d: error %v, want ErrThreshold", T, cfg.MaxEager, err)
+		}
+		if want := fmt.Sprintf("threshold %d, server accepts at most %d", T, cfg.MaxEager); !strings.Contains(err.Error(), want) {
+			t.Errorf("Dial with threshold %d: error %q does not say %q", T, err, want)
 		}
 	}
 	// The refused dials must not have hurt the server.
