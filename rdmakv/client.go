@@ -150,7 +150,8 @@ func (c *Client) handshake(ctx context.Context, recv int) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-c.done:
-		return c.connError(nil)
+		return fmt.Errorf("%w: the server closed the connection before answering HELLO (at its connection limit, or refusing this client: its log says which): %v",
+			ErrClosed, c.doneErr)
 	}
 	defer m.Release()
 	f, err := wire.Decode(m.Data)

@@ -148,10 +148,21 @@ func (s *Server) accept(c transport.Conn) transport.Handler {
 	if s.pool == nil {
 		return nil // Listen failed; the transport drops the connection
 	}
-	sc := &sconn{s: s, c: c, leases: make(map[uint32]*lease)}
 	s.connMu.Lock()
+	if n := len(s.conns); n >= s.cfg.MaxConns {
+		s.connMu.Unlock()
+		s.log.Warn("rdmakv: refusing connection", "remote", c.RemoteAddr(), "reason",
+			fmt.Sprintf("%d connections open, the most MaxConns allows", n))
+		return nil // the transport tears it down
+	}
+	sc := &sconn{s: s, c: c, leases: make(map[uint32]*lease)}
 	s.conns[sc] = struct{}{}
 	s.connMu.Unlock()
+	sc.helloTimer = time.AfterFunc(s.cfg.HandshakeTimeout, func() {
+		if !sc.helloDone.Load() {
+			sc.fault("no HELLO within %v", s.cfg.HandshakeTimeout)
+		}
+	})
 	return sc
 }
 

@@ -19,6 +19,10 @@ const (
 	DefaultMaxValue  = 64 << 20
 	DefaultLease     = 10 * time.Second
 	DefaultRecvDepth = 256
+	// DefaultHandshakeTimeout bounds how long a new connection may hold
+	// the server's resources without saying HELLO.
+	DefaultHandshakeTimeout = 5 * time.Second
+	DefaultMaxConns         = 1024
 	// poolMinBlock is the buddy allocator's smallest block, server and
 	// client alike.
 	poolMinBlock = 64
@@ -68,6 +72,13 @@ type ServerConfig struct {
 	BusyIdle time.Duration
 	// Device names the RDMA device (verbs only).
 	Device string
+	// HandshakeTimeout is how long a new connection may take to send
+	// HELLO; one that has not by then is dropped with a log line.
+	HandshakeTimeout time.Duration
+	// MaxConns bounds the connections served at once. One more is closed
+	// as soon as it arrives, with a log line, and its client's Dial fails
+	// saying the server closed it during the handshake.
+	MaxConns int
 	// Logger receives connection faults; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -96,6 +107,12 @@ func (c ServerConfig) withDefaults() ServerConfig {
 	}
 	if c.RecvDepth == 0 {
 		c.RecvDepth = DefaultRecvDepth
+	}
+	if c.HandshakeTimeout == 0 {
+		c.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if c.MaxConns == 0 {
+		c.MaxConns = DefaultMaxConns
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
@@ -142,6 +159,12 @@ func (c ServerConfig) Validate() error {
 	}
 	if c.Poll != PollEvent && c.Poll != PollBusy {
 		bad("poll %d: want event or busy", c.Poll)
+	}
+	if c.HandshakeTimeout < time.Millisecond {
+		bad("handshake timeout %v: must be at least 1ms", c.HandshakeTimeout)
+	}
+	if c.MaxConns < 1 || c.MaxConns > 1<<20 {
+		bad("max conns %d: must be between 1 and %d", c.MaxConns, 1<<20)
 	}
 	if c.BusyIdle < 0 {
 		bad("busy idle %v: must not be negative", c.BusyIdle)

@@ -7,6 +7,7 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/kvbench/kvbench/rdmakv/transport"
 	"github.com/kvbench/kvbench/rdmakv/wire"
@@ -18,6 +19,10 @@ import (
 type sconn struct {
 	s *Server
 	c transport.Conn
+
+	// helloTimer drops the connection unless helloDone is set in time.
+	helloTimer *time.Timer
+	helloDone  atomic.Bool
 
 	// Owned by the delivery goroutine.
 	hello    bool
@@ -117,6 +122,8 @@ func (sc *sconn) handleHello(f *wire.Frame) {
 		return
 	}
 	sc.hello = true
+	sc.helloDone.Store(true)
+	sc.helloTimer.Stop()
 	sc.recvSize = int(hb.RecvSize)
 	sc.send(wire.Header{Type: wire.HelloReply, ReqID: f.ReqID}, nil, sc.s.limits[:])
 }

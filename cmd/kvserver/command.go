@@ -19,8 +19,8 @@ import (
 type flags struct {
 	listen, transport, device    string
 	poolSize, maxEager, maxValue string
-	maxKey, recvDepth            int
-	lease, busyIdle              time.Duration
+	maxKey, recvDepth, maxConns  int
+	lease, busyIdle, handshake   time.Duration
 	poll, logLevel               string
 }
 
@@ -63,6 +63,8 @@ SIGINT or SIGTERM, then closes every connection and exits 0.`,
 	fl.IntVar(&f.recvDepth, "recv-depth", rdmakv.DefaultRecvDepth, "server receive buffers, also each client's in-flight limit")
 	fl.StringVar(&f.poll, "poll", "event", "completion polling: event or busy")
 	fl.DurationVar(&f.busyIdle, "busy-idle", 0, "with --poll busy, sleep until the next request after this long with none (0: spin always)")
+	fl.DurationVar(&f.handshake, "handshake-timeout", rdmakv.DefaultHandshakeTimeout, "drop a connection that has not sent HELLO by then")
+	fl.IntVar(&f.maxConns, "max-conns", rdmakv.DefaultMaxConns, "most connections served at once; one more is refused at once")
 	fl.StringVar(&f.device, "device", "", "RDMA device name (verbs; default: the one owning the listen address)")
 	fl.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	return cmd
@@ -97,6 +99,9 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 		RecvDepth: f.recvDepth,
 		BusyIdle:  f.busyIdle,
 		Device:    f.device,
+
+		HandshakeTimeout: f.handshake,
+		MaxConns:         f.maxConns,
 	}
 	if p, err := rdmakv.ParsePoll(f.poll); err != nil {
 		errs = append(errs, fmt.Errorf("--%w", err))
@@ -121,6 +126,14 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 	if f.lease <= 0 {
 		errs = append(errs, fmt.Errorf("--lease %v: must be positive", f.lease))
 		cfg.Lease = 0
+	}
+	if f.handshake <= 0 {
+		errs = append(errs, fmt.Errorf("--handshake-timeout %v: must be positive", f.handshake))
+		cfg.HandshakeTimeout = 0
+	}
+	if f.maxConns <= 0 {
+		errs = append(errs, fmt.Errorf("--max-conns %d: must be positive", f.maxConns))
+		cfg.MaxConns = 0
 	}
 	if f.busyIdle < 0 {
 		errs = append(errs, fmt.Errorf("--busy-idle %v: must not be negative", f.busyIdle))

@@ -57,6 +57,8 @@ func Run(t *testing.T, env Env) {
 	}{
 		{"Limits", testLimits},
 		{"BadConfig", testBadConfig},
+		{"HandshakeTimeout", testHandshakeTimeout},
+		{"MaxConns", testMaxConns},
 		{"RoundTripThreshold", testRoundTripThreshold},
 		{"RoundTripSizes", testRoundTripSizes},
 		{"ThresholdZero", testThresholdZero},
