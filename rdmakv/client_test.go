@@ -296,6 +296,9 @@ func TestServerConfigValidate(t *testing.T) {
 	if err := (ServerConfig{Local: true}).Validate(); err != nil {
 		t.Errorf("local: %v", err)
 	}
+	if err := (ServerConfig{MaxValue: 1 << 20, MaxGrantBytes: 1 << 19}).Validate(); err == nil || !strings.Contains(err.Error(), "max grant bytes 524288") {
+		t.Errorf("a grant share below the max value: %v", err)
+	}
 	if err := (ServerConfig{BusyIdle: time.Millisecond}).Validate(); err == nil || !strings.Contains(err.Error(), "busy polling") {
 		t.Errorf("BusyIdle with event polling: %v", err)
 	}

@@ -72,6 +72,12 @@ type ServerConfig struct {
 	BusyIdle time.Duration
 	// Device names the RDMA device (verbs only).
 	Device string
+	// MaxGrantBytes is each connection's share of the pool for
+	// uncommitted set grants: it may always hold that much, and more only
+	// while a quarter of the pool stays free for other connections; past
+	// that its rendezvous sets get NO_SPACE until it commits or its grants
+	// expire. Zero means the larger of MaxValue and a quarter of the pool.
+	MaxGrantBytes int64
 	// HandshakeTimeout is how long a new connection may take to send
 	// HELLO; one that has not by then is dropped with a log line.
 	HandshakeTimeout time.Duration
@@ -107,6 +113,9 @@ func (c ServerConfig) withDefaults() ServerConfig {
 	}
 	if c.RecvDepth == 0 {
 		c.RecvDepth = DefaultRecvDepth
+	}
+	if c.MaxGrantBytes == 0 {
+		c.MaxGrantBytes = max(c.MaxValue, c.PoolSize/4)
 	}
 	if c.HandshakeTimeout == 0 {
 		c.HandshakeTimeout = DefaultHandshakeTimeout
@@ -159,6 +168,9 @@ func (c ServerConfig) Validate() error {
 	}
 	if c.Poll != PollEvent && c.Poll != PollBusy {
 		bad("poll %d: want event or busy", c.Poll)
+	}
+	if c.MaxGrantBytes < c.MaxValue || c.MaxGrantBytes > c.PoolSize {
+		bad("max grant bytes %d: must be between the max value %d and the pool size %d", c.MaxGrantBytes, c.MaxValue, c.PoolSize)
 	}
 	if c.HandshakeTimeout < time.Millisecond {
 		bad("handshake timeout %v: must be at least 1ms", c.HandshakeTimeout)

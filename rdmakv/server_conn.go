@@ -32,6 +32,7 @@ type sconn struct {
 	mu        sync.Mutex
 	leases    map[uint32]*lease
 	nextToken uint32 // last token issued; tokens are 1, 2, 3, ...
+	granted   int64  // bytes of the open set grants
 	gone      bool
 	spare     []*lease // recycled lease records, so rendezvous allocates nothing
 

@@ -60,6 +60,33 @@ func (sc *sconn) room() bool {
 // clients are told, leaving room for releases still on their way.
 func (s *Server) maxLeases() int { return 2 * s.cfg.RecvDepth }
 
+// grantRoom reports whether the connection may hold n more bytes of
+// uncommitted set grants. Up to its share (ServerConfig.MaxGrantBytes) it
+// always may; beyond it only while a quarter of the pool stays free. A
+// client that asks for grants and never commits them then fills at most
+// three quarters of the pool, and others' sets go on finding room, while
+// an honest deep pipeline of large sets is held back only when the pool
+// is nearly full anyway.
+func (sc *sconn) grantRoom(n uint64) bool {
+	sc.mu.Lock()
+	granted := uint64(sc.granted)
+	sc.mu.Unlock()
+	s := sc.s
+	if granted+n <= uint64(s.cfg.MaxGrantBytes) {
+		return true
+	}
+	free := uint64(s.cfg.PoolSize) - uint64(s.store.alloc.Used())
+	return free >= n && free-n >= uint64(s.cfg.PoolSize/4)
+}
+
+// unfile removes lease t from the table (sc.mu held).
+func (sc *sconn) unfile(t uint32, l *lease) {
+	delete(sc.leases, t)
+	if l.write {
+		sc.granted -= int64(l.sl.n)
+	}
+}
+
 // add files a lease under a fresh token and returns the token (0 if the
 // connection is gone). The caller must not touch l afterwards: the reaper
 // may end it.
@@ -76,6 +103,9 @@ func (sc *sconn) add(l *lease) uint32 {
 	l.token = sc.nextToken
 	l.deadline = time.Now().Add(sc.s.cfg.Lease)
 	sc.leases[l.token] = l
+	if l.write {
+		sc.granted += int64(l.sl.n)
+	}
 	return l.token
 }
 
@@ -85,7 +115,7 @@ func (sc *sconn) take(token uint32) (l *lease, stale bool) {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	if l, ok := sc.leases[token]; ok {
-		delete(sc.leases, token)
+		sc.unfile(token, l)
 		return l, false
 	}
 	return nil, token != 0 && token <= sc.nextToken
@@ -122,7 +152,7 @@ func (sc *sconn) expired(now time.Time, out []*lease) []*lease {
 	defer sc.mu.Unlock()
 	for t, l := range sc.leases {
 		if now.After(l.deadline) {
-			delete(sc.leases, t)
+			sc.unfile(t, l)
 			out = append(out, l)
 		}
 	}
@@ -138,7 +168,7 @@ func (sc *sconn) drop() {
 	sc.gone = true
 	ls := make([]*lease, 0, len(sc.leases))
 	for t, l := range sc.leases {
-		delete(sc.leases, t)
+		sc.unfile(t, l)
 		ls = append(ls, l)
 	}
 	sc.mu.Unlock()

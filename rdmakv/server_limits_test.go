@@ -245,3 +245,36 @@ func TestRequestsBeforeListenReturns(t *testing.T) {
 	}
 	v.Release()
 }
+
+// TestGrantShare: a connection that collects 1 MiB set grants and never
+// commits them stops at three quarters of the pool (beyond its share only
+// while a quarter stays free), and a well-behaved client's 1 MiB sets still
+// succeed while the hog holds them.
+func TestGrantShare(t *testing.T) {
+	const pool = 16 << 20
+	s, _ := coreServer(t, func(c *ServerConfig) {
+		c.PoolSize, c.MaxValue, c.MaxGrantBytes, c.RecvDepth, c.Lease = pool, 1<<20, 2<<20, 64, time.Minute
+	})
+	hog := coreRawDial(t, s)
+	held := 0
+	for i := 0; ; i++ {
+		f := hog.call(t, wire.Header{Type: wire.SetRdvReq, ReqID: uint32(i + 1), Length: 1 << 20}, []byte("hog"), nil)
+		if f.Status == wire.NoSpace {
+			break
+		}
+		if f.Type != wire.SetRdvGrant || f.Status != wire.OK || i > 64 {
+			t.Fatalf("grant %d: %s %s", i, f.Type, f.Status)
+		}
+		held++
+	}
+	if held < 2 || held > 12 {
+		t.Errorf("the hog got %d grants of 1 MiB from a 16 MiB pool, want its 2 MiB share and no more than 3/4 of the pool", held)
+	}
+	c := coreDial(t, s)
+	val := coreFill(1<<20, 3)
+	for i := range 3 {
+		if err := c.Set(context.Background(), []byte{'k', byte(i)}, val); err != nil {
+			t.Fatalf("well-behaved set %d while the hog holds %d MiB: %v", i, held, err)
+		}
+	}
+}

@@ -19,6 +19,7 @@ import (
 type flags struct {
 	listen, transport, device    string
 	poolSize, maxEager, maxValue string
+	maxGrant                     string
 	maxKey, recvDepth, maxConns  int
 	lease, busyIdle, handshake   time.Duration
 	poll, logLevel               string
@@ -59,6 +60,7 @@ SIGINT or SIGTERM, then closes every connection and exits 0.`,
 	fl.StringVar(&f.maxEager, "max-eager", "64KiB", "largest eager message: key+value must be below it; clients with a higher threshold are refused")
 	fl.IntVar(&f.maxKey, "max-key", rdmakv.DefaultMaxKey, "longest key in bytes (at most 65535)")
 	fl.StringVar(&f.maxValue, "max-value", "", "largest value (default: the smaller of 64MiB and the pool size)")
+	fl.StringVar(&f.maxGrant, "max-grant", "", "each connection's share of the pool for uncommitted set grants; more only while a quarter stays free (default: the larger of --max-value and a quarter of the pool)")
 	fl.DurationVar(&f.lease, "lease", rdmakv.DefaultLease, "how long a rendezvous window stays open before it is revoked and reclaimed")
 	fl.IntVar(&f.recvDepth, "recv-depth", rdmakv.DefaultRecvDepth, "server receive buffers, also each client's in-flight limit")
 	fl.StringVar(&f.poll, "poll", "event", "completion polling: event or busy")
@@ -95,10 +97,12 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 		MaxEager:  int(size("max-eager", f.maxEager)),
 		MaxKey:    f.maxKey,
 		MaxValue:  size("max-value", f.maxValue),
-		Lease:     f.lease,
-		RecvDepth: f.recvDepth,
-		BusyIdle:  f.busyIdle,
-		Device:    f.device,
+
+		MaxGrantBytes: size("max-grant", f.maxGrant),
+		Lease:         f.lease,
+		RecvDepth:     f.recvDepth,
+		BusyIdle:      f.busyIdle,
+		Device:        f.device,
 
 		HandshakeTimeout: f.handshake,
 		MaxConns:         f.maxConns,
