@@ -32,6 +32,10 @@ const serverSendStall = 2 * time.Second
 // flushes must not hang Close).
 const drainGuard = 10 * time.Second
 
+// settleGuard bounds how long an accepted connection's teardown waits for
+// the CM to establish it or end the attempt.
+const settleGuard = 5 * time.Second
+
 // connErr is why a connection closed: cause for Handler.Closed (nil on a
 // local Close), closed for operations that find it closed.
 type connErr struct {
@@ -94,6 +98,11 @@ type conn struct {
 	finishing atomic.Bool
 	done      chan struct{}
 
+	// settled is closed (settle) once the CM has established an accepted
+	// connection or ended the attempt; see listener.teardown.
+	settled    chan struct{}
+	settleOnce sync.Once
+
 	// Client connections own their event channel.
 	cm     *cmChannel
 	cmDone chan struct{}
@@ -127,6 +136,7 @@ func newConn(g *group, d *device, cfg transport.Config) (*conn, error) {
 		shared:   map[uint32]int{},
 		closedCh: make(chan struct{}),
 		done:     make(chan struct{}),
+		settled:  make(chan struct{}),
 	}
 	if err := errno(C.kv_buf_open(d.d, C.size_t(depth*cfg.MaxMessage), C.IBV_ACCESS_LOCAL_WRITE, &c.ring)); err != nil {
 		return nil, fmt.Errorf("verbs: register send ring (%d x %d bytes): %w", depth, cfg.MaxMessage, err)
@@ -136,6 +146,8 @@ func newConn(g *group, d *device, cfg transport.Config) (*conn, error) {
 	c.ringLkey = c.ring.mr.lkey
 	return c, nil
 }
+
+func (c *conn) settle() { c.settleOnce.Do(func() { close(c.settled) }) }
 
 // markReady publishes c.h: call once, after setting it.
 func (c *conn) markReady() {

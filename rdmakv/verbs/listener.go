@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/kvbench/kvbench/rdmakv/transport"
@@ -195,7 +196,9 @@ func (l *listener) serveCM() {
 		switch ev.event {
 		case C.RDMA_CM_EVENT_CONNECT_REQUEST:
 			l.onRequest(&ev)
-		case C.RDMA_CM_EVENT_ESTABLISHED, C.RDMA_CM_EVENT_TIMEWAIT_EXIT:
+		case C.RDMA_CM_EVENT_ESTABLISHED:
+			l.settled(ev.id)
+		case C.RDMA_CM_EVENT_TIMEWAIT_EXIT:
 		case C.RDMA_CM_EVENT_DISCONNECTED:
 			l.shutdownID(ev.id, errPeerClosed)
 		case C.RDMA_CM_EVENT_DEVICE_REMOVAL:
@@ -213,7 +216,19 @@ func (l *listener) shutdownID(id *C.struct_rdma_cm_id, err error) {
 	c := l.byID[id]
 	l.mu.Unlock()
 	if c != nil {
+		c.settle()
 		c.shutdown(err)
+	}
+}
+
+// settled tells a connection's teardown that the CM's connection
+// attempt is over: established, or ended by an error event.
+func (l *listener) settled(id *C.struct_rdma_cm_id) {
+	l.mu.Lock()
+	c := l.byID[id]
+	l.mu.Unlock()
+	if c != nil {
+		c.settle()
 	}
 }
 
@@ -254,6 +269,7 @@ func (l *listener) onRequest(ev *C.struct_kv_event) {
 	rd := min(int(ev.initiator_depth), int(l.dev.d.max_qp_rd_atom), rdAtomMax)
 	init := min(int(ev.responder_resources), int(l.dev.d.max_qp_init_rd_atom), rdAtomMax)
 	if err := errno(C.kv_accept(id, C.int(rd), C.int(init))); err != nil {
+		c.settle()
 		c.markReady()
 		c.shutdown(fmt.Errorf("verbs: accept: %w", err))
 		return
@@ -276,6 +292,16 @@ func (l *listener) final(c *conn) {
 
 func (l *listener) teardown(c *conn) {
 	c.release()
+	// A connection dropped right after it was accepted may still wait for
+	// the peer's RTU. rdma_disconnect sends no DREQ then, and destroying
+	// the id would answer with a REJ, which a peer that already sent its
+	// RTU ignores: it would never hear of the drop. Once the CM has
+	// settled the attempt, a disconnect reaches it.
+	select {
+	case <-c.settled:
+	case <-time.After(settleGuard):
+	}
+	C.rdma_disconnect(c.id)
 	l.mu.Lock()
 	delete(l.byID, c.id)
 	l.mu.Unlock()
@@ -299,7 +325,9 @@ func (l *listener) Close() error {
 			conns = append(conns, c)
 		}
 		l.mu.Unlock()
+		// No CM event comes any more: no teardown waits for one.
 		for _, c := range conns {
+			c.settle()
 			c.shutdown(nil)
 		}
 		for _, c := range conns {

@@ -539,3 +539,35 @@ func TestArmFailure(t *testing.T) {
 		t.Fatal("the poller never tried to arm its CQ")
 	}
 }
+
+// TestDropBeforeEstablished: a server that closes a connection as soon as
+// it accepts it, before the CM has the peer's RTU, still tells the peer.
+// Its teardown waits for the CM to settle the connection before it
+// disconnects and destroys the id. A peer not told would wait for its own
+// timeouts, or forever if it never sends.
+func TestDropBeforeEstablished(t *testing.T) {
+	cfg := testConfig(transport.PollBusy)
+	l, err := network{}.Listen(vmAddr(t)+":0", cfg, func(c transport.Conn) transport.Handler {
+		go c.Close()
+		return newRecorder(false)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for i := range 5 {
+		rec := newRecorder(false)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		c, err := network{}.Dial(ctx, l.Addr(), cfg, rec)
+		cancel()
+		if err != nil {
+			continue // refused before the client saw it established: told, too
+		}
+		select {
+		case <-rec.closed:
+		case <-time.After(15 * time.Second):
+			t.Fatalf("round %d: the client was not told the server dropped it (hang guard)", i)
+		}
+		c.Close()
+	}
+}
