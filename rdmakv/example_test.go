@@ -49,16 +49,8 @@ func Example() {
 // Values at or above the eager threshold go rendezvous: the client moves
 // them with one-sided RDMA (emulated on tcp).
 func ExampleWithEagerThreshold() {
-	ctx := context.Background()
-	srv, err := rdmakv.Listen(rdmakv.ServerConfig{Local: true, PoolSize: 1 << 20})
-	if err != nil {
-		log.Fatal(err)
-	}
+	srv, c := localPair(rdmakv.WithEagerThreshold(1024))
 	defer srv.Close()
-	c, err := rdmakv.Dial(ctx, srv.Addr(), rdmakv.WithEagerThreshold(1024), rdmakv.WithStagingSize(1<<20))
-	if err != nil {
-		log.Fatal(err)
-	}
 	defer c.Close()
 
 	for _, size := range []int{100, 4096} {
@@ -73,15 +65,8 @@ func ExampleWithEagerThreshold() {
 // safe to call twice.
 func ExampleClient_Get() {
 	ctx := context.Background()
-	srv, err := rdmakv.Listen(rdmakv.ServerConfig{Local: true, PoolSize: 1 << 20})
-	if err != nil {
-		log.Fatal(err)
-	}
+	srv, c := localPair()
 	defer srv.Close()
-	c, err := rdmakv.Dial(ctx, srv.Addr(), rdmakv.WithStagingSize(1<<20))
-	if err != nil {
-		log.Fatal(err)
-	}
 	defer c.Close()
 
 	big := make([]byte, 64<<10)
@@ -101,17 +86,23 @@ func ExampleClient_Get() {
 
 // Info says which transport "auto" chose and how the connection polls.
 func ExampleClient_Info() {
-	ctx := context.Background()
+	srv, c := localPair(rdmakv.WithTransport("tcp"))
+	defer srv.Close()
+	defer c.Close()
+	fmt.Println(c.Info().Transport, c.Info().Poll)
+	// Output: tcp event
+}
+
+// localPair is Example's server and client, with opts for the client.
+func localPair(opts ...rdmakv.Option) (*rdmakv.Server, *rdmakv.Client) {
 	srv, err := rdmakv.Listen(rdmakv.ServerConfig{Local: true, PoolSize: 1 << 20})
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer srv.Close()
-	c, err := rdmakv.Dial(ctx, srv.Addr(), rdmakv.WithTransport("tcp"), rdmakv.WithStagingSize(1<<20))
+	c, err := rdmakv.Dial(context.Background(), srv.Addr(), append([]rdmakv.Option{rdmakv.WithStagingSize(1 << 20)}, opts...)...)
 	if err != nil {
+		srv.Close()
 		log.Fatal(err)
 	}
-	defer c.Close()
-	fmt.Println(c.Info().Transport, c.Info().Poll)
-	// Output: tcp event
+	return srv, c
 }
