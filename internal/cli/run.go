@@ -75,16 +75,16 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	}
 	cfg := bench.FromWorkload(w)
 	cfg.Codec = bench.Values{}
-	sess, err := bench.OpenSession(bench.SessionConfig{
+	h, err := bench.OpenHarness(bench.HarnessConfig{
 		Workload: w, MaxValue: cfg.ValueSizes[len(cfg.ValueSizes)-1], MaxThreshold: cfg.Thresholds[len(cfg.Thresholds)-1],
 		Host: results.CollectHost(), Logger: noticeLogger(stderr),
 	})
 	if err != nil {
 		return err
 	}
-	defer sess.Close()
+	defer h.Close()
 	// An embedded server starts empty: verify then knows unwritten keys are absent.
-	cfg.Dialer, cfg.FreshServer = sess.Dialer, sess.Embedded != nil
+	cfg.Dialer, cfg.FreshServer = h.Dialer, h.Embedded != nil
 	if !f.quiet {
 		cfg.Observer, cfg.Tick = progressObserver(stdout)
 	}
@@ -97,7 +97,7 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 		return runErr // nothing was measured: no run directory
 	}
 	ver, rev := buildVersion()
-	run, cells, err := sess.Record(w, w.Seed, rep, runErr, ver, rev)
+	run, cells, err := h.Record(w, w.Seed, rep, runErr, ver, rev)
 	if err != nil {
 		return errors.Join(runErr, err)
 	}

@@ -113,14 +113,14 @@ func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
-	sess, m, err := tuneSession(w, cfg, stderr)
+	h, m, err := tuneHarness(w, cfg, stderr)
 	if err != nil {
 		return err
 	}
-	defer sess.Close()
+	defer h.Close()
 	total := cfg.Repeats * len(cfg.Sizes) * len(cfg.Ops) * 2
 	fmt.Fprintf(stderr, "kvbench tune: %s over %s: %d ops x %d sizes x 2 protocols x %d repeats = %d measurements",
-		w.Name, sess.Transport(), len(cfg.Ops), len(cfg.Sizes), cfg.Repeats, total)
+		w.Name, h.Transport(), len(cfg.Ops), len(cfg.Sizes), cfg.Repeats, total)
 	if per := time.Duration(w.Phases.Warmup.Duration) + time.Duration(w.Phases.Measure.Duration); per > 0 {
 		fmt.Fprintf(stderr, " of about %s (at least %s)", per, per*time.Duration(total))
 	}
@@ -171,18 +171,18 @@ func (f *tuneFlags) config(w *workload.Workload, stderr io.Writer) (tune.Config,
 	return cfg, nil
 }
 
-// tuneSession opens the session tune measures against and its measurer.
+// tuneHarness opens the harness tune measures against and its measurer.
 // Eager is forced with threshold key + size + 1, so an embedded server's
 // max eager is raised to the largest of those: eager is then measured
 // wherever rendezvous is.
-func tuneSession(w *workload.Workload, cfg tune.Config, stderr io.Writer) (*bench.Session, *tune.BenchMeasurer, error) {
+func tuneHarness(w *workload.Workload, cfg tune.Config, stderr io.Writer) (*bench.Harness, *tune.BenchMeasurer, error) {
 	maxValue := cfg.Sizes[len(cfg.Sizes)-1]
 	if w.Target.Server == "" {
 		if err := cfg.CheckEagerLimit(rdmakv.MaxEagerLimit); err != nil {
 			return nil, nil, fmt.Errorf("embedded server: %w", err)
 		}
 	}
-	sess, err := bench.OpenSession(bench.SessionConfig{
+	h, err := bench.OpenHarness(bench.HarnessConfig{
 		Workload: w, MaxValue: maxValue, MaxThreshold: w.Keys.Size + maxValue + 1,
 		Host: results.CollectHost(), Logger: noticeLogger(stderr),
 	})
@@ -190,8 +190,8 @@ func tuneSession(w *workload.Workload, cfg tune.Config, stderr io.Writer) (*benc
 		return nil, nil, err
 	}
 	bcfg := bench.FromWorkload(w)
-	bcfg.Codec, bcfg.Dialer = bench.Values{}, sess.Dialer
-	return sess, &tune.BenchMeasurer{
+	bcfg.Codec, bcfg.Dialer = bench.Values{}, h.Dialer
+	return h, &tune.BenchMeasurer{
 		Config: bcfg,
 		// A server whose eager limit is below the forced threshold refuses
 		// the connection: eager cannot carry that size there.

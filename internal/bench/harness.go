@@ -9,10 +9,10 @@ import (
 	"github.com/kvbench/kvbench/internal/workload"
 )
 
-// SessionConfig is what a session must know before a run: the workload's
+// HarnessConfig is what a harness must know before a run: the workload's
 // target, keys and load, and the largest value and eager threshold the run
 // uses, which size the embedded server and the staging regions.
-type SessionConfig struct {
+type HarnessConfig struct {
 	Workload     *workload.Workload
 	MaxValue     int
 	MaxThreshold int
@@ -24,26 +24,26 @@ type SessionConfig struct {
 	Logger *slog.Logger
 }
 
-// Session is a run's target: the workload's server, or one embedded in
+// Harness is a run's target: the workload's server, or one embedded in
 // this process and sized for the workload, and a dialer for it. Commands
 // open one, hand Dialer to their measurements, and describe what they
 // measured against with Record.
-type Session struct {
+type Harness struct {
 	Dialer   *RdmakvDialer
 	Embedded *Embedded // nil against an external server
 	host     results.Host
 }
 
-// OpenSession starts the embedded server when the workload names none and
+// OpenHarness starts the embedded server when the workload names none and
 // prepares the dialer: each connection gets staging room for depth
 // rendezvous payloads of the largest size.
-func OpenSession(c SessionConfig) (*Session, error) {
+func OpenHarness(c HarnessConfig) (*Harness, error) {
 	w := c.Workload
 	log := c.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Session{host: c.Host}
+	s := &Harness{host: c.Host}
 	addr, tr := w.Target.Server, w.Target.Transport
 	if addr == "" {
 		emb, err := StartEmbedded(EmbeddedConfig{
@@ -63,9 +63,9 @@ func OpenSession(c SessionConfig) (*Session, error) {
 	return s, nil
 }
 
-// Transport is the transport the session runs over: the one settled once
+// Transport is the transport the harness runs over: the one settled once
 // a connection or the embedded server made the choice, else the one asked.
-func (s *Session) Transport() string {
+func (s *Harness) Transport() string {
 	if info, _, ok := s.Dialer.Info(); ok {
 		return info.Transport
 	}
@@ -73,7 +73,7 @@ func (s *Session) Transport() string {
 }
 
 // Close stops the embedded server, if any.
-func (s *Session) Close() error {
+func (s *Harness) Close() error {
 	if s.Embedded != nil {
 		return s.Embedded.Close()
 	}

@@ -12,8 +12,8 @@ import (
 	"github.com/kvbench/kvbench/internal/workload"
 )
 
-const sessionWorkload = `
-name: session
+const harnessWorkload = `
+name: harness
 seed: 5
 target: {transport: auto}
 keys: {count: 16, size: 8}
@@ -26,34 +26,34 @@ load: {mode: closed, connections: 2, depth: 2}
 verify: true
 `
 
-// A session on an embedded server over auto: rdmakv settles the transport
+// A harness on an embedded server over auto: rdmakv settles the transport
 // (tcp here) and says so once, and Record describes what was measured
 // against, down to each side's polling mode and the server's limits.
-func TestSessionRecordsTheLink(t *testing.T) {
-	w, err := workload.Parse("session.yaml", []byte(sessionWorkload))
+func TestHarnessRecordsTheLink(t *testing.T) {
+	w, err := workload.Parse("harness.yaml", []byte(harnessWorkload))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var logs bytes.Buffer
-	sess, err := bench.OpenSession(bench.SessionConfig{Workload: w, MaxValue: 8192, MaxThreshold: 4096,
+	h, err := bench.OpenHarness(bench.HarnessConfig{Workload: w, MaxValue: 8192, MaxThreshold: 4096,
 		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sess.Close()
-	if sess.Embedded == nil || sess.Transport() != "tcp" {
-		t.Fatalf("embedded %v, transport %q", sess.Embedded != nil, sess.Transport())
+	defer h.Close()
+	if h.Embedded == nil || h.Transport() != "tcp" {
+		t.Fatalf("embedded %v, transport %q", h.Embedded != nil, h.Transport())
 	}
-	if got := sess.Dialer.StagingSize; got != 1<<20 {
+	if got := h.Dialer.StagingSize; got != 1<<20 {
 		t.Errorf("staging %d, want the 1 MiB floor", got)
 	}
 	cfg := bench.FromWorkload(w)
-	cfg.Codec, cfg.Dialer, cfg.FreshServer = bench.Values{}, sess.Dialer, true
+	cfg.Codec, cfg.Dialer, cfg.FreshServer = bench.Values{}, h.Dialer, true
 	rep, err := bench.Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, cells, err := sess.Record(w, w.Seed, rep, nil, "v-test", "abc")
+	run, cells, err := h.Record(w, w.Seed, rep, nil, "v-test", "abc")
 	if err != nil {
 		t.Fatal(err)
 	}

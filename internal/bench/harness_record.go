@@ -5,7 +5,7 @@ import "github.com/kvbench/kvbench/internal/results"
 // Record describes a finished run for its results directory: what
 // results.json says about the run, the host and the link, and each cell
 // with its interval histograms. runErr is the error Run returned, if any.
-func (s *Session) Record(w any, seed uint64, rep *Report, runErr error, version, revision string) (*results.Run, []results.CellLog, error) {
+func (s *Harness) Record(w any, seed uint64, rep *Report, runErr error, version, revision string) (*results.Run, []results.CellLog, error) {
 	run := &results.Run{
 		SchemaVersion: results.SchemaVersion, Workload: w, Seed: seed, Version: version, Revision: revision,
 		Start: rep.Start, End: rep.End, EndReason: "completed", Host: s.host,
@@ -25,7 +25,7 @@ func (s *Session) Record(w any, seed uint64, rep *Report, runErr error, version,
 
 // link is results.json's transport section: the client's link as its
 // first connection reported it and, for an embedded server, how it polls.
-func (s *Session) link() results.Transport {
+func (s *Harness) link() results.Transport {
 	t := results.Transport{Name: s.Transport(), Server: s.Dialer.Addr, Embedded: s.Embedded != nil}
 	if s.Embedded != nil {
 		t.ServerPoll = s.Embedded.Info().Poll.String()
