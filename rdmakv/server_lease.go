@@ -60,18 +60,21 @@ func (sc *sconn) room() bool {
 // clients are told, leaving room for releases still on their way.
 func (s *Server) maxLeases() int { return 2 * s.cfg.RecvDepth }
 
-// grantRoom reports whether the connection may hold n more bytes of
-// uncommitted set grants. Up to its share (ServerConfig.MaxGrantBytes) it
-// always may; beyond it only while a quarter of the pool stays free. A
-// client that asks for grants and never commits them then fills at most
+// grantRoom reports whether the connection may open a set grant of n
+// bytes: it must have room for a lease (see room), and then up to its
+// share (ServerConfig.MaxGrantBytes) it always may, beyond it only while a
+// quarter of the pool stays free. A client that asks for grants and never commits them then fills at most
 // three quarters of the pool, and others' sets go on finding room, while
 // an honest deep pipeline of large sets is held back only when the pool
 // is nearly full anyway.
 func (sc *sconn) grantRoom(n uint64) bool {
 	sc.mu.Lock()
-	granted := uint64(sc.granted)
+	leases, granted := len(sc.leases), uint64(sc.granted)
 	sc.mu.Unlock()
 	s := sc.s
+	if leases >= s.maxLeases() {
+		return false
+	}
 	if granted+n <= uint64(s.cfg.MaxGrantBytes) {
 		return true
 	}

@@ -44,7 +44,7 @@ func (sc *sconn) handleSetRdv(f *wire.Frame) {
 		st = wire.KeyTooLong
 	case f.Length > uint64(cfg.MaxValue):
 		st = wire.ValueTooLarge
-	case !sc.room(), !sc.grantRoom(f.Length):
+	case !sc.grantRoom(f.Length):
 		st = wire.NoSpace
 	}
 	if st != wire.OK {

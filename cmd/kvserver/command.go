@@ -116,29 +116,11 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 	if err := level.UnmarshalText([]byte(f.logLevel)); err != nil || strings.ContainsAny(f.logLevel, "+-") {
 		errs = append(errs, fmt.Errorf("--log-level %q: want debug, info, warn or error", f.logLevel))
 	}
-	// Zero would mean "default" to the library; on the command line it is
-	// a mistake. The field is then left at its default so Validate does
-	// not report the same value twice.
-	if f.maxKey <= 0 {
-		errs = append(errs, fmt.Errorf("--max-key %d: must be positive", f.maxKey))
-		cfg.MaxKey = 0
-	}
-	if f.recvDepth <= 0 {
-		errs = append(errs, fmt.Errorf("--recv-depth %d: must be positive", f.recvDepth))
-		cfg.RecvDepth = 0
-	}
-	if f.lease <= 0 {
-		errs = append(errs, fmt.Errorf("--lease %v: must be positive", f.lease))
-		cfg.Lease = 0
-	}
-	if f.handshake <= 0 {
-		errs = append(errs, fmt.Errorf("--handshake-timeout %v: must be positive", f.handshake))
-		cfg.HandshakeTimeout = 0
-	}
-	if f.maxConns <= 0 {
-		errs = append(errs, fmt.Errorf("--max-conns %d: must be positive", f.maxConns))
-		cfg.MaxConns = 0
-	}
+	positive(&errs, "max-key", &cfg.MaxKey)
+	positive(&errs, "recv-depth", &cfg.RecvDepth)
+	positive(&errs, "lease", &cfg.Lease)
+	positive(&errs, "handshake-timeout", &cfg.HandshakeTimeout)
+	positive(&errs, "max-conns", &cfg.MaxConns)
 	if f.busyIdle < 0 {
 		errs = append(errs, fmt.Errorf("--busy-idle %v: must not be negative", f.busyIdle))
 		cfg.BusyIdle = 0
@@ -148,4 +130,14 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: level}))
 	return cfg, errors.Join(errs...)
+}
+
+// positive reports a flag that is zero or negative. Zero would mean
+// "default" to the library; on the command line it is a mistake. The field
+// is then left at its default so Validate does not report the value twice.
+func positive[T int | time.Duration](errs *[]error, name string, field *T) {
+	if *field <= 0 {
+		*errs = append(*errs, fmt.Errorf("--%s %v: must be positive", name, *field))
+		*field = 0
+	}
 }

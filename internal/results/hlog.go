@@ -53,14 +53,10 @@ func EncodeHlog(comment string, start time.Time, intervals []*hdrhistogram.Histo
 	return buf.Bytes(), nil
 }
 
-// WriteHlog writes an interval log atomically, making its directory if
-// need be.
+// WriteHlog writes an interval log atomically.
 func WriteHlog(file, comment string, start time.Time, intervals []*hdrhistogram.Histogram) error {
 	b, err := EncodeHlog(comment, start, intervals)
 	if err != nil {
-		return fmt.Errorf("%s: %w", file, err)
-	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
 	return WriteFileAtomic(file, b)
