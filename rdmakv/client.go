@@ -31,7 +31,10 @@ type Client struct {
 	threshold int
 	limits    Limits
 
-	slots []*cslot
+	// slots are made as concurrency first needs them, up to the depth, so
+	// a client that issues one request at a time holds one.
+	slots []atomic.Pointer[cslot]
+	made  atomic.Int32
 	free  chan *cslot
 	// hot holds one free slot outside free: a caller that issues one
 	// request at a time takes and returns it with one atomic operation
@@ -111,20 +114,9 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 		c.poller = p
 	}
 	depth := min(o.depth, max(c.limits.MaxInflight, 1))
-	c.slots = make([]*cslot, depth)
+	c.slots = make([]atomic.Pointer[cslot], depth)
 	c.free = make(chan *cslot, depth)
-	for i := range c.slots {
-		t := time.NewTimer(time.Hour)
-		t.Stop()
-		s := &cslot{idx: uint32(i), ch: make(chan *transport.Message, 1), timer: t, polled: c.poller != nil}
-		c.slots[i] = s
-		c.free <- s
-	}
-	c.staging, err = newStaging(c.conn, o.staging)
-	if err != nil {
-		c.conn.Close()
-		return nil, fmt.Errorf("rdmakv: dial %s: %w", addr, err)
-	}
+	c.staging = newStaging(c.conn, o.staging, o.stagingIdle)
 	if c.inval, _ = c.conn.(transport.PeerInvalidator); c.inval != nil {
 		c.flags = wire.FlagPeerInvalidate
 	}

@@ -38,8 +38,7 @@ func (h handler) Deliver(conn transport.Conn, m *transport.Message) {
 		m.Release()
 		return
 	}
-	if idx := f.ReqID & 0xffff; int(idx) < len(c.slots) {
-		s := c.slots[idx]
+	if s := c.slot(f.ReqID & 0xffff); s != nil {
 		s.mu.Lock()
 		if s.wait && s.id == f.ReqID {
 			s.wait = false

@@ -46,6 +46,9 @@ func (c *Client) acquire(ctx context.Context) (*cslot, error) {
 		return s, nil
 	default:
 	}
+	if s := c.makeSlot(); s != nil {
+		return s, nil
+	}
 	c.waiting.Add(1)
 	defer c.waiting.Add(-1)
 	if s := c.hot.Swap(nil); s != nil {
@@ -59,6 +62,29 @@ func (c *Client) acquire(ctx context.Context) (*cslot, error) {
 	case <-ctx.Done():
 		return nil, ctxErr(ctx)
 	}
+}
+
+// makeSlot makes another request slot, or returns nil at the depth.
+func (c *Client) makeSlot() *cslot {
+	for {
+		n := c.made.Load()
+		if int(n) >= len(c.slots) {
+			return nil
+		}
+		if c.made.CompareAndSwap(n, n+1) {
+			s := &cslot{idx: uint32(n), ch: make(chan *transport.Message, 1), polled: c.poller != nil}
+			c.slots[n].Store(s)
+			return s
+		}
+	}
+}
+
+// slot is the request slot a reply names, or nil.
+func (c *Client) slot(idx uint32) *cslot {
+	if int(idx) < len(c.slots) {
+		return c.slots[idx].Load()
+	}
+	return nil
 }
 
 // releaseSlot returns s to hot when that is empty, else to free. A
@@ -177,7 +203,11 @@ func (c *Client) await(ctx context.Context, s *cslot) (*transport.Message, error
 			return m, nil
 		}
 	} else {
-		s.timer.Reset(c.opts.timeout)
+		if s.timer == nil { // made on the slot's first wait, kept after
+			s.timer = time.NewTimer(c.opts.timeout)
+		} else {
+			s.timer.Reset(c.opts.timeout)
+		}
 		select {
 		case m := <-s.ch:
 			s.timer.Stop()

@@ -24,9 +24,10 @@ type options struct {
 	device string
 	// depth is the most requests in flight on the connection.
 	depth int
-	// staging is the size of the registered staging region for
-	// rendezvous payloads.
-	staging int
+	// staging is the most registered staging memory for rendezvous
+	// payloads; stagingIdle is how long unused staging stays registered.
+	staging     int
+	stagingIdle time.Duration
 	// logger receives the auto-transport fallback warning.
 	logger *slog.Logger
 }
@@ -38,6 +39,8 @@ func defaultOptions() options {
 		timeout:   DefaultTimeout,
 		depth:     DefaultDepth,
 		staging:   DefaultStagingSize,
+
+		stagingIdle: stagingIdle,
 	}
 }
 
@@ -71,9 +74,13 @@ func WithDevice(name string) Option { return func(o *options) { o.device = name 
 // for a free request slot.
 func WithDepth(n int) Option { return func(o *options) { o.depth = n } }
 
-// WithStagingSize sets the registered staging region for rendezvous
-// payloads (default 64 MiB). A value that does not fit in what is free
-// gets a temporary region registered for that one request (slower).
+// WithStagingSize bounds the registered staging memory for rendezvous
+// payloads (default 64 MiB). None is registered until the first rendezvous
+// request; it then grows on demand in regions of 64 KiB and up, each at
+// least twice the last, and a region unused for two seconds is
+// deregistered, so an idle client pins none. A value that does not fit in
+// what is free gets a temporary region registered for that one request
+// (slower).
 func WithStagingSize(bytes int) Option { return func(o *options) { o.staging = bytes } }
 
 // WithLogger sets the logger for the auto-transport fallback warning and

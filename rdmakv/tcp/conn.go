@@ -19,10 +19,12 @@ const errorGrace = time.Second
 
 // Stream buffer sizes. The read buffer is kept small so that most of a
 // large payload is read straight into its destination rather than copied
-// out of the buffer.
+// out of the buffer. Every write flushes and a payload of directMin or more
+// bypasses the write buffer, so it only ever holds a few small frames.
+// Both are made when first needed: an idle connection holds neither.
 const (
-	readBufSize  = 16 << 10
-	writeBufSize = 64 << 10
+	readBufSize  = 4 << 10
+	writeBufSize = 8 << 10
 )
 
 var errPeerClosed = fmt.Errorf("%w: peer closed the connection", transport.ErrClosed)
@@ -78,7 +80,6 @@ func newConn(nc *net.TCPConn, cfg transport.Config, p *pd, ownsPD bool) (*conn, 
 		cfg:        cfg,
 		pd:         p,
 		ownsPD:     ownsPD,
-		br:         bufio.NewReaderSize(nc, readBufSize),
 		w:          newFrameWriter(nc, writeBufSize),
 		recv:       recv,
 		closing:    make(chan struct{}),

@@ -32,19 +32,18 @@ func (c *conn) oneSided(op byte, local transport.Region, off, n int, raddr uint6
 	if c.isClosing() {
 		return c.opErr
 	}
-	var idx int
-	select {
-	case idx = <-c.ops.free:
-	case <-c.closing:
+	ops := c.ops.ready()
+	idx, ok := c.ops.take(ops, c.closing)
+	if !ok {
 		return c.opErr
 	}
-	defer func() { c.ops.free <- idx }()
+	defer ops.give(idx)
 	if !r.m.acquire() {
 		return errRegionClosed
 	}
 	defer r.m.release()
 
-	s := &c.ops.slots[idx]
+	s := &ops.slots[idx]
 	gen := s.gen.Add(1)
 	if gen == 0 {
 		gen = s.gen.Add(1) // keep wr ids non-zero

@@ -1,6 +1,7 @@
 package tcp
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -31,21 +32,73 @@ type opSlot struct {
 	timedOut atomic.Bool
 }
 
+// opTable is built on the first one-sided op, so a connection that never
+// posts one (every accepted connection of a KV server) costs nothing here.
+// Free slots are reused last-in first-out and each is completed on its
+// first use, so a connection holds only as many as it ever had in flight.
 type opTable struct {
+	depth     int
+	onTimeout func(*opSlot)
+	once      sync.Once
+	built     atomic.Pointer[opSlots]
+}
+
+type opSlots struct {
 	slots []opSlot
-	free  chan int
+	sem   chan struct{} // a token per free slot
+	mu    sync.Mutex
+	free  []int
 }
 
 func newOpTable(depth int, onTimeout func(*opSlot)) *opTable {
-	t := &opTable{slots: make([]opSlot, depth), free: make(chan int, depth)}
-	for i := range t.slots {
-		s := &t.slots[i]
-		s.done = make(chan error, 1)
-		s.timer = time.AfterFunc(time.Hour, func() { onTimeout(s) })
-		s.timer.Stop()
-		t.free <- i
+	return &opTable{depth: depth, onTimeout: onTimeout}
+}
+
+// ready returns the slots, building them on first use; posters call it.
+func (t *opTable) ready() *opSlots {
+	t.once.Do(func() {
+		o := &opSlots{slots: make([]opSlot, t.depth), sem: make(chan struct{}, t.depth), free: make([]int, t.depth)}
+		for i := range o.slots {
+			o.free[i] = t.depth - 1 - i
+			o.sem <- struct{}{}
+		}
+		t.built.Store(o)
+	})
+	return t.built.Load()
+}
+
+// take waits for a free slot; false once closing is closed.
+func (t *opTable) take(o *opSlots, closing <-chan struct{}) (int, bool) {
+	select {
+	case <-o.sem:
+	case <-closing:
+		return 0, false
 	}
-	return t
+	o.mu.Lock()
+	i := o.free[len(o.free)-1]
+	o.free = o.free[:len(o.free)-1]
+	o.mu.Unlock()
+	if s := &o.slots[i]; s.done == nil {
+		s.done = make(chan error, 1)
+		s.timer = time.AfterFunc(time.Hour, func() { t.onTimeout(s) })
+		s.timer.Stop()
+	}
+	return i, true
+}
+
+func (o *opSlots) give(i int) {
+	o.mu.Lock()
+	o.free = append(o.free, i)
+	o.mu.Unlock()
+	o.sem <- struct{}{}
+}
+
+// slots is what exists so far: none before the first op.
+func (t *opTable) slots() []opSlot {
+	if o := t.built.Load(); o != nil {
+		return o.slots
+	}
+	return nil
 }
 
 func wrid(idx int, gen uint32) uint64 { return uint64(gen)<<32 | uint64(uint32(idx)) }
@@ -61,8 +114,9 @@ func (s *opSlot) complete(err error) bool {
 
 // failAll completes every pending op with err.
 func (t *opTable) failAll(err error) {
-	for i := range t.slots {
-		t.slots[i].complete(err)
+	slots := t.slots()
+	for i := range slots {
+		slots[i].complete(err)
 	}
 }
 
@@ -70,10 +124,11 @@ func (t *opTable) failAll(err error) {
 // mask (1<<op) of the requests the completion may answer.
 func (t *opTable) claim(id uint64, ops uint32) *opSlot {
 	idx := uint32(id)
-	if idx >= uint32(len(t.slots)) {
+	slots := t.slots()
+	if idx >= uint32(len(slots)) {
 		return nil
 	}
-	s := &t.slots[idx]
+	s := &slots[idx]
 	if !s.state.CompareAndSwap(slotPending, slotClaimed) {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package tcp
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -15,7 +16,7 @@ func (c *conn) readLoop() {
 	err := c.readFrames()
 	c.closeWith(err, nil) // no-op when a cause is already recorded
 	if c.draining {
-		_, _ = io.Copy(io.Discard, c.br) // until the peer hangs up or errorGrace passes
+		_, _ = io.Copy(io.Discard, c.nc) // until the peer hangs up or errorGrace passes
 	}
 	c.finish()
 }
@@ -34,7 +35,7 @@ func (c *conn) readFrames() error {
 		if c.isClosing() {
 			return nil
 		}
-		if n, err := io.ReadFull(c.br, hb[:]); err != nil {
+		if n, err := c.readHeader(hb[:]); err != nil {
 			if n == 0 && errors.Is(err, io.EOF) {
 				return errPeerClosed
 			}
@@ -51,6 +52,20 @@ func (c *conn) readFrames() error {
 			return err
 		}
 	}
+}
+
+// readHeader reads a frame header. The first is read from the socket
+// itself and the stream buffer made after it, so a peer that connects and
+// says nothing costs no buffer.
+func (c *conn) readHeader(hb []byte) (int, error) {
+	if c.br != nil {
+		return io.ReadFull(c.br, hb)
+	}
+	n, err := io.ReadFull(c.nc, hb)
+	if err == nil {
+		c.br = bufio.NewReaderSize(c.nc, readBufSize)
+	}
+	return n, err
 }
 
 // readErr names a failed read; after a local close it is no news.

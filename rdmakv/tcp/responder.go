@@ -32,9 +32,9 @@ type responseQueue struct {
 	sig   chan struct{}
 }
 
+// init makes the signal only: the slices grow on the first response, so a
+// connection that never serves one holds none.
 func (rq *responseQueue) init() {
-	rq.q = make([]response, 0, 64)
-	rq.spare = make([]response, 0, 64)
 	rq.sig = make(chan struct{}, 1)
 }
 

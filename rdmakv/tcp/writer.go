@@ -13,9 +13,11 @@ const directMin = 2 << 10
 // frameWriter gathers frames for the socket. Small frames are copied into
 // buf; a large payload is not copied but written together with what buf
 // holds in one writev. It is not safe for concurrent use (conn.wmu guards
-// it). After an error every call fails with that error.
+// it). After an error every call fails with that error. Its buffer is made
+// on the first frame, so a connection that never sends holds none.
 type frameWriter struct {
 	nc     *net.TCPConn
+	size   int
 	buf    []byte
 	iovArr [2][]byte
 	iov    net.Buffers
@@ -23,10 +25,13 @@ type frameWriter struct {
 }
 
 func newFrameWriter(nc *net.TCPConn, size int) *frameWriter {
-	return &frameWriter{nc: nc, buf: make([]byte, 0, size)}
+	return &frameWriter{nc: nc, size: size}
 }
 
 func (w *frameWriter) header(h *header) {
+	if w.buf == nil {
+		w.buf = make([]byte, 0, w.size)
+	}
 	if len(w.buf)+headerSize > cap(w.buf) {
 		w.flush()
 	}
