@@ -62,23 +62,20 @@ type conn struct {
 	local  string
 	remote string
 
-	// Send ring: ringN slots of MaxMessage bytes, reclaimed in order as
-	// every sigEvery-th send's signaled completion comes back.
+	// Send ring: registered memory for outgoing messages, placed and
+	// reclaimed in order by sendRing (its reserve guarded by sendMu).
 	ring      *C.struct_kv_buf
 	ringBase  uint64
 	ringMem   []byte // the ring, as seen from Go
 	ringLkey  C.uint32_t
-	ringN     uint64
-	sigEvery  uint64
+	sring     *sendRing
 	msgSize   int
 	maxInline C.int
 	sendMu    sync.Mutex
-	head      uint64 // guarded by sendMu
 	// sendStall bounds a wait for ring space (0: until closed);
 	// stallTimer is its reusable timer, guarded by sendMu.
 	sendStall  time.Duration
 	stallTimer *time.Timer
-	tail       atomic.Uint64
 	ringWake   chan struct{}
 
 	slots *slotTable
@@ -119,7 +116,8 @@ type window struct {
 	peerClosed bool
 }
 
-// newConn allocates everything a connection needs except its QP.
+// newConn allocates what a connection needs before its QP. The send ring
+// comes with the first send (openRing).
 func newConn(g *group, d *device, cfg transport.Config) (*conn, error) {
 	depth := cfg.SendDepth
 	c := &conn{
@@ -127,8 +125,7 @@ func newConn(g *group, d *device, cfg transport.Config) (*conn, error) {
 		dev:      d,
 		cfg:      cfg,
 		ready:    make(chan struct{}),
-		ringN:    uint64(depth),
-		sigEvery: uint64(max(1, depth/4)),
+		sring:    newSendRing(ringBytes(depth, cfg.MaxMessage), depth),
 		msgSize:  cfg.MaxMessage,
 		ringWake: make(chan struct{}, 1),
 		slots:    newSlotTable(depth, cfg.OpTimeout),
@@ -138,13 +135,21 @@ func newConn(g *group, d *device, cfg transport.Config) (*conn, error) {
 		done:     make(chan struct{}),
 		settled:  make(chan struct{}),
 	}
-	if err := errno(C.kv_buf_open(d.d, C.size_t(depth*cfg.MaxMessage), C.IBV_ACCESS_LOCAL_WRITE, &c.ring)); err != nil {
-		return nil, fmt.Errorf("verbs: register send ring (%d x %d bytes): %w", depth, cfg.MaxMessage, err)
+	return c, nil
+}
+
+// openRing registers the send ring on the first send, so an accepted
+// connection pins none until its HELLO is answered. Called under sendMu
+// and opMu held for reading, on an open connection.
+func (c *conn) openRing() error {
+	size := int(c.sring.size)
+	if err := errno(C.kv_buf_open(c.dev.d, C.size_t(size), C.IBV_ACCESS_LOCAL_WRITE, &c.ring)); err != nil {
+		return fmt.Errorf("verbs: register a %d-byte send ring: %w", size, err)
 	}
 	c.ringBase = uint64(uintptr(c.ring.addr))
-	c.ringMem = unsafe.Slice((*byte)(c.ring.addr), depth*cfg.MaxMessage)
+	c.ringMem = unsafe.Slice((*byte)(c.ring.addr), size)
 	c.ringLkey = c.ring.mr.lkey
-	return c, nil
+	return nil
 }
 
 func (c *conn) settle() { c.settleOnce.Do(func() { close(c.settled) }) }
@@ -241,16 +246,16 @@ func (c *conn) send(a, b, d []byte, inv uint32, wr *writeInv) (posted int, err e
 		return 0, fmt.Errorf("%w: %d bytes, buffers hold %d", transport.ErrTooLarge, n, c.msgSize)
 	}
 	c.sendMu.Lock()
-	if c.head-c.tail.Load() >= c.ringN {
-		if err := c.waitRing(); err != nil {
+	off, seq, sig, ok := c.sring.reserve(n)
+	if !ok {
+		if off, seq, sig, err = c.waitRing(n); err != nil {
 			c.sendMu.Unlock()
 			return 0, err
 		}
 	}
-	seq := c.head
-	sig := C.int(0)
-	if seq%c.sigEvery == c.sigEvery-1 {
-		sig = 1
+	csig := C.int(0)
+	if sig {
+		csig = 1
 	}
 	c.opMu.RLock()
 	if c.state.Load() != stateOpen {
@@ -258,23 +263,30 @@ func (c *conn) send(a, b, d []byte, inv uint32, wr *writeInv) (posted int, err e
 		c.sendMu.Unlock()
 		return 0, c.closedErr()
 	}
-	slot := int(seq%c.ringN) * c.msgSize
+	if c.ring == nil {
+		if err := c.openRing(); err != nil {
+			c.opMu.RUnlock()
+			c.sendMu.Unlock()
+			return 0, err
+		}
+	}
+	slot := int(off)
 	p := c.ringMem[slot : slot+n]
 	copy(p[copy(p, a)+copy(p[len(a):], b):], d)
 	wrid := C.uint64_t(kindSend<<kindShift | seq&seqMask)
 	var r C.int
 	if wr == nil {
-		r = C.kv_send(c.qp, C.uint64_t(c.ringBase+uint64(slot)), C.uint32_t(n), c.ringLkey, c.maxInline, sig,
+		r = C.kv_send(c.qp, C.uint64_t(c.ringBase+uint64(slot)), C.uint32_t(n), c.ringLkey, c.maxInline, csig,
 			C.uint32_t(inv), wrid)
 	} else {
 		r = C.kv_post_write_send_inv(c.qp, C.uint64_t(wr.laddr), C.uint32_t(wr.n), C.uint32_t(wr.lkey),
 			C.uint64_t(wr.raddr), C.uint32_t(wr.rkey), C.uint64_t(wr.wrid),
-			C.uint64_t(c.ringBase+uint64(slot)), C.uint32_t(n), c.ringLkey, c.maxInline, sig, wrid)
+			C.uint64_t(c.ringBase+uint64(slot)), C.uint32_t(n), c.ringLkey, c.maxInline, csig, wrid)
 	}
 	c.opMu.RUnlock()
 	switch {
 	case r == 0:
-		c.head++
+		c.sring.posted(sig)
 		posted = 1
 		if wr != nil {
 			posted = 2
@@ -289,11 +301,12 @@ func (c *conn) send(a, b, d []byte, inv uint32, wr *writeInv) (posted int, err e
 	return posted, nil
 }
 
-// waitRing waits, holding sendMu, until the ring has a free slot. A peer
-// that leaves the ring full for sendStall (it stopped reposting receives,
-// so every send is stuck in RNR retries) is treated as gone: on a server
-// the wait would hold up every connection behind the shared poller.
-func (c *conn) waitRing() error {
+// waitRing waits, holding sendMu, until the ring has room for an n-byte
+// message, and reserves it. A peer that leaves the ring full for sendStall
+// (it stopped reposting receives, so every send is stuck in RNR retries) is
+// treated as gone: on a server the wait would hold up every connection
+// behind the shared poller.
+func (c *conn) waitRing(n int) (off, seq uint64, sig bool, err error) {
 	var expired <-chan time.Time
 	if c.sendStall > 0 {
 		if c.stallTimer == nil {
@@ -304,16 +317,18 @@ func (c *conn) waitRing() error {
 		defer c.stallTimer.Stop()
 		expired = c.stallTimer.C
 	}
-	for c.head-c.tail.Load() >= c.ringN {
+	for {
+		var ok bool
+		if off, seq, sig, ok = c.sring.reserve(n); ok {
+			return off, seq, sig, nil
+		}
 		if c.g.scq.busy {
 			// Nobody else spins on the send CQ: reclaim the ring here.
 			select {
 			case <-c.closedCh:
-				return c.closedErr()
+				return 0, 0, false, c.closedErr()
 			case <-expired:
-				err := fmt.Errorf("%w: peer consumed no message for %v", transport.ErrTimeout, c.sendStall)
-				c.shutdown(err)
-				return err
+				return 0, 0, false, c.stalled()
 			default:
 			}
 			if r := c.g.scq.tryPoll(busySpins, true); r != pollGot {
@@ -324,19 +339,23 @@ func (c *conn) waitRing() error {
 		select {
 		case <-c.ringWake:
 		case <-c.closedCh:
-			return c.closedErr()
+			return 0, 0, false, c.closedErr()
 		case <-expired:
-			err := fmt.Errorf("%w: peer consumed no message for %v", transport.ErrTimeout, c.sendStall)
-			c.shutdown(err)
-			return err
+			return 0, 0, false, c.stalled()
 		}
 	}
-	return nil
+}
+
+// stalled drops a peer that left the send ring full for sendStall.
+func (c *conn) stalled() error {
+	err := fmt.Errorf("%w: peer consumed no message for %v", transport.ErrTimeout, c.sendStall)
+	c.shutdown(err)
+	return err
 }
 
 // ringDone runs on the send poller: every send up to seq has completed.
 func (c *conn) ringDone(seq uint64) {
-	c.tail.Store(seq + 1)
+	c.sring.done(seq)
 	select {
 	case c.ringWake <- struct{}{}:
 	default:
@@ -427,6 +446,7 @@ func (c *conn) opStart(local transport.Region, off, n int) (*region, uint32, err
 func (c *conn) acquire() (uint32, error) {
 	select {
 	case i := <-c.slots.free:
+		c.slots.prepare(i)
 		return i, nil
 	case <-c.closedCh:
 		return 0, c.closedErr()

@@ -132,7 +132,6 @@ func dial(ctx context.Context, addr string, cfg transport.Config, h transport.Ha
 		return nil, err
 	}
 	c.sendStall = cfg.OpTimeout
-	undo.push(func() { C.kv_buf_close(c.ring) })
 	if err := c.createQP(id, nil); err != nil {
 		return nil, err
 	}

@@ -256,7 +256,6 @@ func (l *listener) onRequest(ev *C.struct_kv_event) {
 	}
 	c.sendStall = serverSendStall
 	if err := c.createQP(id, l.srq); err != nil {
-		C.kv_buf_close(c.ring)
 		reject(id)
 		return
 	}

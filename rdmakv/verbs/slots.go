@@ -15,26 +15,37 @@ type opSlot struct {
 }
 
 // slotTable bounds blocking operations in flight (Config.SendDepth) and
-// carries their completions without allocating.
+// carries their completions without allocating once each slot has been
+// used: a slot's channel and timer are made on its first use, so a
+// connection that never waits on an operation (a server's) holds none.
 type slotTable struct {
-	slots []opSlot
-	free  chan uint32
+	slots   []opSlot
+	free    chan uint32
+	timeout time.Duration
 	// inflight counts armed slots; a closing connection with none skips
 	// the drain.
 	inflight atomic.Int32
 }
 
 func newSlotTable(n int, timeout time.Duration) *slotTable {
-	t := &slotTable{slots: make([]opSlot, n), free: make(chan uint32, n)}
+	t := &slotTable{slots: make([]opSlot, n), free: make(chan uint32, n), timeout: timeout}
 	for i := range t.slots {
-		t.slots[i].done = make(chan error, 1)
-		if timeout > 0 {
-			t.slots[i].timer = time.NewTimer(time.Hour)
-			t.slots[i].timer.Stop()
-		}
 		t.free <- uint32(i)
 	}
 	return t
+}
+
+// prepare readies slot i, just taken from free, on its first use.
+func (t *slotTable) prepare(i uint32) {
+	s := &t.slots[i]
+	if s.done != nil {
+		return
+	}
+	s.done = make(chan error, 1)
+	if t.timeout > 0 {
+		s.timer = time.NewTimer(time.Hour)
+		s.timer.Stop()
+	}
 }
 
 // arm marks slot i in flight and returns its wr_id.
