@@ -189,27 +189,30 @@ func TestStagingOverflow(t *testing.T) {
 	v.Release()
 }
 
-// TestEagerZeroAllocs checks the eager data path allocates nothing per
-// operation once warm (client, server and transport together).
-func TestEagerZeroAllocs(t *testing.T) {
+// TestZeroAllocs checks the data path allocates nothing per operation
+// once warm (client, server and transport together), eager and
+// rendezvous, where staging has grown to what the value needs.
+func TestZeroAllocs(t *testing.T) {
 	s, _ := coreServer(t, nil)
 	c := coreDial(t, s)
 	ctx := context.Background()
-	key, val := []byte("k"), coreFill(100, 1)
-	op := func() {
-		if err := c.Set(ctx, key, val); err != nil {
-			t.Fatal(err)
+	for _, size := range []int{100, 100 << 10} {
+		key, val := []byte("k"), coreFill(size, 1)
+		op := func() {
+			if err := c.Set(ctx, key, val); err != nil {
+				t.Fatal(err)
+			}
+			v, err := c.Get(ctx, key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v.Release()
 		}
-		v, err := c.Get(ctx, key)
-		if err != nil {
-			t.Fatal(err)
+		for i := 0; i < 100; i++ {
+			op()
 		}
-		v.Release()
-	}
-	for i := 0; i < 100; i++ {
-		op()
-	}
-	if n := testing.AllocsPerRun(300, op); n >= 1 {
-		t.Fatalf("eager Set+Get allocates %.2f times per operation", n)
+		if n := testing.AllocsPerRun(300, op); n >= 1 {
+			t.Fatalf("Set+Get of %d bytes allocates %.2f times per operation", size, n)
+		}
 	}
 }

@@ -74,6 +74,9 @@ func (st *staging) get(n int) (stageBuf, error) {
 	st.outstanding++
 	st.gets++
 	for _, ch := range st.chunks {
+		if ch.alloc.Size() < n {
+			continue // Alloc would build an error to say so
+		}
 		if off, err := ch.alloc.Alloc(n); err == nil {
 			st.mu.Unlock()
 			return stageBuf{region: ch.region, chunk: ch, off: off, n: n}, nil

@@ -7,15 +7,15 @@ import (
 )
 
 // recvPool is a connection's receive queue: depth buffers of size bytes in
-// one mapping, a Message per buffer (made on the buffer's first use, so an
-// idle connection holds none, and reused after), and the free list the
+// one mapping, a Message per buffer (made with the first message, so a
+// connection that never sends one holds none), and the free list the
 // reader takes from. Pages of the mapping count only once written. The mapping outlives the connection while the handler
 // still holds Messages: it is unmapped when the reader has exited and the
 // last Message is released, whichever comes last.
 type recvPool struct {
 	m    *mapping
 	size int
-	msgs []*transport.Message
+	msgs []transport.Message
 	held []atomic.Bool
 	free chan int
 	refs atomic.Int64 // the reader's reference plus one per held Message
@@ -29,7 +29,6 @@ func newRecvPool(depth, size int) (*recvPool, error) {
 	p := &recvPool{
 		m:    m,
 		size: size,
-		msgs: make([]*transport.Message, depth),
 		held: make([]atomic.Bool, depth),
 		free: make(chan int, depth),
 	}
@@ -48,11 +47,10 @@ func (p *recvPool) buf(slot int) []byte {
 func (p *recvPool) take(slot int) *transport.Message {
 	p.held[slot].Store(true)
 	p.refs.Add(1)
-	m := p.msgs[slot]
-	if m == nil {
-		m = new(transport.Message)
-		p.msgs[slot] = m
+	if p.msgs == nil {
+		p.msgs = make([]transport.Message, len(p.held))
 	}
+	m := &p.msgs[slot]
 	m.Bind(p, slot)
 	return m
 }

@@ -444,9 +444,9 @@ func (c *conn) opStart(local transport.Region, off, n int) (*region, uint32, err
 }
 
 func (c *conn) acquire() (uint32, error) {
+	c.slots.prepare()
 	select {
 	case i := <-c.slots.free:
-		c.slots.prepare(i)
 		return i, nil
 	case <-c.closedCh:
 		return 0, c.closedErr()

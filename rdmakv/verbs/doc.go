@@ -70,11 +70,14 @@
 // No Go allocation per operation in steady state (TestZeroAllocs,
 // TestCallerPollingZeroAllocs). C calls on the caller's goroutine:
 //
-//   - Send: 1. The parts are copied in Go into the next slot of a
-//     registered send ring and kv_send posts it, inline when it fits
-//     (Info.MaxInline; 256 bytes on rxe). Every max(1, SendDepth/4)-th send
-//     is signaled; its completion frees the ring up to it. A send that
-//     finds the ring full polls the send CQ itself in busy mode.
+//   - Send: 1. The parts are copied in Go into the registered send ring,
+//     right after the previous message, and kv_send posts them, inline
+//     when they fit (Info.MaxInline; 256 bytes on rxe). The ring is
+//     registered on the first send and holds SendDepth messages of up to
+//     MaxMessage bytes or at most the larger of 1 MiB and four of them. A
+//     send is signaled every max(1, SendDepth/4) sends and every quarter of
+//     the ring; its completion frees the ring up to it. A send that finds
+//     the ring full polls the send CQ itself in busy mode.
 //   - Write, WriteImm, Read: 1 post; then, in event mode, a sleep on the
 //     slot until the send poller hands the completion over; in busy mode
 //     1 poll call per 256 empty polls until it is there (usually 1).

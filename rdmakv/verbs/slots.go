@@ -1,6 +1,7 @@
 package verbs
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -15,13 +16,14 @@ type opSlot struct {
 }
 
 // slotTable bounds blocking operations in flight (Config.SendDepth) and
-// carries their completions without allocating once each slot has been
-// used: a slot's channel and timer are made on its first use, so a
-// connection that never waits on an operation (a server's) holds none.
+// carries their completions without allocating. The slots' channels and
+// timers are made on the first operation, so a connection that never
+// waits on one (a server's) holds none.
 type slotTable struct {
 	slots   []opSlot
 	free    chan uint32
 	timeout time.Duration
+	once    sync.Once
 	// inflight counts armed slots; a closing connection with none skips
 	// the drain.
 	inflight atomic.Int32
@@ -35,17 +37,18 @@ func newSlotTable(n int, timeout time.Duration) *slotTable {
 	return t
 }
 
-// prepare readies slot i, just taken from free, on its first use.
-func (t *slotTable) prepare(i uint32) {
-	s := &t.slots[i]
-	if s.done != nil {
-		return
-	}
-	s.done = make(chan error, 1)
-	if t.timeout > 0 {
-		s.timer = time.NewTimer(time.Hour)
-		s.timer.Stop()
-	}
+// prepare readies the slots before the first operation.
+func (t *slotTable) prepare() {
+	t.once.Do(func() {
+		for i := range t.slots {
+			s := &t.slots[i]
+			s.done = make(chan error, 1)
+			if t.timeout > 0 {
+				s.timer = time.NewTimer(time.Hour)
+				s.timer.Stop()
+			}
+		}
+	})
 }
 
 // arm marks slot i in flight and returns its wr_id.
