@@ -21,8 +21,8 @@ func ringBytes(n, size int) int { return min(n*size, max(ringMinBytes, 4*size)) 
 // poller.
 type sendRing struct {
 	size, slots uint64
-	sigEvery    uint64 // signal at least every sigEvery messages
-	lastSig     uint64 // position after the last signaled message
+	sigEvery    uint64          // signal at least every sigEvery messages
+	lastSig     uint64          // position after the last signaled message
 	head        uint64          // sequence number of the next message
 	pos         uint64          // position after the last message placed
 	ends        []atomic.Uint64 // position after message seq, at seq % slots
