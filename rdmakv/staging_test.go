@@ -49,30 +49,24 @@ func TestStagingGrowsAndShrinks(t *testing.T) {
 	}
 	// Held values keep their regions; more of them make it grow, doubling.
 	var held []*Value
-	for range 4 {
-		v, err := c.Get(ctx, []byte("k"))
-		if err != nil {
-			t.Fatal(err)
+	hold := func(k int) {
+		for range k {
+			v, err := c.Get(ctx, []byte("k"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(v.Bytes(), val) {
+				t.Fatal("value read back wrong")
+			}
+			held = append(held, v)
 		}
-		if !bytes.Equal(v.Bytes(), val) {
-			t.Fatal("value read back wrong")
-		}
-		held = append(held, v)
 	}
+	hold(4)
 	if n := c.staging.registered(); n != (128+256+512)<<10 {
 		t.Fatalf("four held 128 KiB values: staging %d bytes, want 896 KiB in three regions", n)
 	}
 	// Up to the limit and past it (through temporary regions) they work.
-	for range 6 {
-		v, err := c.Get(ctx, []byte("k"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(v.Bytes(), val) {
-			t.Fatal("value read back wrong")
-		}
-		held = append(held, v)
-	}
+	hold(6)
 	if n := c.staging.registered(); n > 1<<20 {
 		t.Fatalf("staging %d bytes exceeds the 1 MiB limit", n)
 	}
