@@ -34,8 +34,9 @@ type opSlot struct {
 
 // opTable is built on the first one-sided op, so a connection that never
 // posts one (every accepted connection of a KV server) costs nothing here.
-// Free slots are reused last-in first-out and each is completed on its
-// first use, so a connection holds only as many as it ever had in flight.
+// Free slots are reused last-in first-out and each gets its channel and
+// timer on its first use, so a connection holds only as many as it ever
+// had in flight.
 type opTable struct {
 	depth     int
 	onTimeout func(*opSlot)
