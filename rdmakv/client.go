@@ -124,12 +124,22 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
+// helloRefused is the error of a connection the server closed before
+// answering HELLO.
+func helloRefused(cause error) error {
+	return fmt.Errorf("%w: the server closed the connection before answering HELLO (at its connection limit, or refusing this client: its log says which): %v",
+		ErrClosed, cause)
+}
+
 func (c *Client) handshake(ctx context.Context, recv int) error {
 	var hb [wire.HelloBodySize]byte
 	(&wire.HelloBody{RecvSize: uint32(recv), Threshold: uint32(c.threshold), Depth: uint32(c.opts.depth)}).Encode(hb[:])
 	var h [wire.MaxHeaderSize]byte
 	n := (&wire.Header{Type: wire.Hello, ValueLen: wire.HelloBodySize}).Encode(h[:])
 	if err := c.conn.Send(h[:n], nil, hb[:]); err != nil {
+		if errors.Is(err, transport.ErrClosed) { // the server was quicker
+			return helloRefused(err)
+		}
 		return c.connError(err)
 	}
 	t := time.NewTimer(c.opts.timeout)
@@ -142,8 +152,7 @@ func (c *Client) handshake(ctx context.Context, recv int) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-c.done:
-		return fmt.Errorf("%w: the server closed the connection before answering HELLO (at its connection limit, or refusing this client: its log says which): %v",
-			ErrClosed, c.doneErr)
+		return helloRefused(c.doneErr)
 	}
 	defer m.Release()
 	f, err := wire.Decode(m.Data)
