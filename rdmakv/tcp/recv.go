@@ -7,11 +7,12 @@ import (
 )
 
 // recvPool is a connection's receive queue: depth buffers of size bytes in
-// one mapping, a Message per buffer (made with the first message, so a
-// connection that never sends one holds none), and the free list the
-// reader takes from. Pages of the mapping count only once written. The mapping outlives the connection while the handler
-// still holds Messages: it is unmapped when the reader has exited and the
-// last Message is released, whichever comes last.
+// one mapping (its pages count only once written), a Message per buffer
+// (made with the first message, so a connection that never sends one holds
+// none), and the free list the reader takes from. The mapping outlives the
+// connection while the handler still holds Messages: it is unmapped when
+// the reader has exited and the last Message is released, whichever comes
+// last.
 type recvPool struct {
 	m    *mapping
 	size int
