@@ -132,37 +132,35 @@ func helloRefused(cause error) error {
 }
 
 func (c *Client) handshake(ctx context.Context, recv int) error {
-	var hb [wire.HelloBodySize]byte
+	var hb [wire.HelloBodySize + wire.ProofSize]byte
 	(&wire.HelloBody{RecvSize: uint32(recv), Threshold: uint32(c.threshold), Depth: uint32(c.opts.depth)}).Encode(hb[:])
-	var h [wire.MaxHeaderSize]byte
-	n := (&wire.Header{Type: wire.Hello, ValueLen: wire.HelloBodySize}).Encode(h[:])
-	if err := c.conn.Send(h[:n], nil, hb[:]); err != nil {
-		if errors.Is(err, transport.ErrClosed) { // the server was quicker
-			return helloRefused(err)
-		}
-		return c.connError(err)
-	}
-	t := time.NewTimer(c.opts.timeout)
-	defer t.Stop()
-	var m *transport.Message
-	select {
-	case m = <-c.helloCh:
-	case <-t.C:
-		return fmt.Errorf("%w: no HELLO reply within %v", ErrTimeout, c.opts.timeout)
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-c.done:
-		return helloRefused(c.doneErr)
-	}
-	defer m.Release()
-	f, err := wire.Decode(m.Data)
+	f, m, err := c.hello(ctx, hb[:wire.HelloBodySize])
 	if err != nil {
-		return fmt.Errorf("%w: HELLO reply: %v", ErrProtocol, err)
+		return err
 	}
-	if f.Status == wire.Threshold {
+	defer func() {
+		if m != nil {
+			m.Release()
+		}
+	}()
+	if f.Status == wire.AuthRequired {
+		if c.opts.auth == nil {
+			return fmt.Errorf("%w: the server requires a shared secret and this client has none (WithAuth, --auth-file)", ErrAuth)
+		}
+		p := wire.Proof(c.opts.auth, f.Value, hb[:wire.HelloBodySize])
+		copy(hb[wire.HelloBodySize:], p[:])
+		m.Release()
+		if f, m, err = c.hello(ctx, hb[:]); err != nil { // m is nil on error
+			return err
+		}
+	}
+	switch f.Status {
+	case wire.OK:
+	case wire.AuthFailed:
+		return fmt.Errorf("%w: the server refused this client's secret", ErrAuth)
+	case wire.Threshold:
 		return fmt.Errorf("%w: threshold %d, %s", ErrThreshold, c.threshold, serverMaxEager(f))
-	}
-	if f.Status != wire.OK {
+	default:
 		return statusErr("HELLO", f.Status)
 	}
 	l, err := wire.DecodeLimits(f.Value)
@@ -177,6 +175,37 @@ func (c *Client) handshake(ctx context.Context, recv int) error {
 		return fmt.Errorf("%w: threshold %d, server accepts at most %d", ErrThreshold, c.threshold, c.limits.MaxEager)
 	}
 	return nil
+}
+
+// hello sends one HELLO with value and waits for its reply, which the
+// caller releases.
+func (c *Client) hello(ctx context.Context, value []byte) (wire.Frame, *transport.Message, error) {
+	var h [wire.MaxHeaderSize]byte
+	n := (&wire.Header{Type: wire.Hello, ValueLen: uint32(len(value))}).Encode(h[:])
+	if err := c.conn.Send(h[:n], nil, value); err != nil {
+		if errors.Is(err, transport.ErrClosed) { // the server was quicker
+			return wire.Frame{}, nil, helloRefused(err)
+		}
+		return wire.Frame{}, nil, c.connError(err)
+	}
+	t := time.NewTimer(c.opts.timeout)
+	defer t.Stop()
+	var m *transport.Message
+	select {
+	case m = <-c.helloCh:
+	case <-t.C:
+		return wire.Frame{}, nil, fmt.Errorf("%w: no HELLO reply within %v", ErrTimeout, c.opts.timeout)
+	case <-ctx.Done():
+		return wire.Frame{}, nil, ctx.Err()
+	case <-c.done:
+		return wire.Frame{}, nil, helloRefused(c.doneErr)
+	}
+	f, err := wire.Decode(m.Data)
+	if err != nil {
+		m.Release()
+		return wire.Frame{}, nil, fmt.Errorf("%w: HELLO reply: %v", ErrProtocol, err)
+	}
+	return f, m, nil
 }
 
 // serverMaxEager says the server's limit from its refusal, which carries

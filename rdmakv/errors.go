@@ -17,6 +17,7 @@ var (
 	ErrTimeout       = errors.New("rdmakv: request timed out")
 	ErrProtocol      = errors.New("rdmakv: protocol error")
 	ErrThreshold     = errors.New("rdmakv: eager threshold above the server's maximum")
+	ErrAuth          = errors.New("rdmakv: authentication failed")
 )
 
 // statusErr maps a reply status to the client's sentinel errors.
@@ -34,6 +35,8 @@ func statusErr(op string, s wire.Status) error {
 		return ErrNoSpace
 	case wire.Threshold:
 		return ErrThreshold
+	case wire.AuthRequired, wire.AuthFailed:
+		return ErrAuth
 	}
 	return fmt.Errorf("%w: %s answered %s", ErrProtocol, op, s)
 }

@@ -30,6 +30,9 @@ type options struct {
 	stagingIdle time.Duration
 	// logger receives the auto-transport fallback warning.
 	logger *slog.Logger
+	// auth is the shared secret the client proves it knows, if the server
+	// asks.
+	auth []byte
 }
 
 func defaultOptions() options {
@@ -87,6 +90,12 @@ func WithStagingSize(bytes int) Option { return func(o *options) { o.staging = b
 // connection faults (default slog.Default()).
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
+// WithAuth gives the client the server's shared secret
+// (ServerConfig.AuthSecret), which it proves it knows when the server
+// challenges it at Dial; the secret itself is never sent. Against a server
+// without one it changes nothing. ReadSecret loads a secret from a file.
+func WithAuth(secret []byte) Option { return func(o *options) { o.auth = secret } }
+
 // Client defaults.
 const (
 	DefaultEagerThreshold = 4096
@@ -115,6 +124,9 @@ func (o *options) validate() error {
 	}
 	if o.staging < poolMinBlock {
 		errs = append(errs, fmt.Errorf("staging size %d must be at least %d", o.staging, poolMinBlock))
+	}
+	if o.auth != nil && len(o.auth) < MinSecretLen {
+		errs = append(errs, fmt.Errorf("auth secret of %d bytes: must be at least %d", len(o.auth), MinSecretLen))
 	}
 	if o.poll != PollEvent && o.poll != PollBusy {
 		errs = append(errs, fmt.Errorf("poll %d: want event or busy", o.poll))

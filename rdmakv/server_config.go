@@ -85,6 +85,12 @@ type ServerConfig struct {
 	// as soon as it arrives, with a log line, and its client's Dial fails
 	// saying the server closed it during the handshake.
 	MaxConns int
+	// AuthSecret, when set, makes clients prove they know it before
+	// anything is granted to them: the server answers HELLO with a fresh
+	// challenge and serves only a client whose second HELLO carries the
+	// HMAC of it (WithAuth); the secret never crosses the wire. At least
+	// MinSecretLen bytes; ReadSecret loads one from a file.
+	AuthSecret []byte
 	// Logger receives connection faults; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -180,6 +186,9 @@ func (c ServerConfig) Validate() error {
 	}
 	if c.BusyIdle < 0 {
 		bad("busy idle %v: must not be negative", c.BusyIdle)
+	}
+	if c.AuthSecret != nil && len(c.AuthSecret) < MinSecretLen {
+		bad("auth secret of %d bytes: must be at least %d", len(c.AuthSecret), MinSecretLen)
 	}
 	if c.BusyIdle > 0 && c.Poll != PollBusy {
 		bad("busy idle %v: only applies to busy polling", c.BusyIdle)

@@ -26,6 +26,8 @@ type sconn struct {
 
 	// Owned by the delivery goroutine.
 	hello    bool
+	auth     authState
+	nonce    []byte // the challenge awaiting an answer
 	recvSize int
 	hdr      [wire.MaxHeaderSize]byte
 
@@ -109,13 +111,17 @@ func (sc *sconn) Deliver(c transport.Conn, m *transport.Message) {
 const minRecvSize = max(wire.MaxHeaderSize, wire.BaseSize+wire.LimitsSize)
 
 func (sc *sconn) handleHello(f *wire.Frame) {
-	hb, err := wire.DecodeHello(f.Value)
+	body, proof := wire.SplitHello(f.Value)
+	hb, err := wire.DecodeHello(body)
 	if err != nil {
 		sc.fault("bad HELLO: %v", err)
 		return
 	}
 	if hb.RecvSize < minRecvSize {
 		sc.fault("HELLO receive size %d is too small", hb.RecvSize)
+		return
+	}
+	if sc.s.cfg.AuthSecret != nil && !sc.authenticate(f.ReqID, body, proof) {
 		return
 	}
 	if int64(hb.Threshold) > int64(sc.s.cfg.MaxEager) {

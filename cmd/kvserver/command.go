@@ -22,7 +22,7 @@ type flags struct {
 	maxGrant                     string
 	maxKey, recvDepth, maxConns  int
 	lease, busyIdle, handshake   time.Duration
-	poll, logLevel               string
+	poll, logLevel, authFile     string
 }
 
 func newCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -35,7 +35,8 @@ and serves rdmakv clients: small requests eager (inline in one message), large
 ones rendezvous (one-sided RDMA into and out of the pool). It runs until
 SIGINT or SIGTERM, then closes every connection and exits 0.`,
 		Example: `  kvserver --listen 10.0.0.2:7471 --transport verbs --poll busy --busy-idle 5ms
-  kvserver --listen 0.0.0.0:7471 --transport auto --pool-size 1GiB --max-eager 64KiB`,
+  kvserver --listen 0.0.0.0:7471 --transport auto --pool-size 1GiB --max-eager 64KiB
+  kvserver --listen 0.0.0.0:7471 --auth-file /etc/kvbench/kv.secret`,
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -67,6 +68,7 @@ SIGINT or SIGTERM, then closes every connection and exits 0.`,
 	fl.DurationVar(&f.busyIdle, "busy-idle", 0, "with --poll busy, sleep until the next request after this long with none (0: spin always)")
 	fl.DurationVar(&f.handshake, "handshake-timeout", rdmakv.DefaultHandshakeTimeout, "drop a connection that has not sent HELLO by then")
 	fl.IntVar(&f.maxConns, "max-conns", rdmakv.DefaultMaxConns, "most connections served at once; one more is refused at once")
+	fl.StringVar(&f.authFile, "auth-file", "", "file holding a shared secret (16+ bytes, mode 600) that clients must prove they know before they are served")
 	fl.StringVar(&f.device, "device", "", "RDMA device name (verbs; default: the one owning the listen address)")
 	fl.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	return cmd
@@ -106,6 +108,13 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 
 		HandshakeTimeout: f.handshake,
 		MaxConns:         f.maxConns,
+	}
+	if f.authFile != "" {
+		secret, err := rdmakv.ReadSecret(f.authFile)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--auth-file: %w", err))
+		}
+		cfg.AuthSecret = secret
 	}
 	if p, err := rdmakv.ParsePoll(f.poll); err != nil {
 		errs = append(errs, fmt.Errorf("--%w", err))

@@ -30,6 +30,8 @@ type EmbeddedConfig struct {
 	MemLimit uint64
 	// Logger receives what auto chose and the server's connection faults;
 	// nil discards.
+	// AuthSecret makes the server require it of clients (nil: none).
+	AuthSecret []byte
 	Logger *slog.Logger
 }
 
@@ -85,6 +87,8 @@ func (c EmbeddedConfig) Plan(memTotal uint64) (rdmakv.ServerConfig, error) {
 		MaxValue:  int64(max(c.MaxValue, 1)),
 		RecvDepth: recvDepth,
 		Logger:    c.Logger,
+
+		AuthSecret: c.AuthSecret,
 	}, nil
 }
 

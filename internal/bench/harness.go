@@ -1,12 +1,14 @@
 package bench
 
 import (
+	"fmt"
 	"log/slog"
 	"math/bits"
 	"time"
 
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // HarnessConfig is what a harness must know before a run: the workload's
@@ -44,11 +46,18 @@ func OpenHarness(c HarnessConfig) (*Harness, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Harness{host: c.Host}
+	var secret []byte
+	if f := w.Target.AuthFile; f != "" {
+		var err error
+		if secret, err = rdmakv.ReadSecret(f); err != nil {
+			return nil, fmt.Errorf("target.auth_file: %w", err)
+		}
+	}
 	addr, tr := w.Target.Server, w.Target.Transport
 	if addr == "" {
 		emb, err := StartEmbedded(EmbeddedConfig{
 			Transport: tr, Poll: w.Target.Poll, Keys: w.Keys.Count, KeySize: w.Keys.Size, MaxValue: c.MaxValue,
-			MaxThreshold: c.MaxThreshold, Workers: w.Load.Connections * w.Load.Depth, Logger: log,
+			MaxThreshold: c.MaxThreshold, Workers: w.Load.Connections * w.Load.Depth, Logger: log, AuthSecret: secret,
 		}, c.Host.MemBytes)
 		if err != nil {
 			return nil, err
@@ -58,7 +67,7 @@ func OpenHarness(c HarnessConfig) (*Harness, error) {
 	}
 	s.Dialer = &RdmakvDialer{
 		Addr: addr, Transport: tr, Poll: w.Target.Poll, Timeout: time.Duration(w.Timeout), Depth: w.Load.Depth,
-		StagingSize: StagingSize(w.Load.Depth, w.Keys.Size+c.MaxValue), Logger: log,
+		StagingSize: StagingSize(w.Load.Depth, w.Keys.Size+c.MaxValue), Logger: log, Auth: secret,
 	}
 	return s, nil
 }

@@ -85,6 +85,8 @@ type RdmakvDialer struct {
 	// Logger receives what auto chose and connection faults; nil means
 	// slog.Default().
 	Logger *slog.Logger
+	// Auth is the server's shared secret (nil: none).
+	Auth []byte
 
 	mu     sync.Mutex
 	info   *rdmakv.Info
@@ -111,6 +113,9 @@ func (d *RdmakvDialer) Dial(ctx context.Context, threshold int) (Conn, error) {
 	}
 	if d.Logger != nil {
 		o = append(o, rdmakv.WithLogger(d.Logger))
+	}
+	if d.Auth != nil {
+		o = append(o, rdmakv.WithAuth(d.Auth))
 	}
 	c, err := rdmakv.Dial(ctx, d.Addr, o...)
 	if err != nil {

@@ -133,6 +133,29 @@ func TestRunFlagsOverride(t *testing.T) {
 	}
 }
 
+// An embedded server given a secret requires it, and the run's clients
+// prove it: the run completes and records which file it used.
+func TestRunWithAuthFile(t *testing.T) {
+	secret := filepath.Join(t.TempDir(), "kv.secret")
+	if err := os.WriteFile(secret, []byte("run test secret, 32 bytes long!!\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stdout bytes.Buffer
+	err := execute(hangGuard(t), &stdout, "run", "testdata/run-quick.yaml", "-o", t.TempDir(), "-q",
+		"--duration", "200ms", "--auth-file", secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := results.Load(strings.TrimSpace(stdout.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := r.Workload.(map[string]any)["target"].(map[string]any)
+	if c := r.Cells[0]; target["auth_file"] != secret || r.Verify.Mismatches != 0 || c.Count == 0 {
+		t.Errorf("target %v, first cell %d ops, verify %+v: want a completed run that names the auth file", target, c.Count, r.Verify)
+	}
+}
+
 func TestRunRejectsBadInput(t *testing.T) {
 	out := t.TempDir()
 	var stdout bytes.Buffer
@@ -151,6 +174,7 @@ func TestRunRejectsBadInput(t *testing.T) {
 		{"--duration", "-1s"},
 		{"--server", "nohost"},
 		{"--seed", "-1"},
+		{"--auth-file", "/nonexistent/kv.secret"},
 		{"--rate", "fast"},
 		{"--duration", "5"},
 		{"--bogus"},

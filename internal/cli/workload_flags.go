@@ -13,7 +13,7 @@ import (
 // flags).
 type workloadFlags struct {
 	server, transport  string
-	poll               string
+	poll, authFile     string
 	duration, warmup   time.Duration
 	connections, depth int
 	rate               float64
@@ -28,6 +28,7 @@ func (f *workloadFlags) registerTarget(cmd *cobra.Command, durationHelp string) 
 	fl.StringVar(&f.server, "server", "", "rdmakv server host:port (default: the workload's target.server, else an embedded server)")
 	fl.StringVar(&f.transport, "transport", "", "transport: tcp, verbs or auto (default: the workload's target.transport)")
 	fl.StringVar(&f.poll, "poll", "", "completion polling on verbs: busy or event (default: the workload's target.poll, else busy)")
+	fl.StringVar(&f.authFile, "auth-file", "", "file holding the server's shared secret (default: the workload's target.auth_file); an embedded server requires it")
 	fl.DurationVar(&f.duration, "duration", 0, durationHelp)
 	fl.DurationVar(&f.warmup, "warmup", 0, "unrecorded warmup before each measure phase, replacing the workload's phases.warmup (0: none)")
 	fl.IntVar(&f.connections, "connections", 0, "client connections (load.connections)")
@@ -57,6 +58,9 @@ func (f *workloadFlags) overrides(cmd *cobra.Command) workload.Overrides {
 	}
 	if set("poll") {
 		o.Poll = &f.poll
+	}
+	if set("auth-file") {
+		o.AuthFile = &f.authFile
 	}
 	if set("warmup") {
 		o.Warmup = &f.warmup

@@ -13,6 +13,7 @@ type Overrides struct {
 	Server      *string        // --server: target.server
 	Transport   *string        // --transport: target.transport
 	Poll        *string        // --poll: target.poll
+	AuthFile    *string        // --auth-file: target.auth_file
 	Warmup      *time.Duration // --warmup: phases.warmup becomes {duration: D} (ops cleared; 0: none)
 	Measure     *time.Duration // --duration: phases.measure becomes {duration: D} (ops cleared)
 	Connections *int           // --connections: load.connections
@@ -48,6 +49,10 @@ func (w *Workload) ApplyOverrides(o Overrides) {
 	if o.Poll != nil {
 		w.Target.Poll = *o.Poll
 		mark("--poll", "target.poll")
+	}
+	if o.AuthFile != nil {
+		w.Target.AuthFile = *o.AuthFile
+		mark("--auth-file", "target.auth_file")
 	}
 	if o.Warmup != nil {
 		w.Phases.Warmup = Phase{Duration: Duration(*o.Warmup)}

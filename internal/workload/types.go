@@ -58,6 +58,10 @@ type Target struct {
 	// means busy on verbs; tcp has no completion queue and always waits on
 	// its socket, so busy is refused there.
 	Poll string `yaml:"poll" json:"poll,omitempty"`
+	// AuthFile names a file holding the server's shared secret (kvserver
+	// --auth-file), relative to the working directory. The clients prove
+	// they know it when the server asks; an embedded server asks for it.
+	AuthFile string `yaml:"auth_file" json:"auth_file,omitempty"`
 }
 
 // Keys is the key space.

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // Limits that keep a workload runnable; each is an error when exceeded.
@@ -98,6 +100,11 @@ func (w *Workload) checkTarget(c *checker) {
 			c.add("target.poll", "%q is not a polling mode (want one of: %s)", p, strings.Join(Polls, ", "))
 		case p == "busy" && w.Target.Transport == "tcp":
 			c.add("target.poll", "busy polls an RDMA completion queue; transport tcp waits on its socket (use verbs or auto, or poll: event)")
+		}
+	}
+	if f := w.Target.AuthFile; f != "" {
+		if _, err := rdmakv.ReadSecret(f); err != nil {
+			c.add("target.auth_file", "%v", err)
 		}
 	}
 	if s := w.Target.Server; s != "" {

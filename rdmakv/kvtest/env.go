@@ -85,6 +85,8 @@ func Run(t *testing.T, env Env) {
 		{"RawStatuses", testRawStatuses},
 		{"MisbehavingClients", testMisbehaving},
 		{"SlowConsumer", testSlowConsumer},
+		{"HeadOfLine", testHeadOfLine},
+		{"Auth", testAuth},
 		{"Timeout", testTimeout},
 		{"LateReplies", testLateReplies},
 		{"Close", testClose},

@@ -67,6 +67,10 @@ type conn struct {
 	rspDone    chan struct{}
 
 	local, remote string
+
+	// Owned by the listener's watchdog (writeStuck).
+	stallSeen  uint64
+	stallLooks int
 }
 
 func newConn(nc *net.TCPConn, cfg transport.Config, p *pd, ownsPD bool) (*conn, error) {

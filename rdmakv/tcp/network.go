@@ -78,6 +78,7 @@ func (network) Listen(addr string, cfg transport.Config, accept transport.Accept
 		done:   make(chan struct{}),
 	}
 	go l.acceptLoop()
+	go l.watch()
 	return l, nil
 }
 

@@ -2,7 +2,12 @@ package tcp
 
 import (
 	"net"
+	"sync/atomic"
 )
+
+// writeChunk bounds one socket write, so that a large payload shows
+// progress (frameWriter.writes) to the listener's stall watchdog as it goes.
+const writeChunk = 1 << 20
 
 // directMin is the payload size from which bytes move between the socket
 // and registered memory directly: written with writev from where they lie,
@@ -22,6 +27,18 @@ type frameWriter struct {
 	iovArr [2][]byte
 	iov    net.Buffers
 	err    error
+	// busy is set while a socket write is under way and writes counts
+	// those done: a write that stays busy with writes unchanged is stuck
+	// on a peer that reads nothing.
+	busy   atomic.Bool
+	writes atomic.Uint64
+}
+
+func (w *frameWriter) begin() { w.busy.Store(true) }
+
+func (w *frameWriter) end() {
+	w.writes.Add(1)
+	w.busy.Store(false)
 }
 
 func newFrameWriter(nc *net.TCPConn, size int) *frameWriter {
@@ -53,16 +70,28 @@ func (w *frameWriter) payload(p []byte) {
 		w.buf = append(w.buf, p...)
 		return
 	}
-	w.iovArr[0], w.iovArr[1] = w.buf, p
+	first := p[:min(len(p), writeChunk)]
+	w.iovArr[0], w.iovArr[1] = w.buf, first
 	w.iov = w.iovArr[:]
+	w.begin()
 	_, w.err = w.iov.WriteTo(w.nc)
+	w.end()
 	w.iovArr[0], w.iovArr[1] = nil, nil
 	w.buf = w.buf[:0]
+	for rest := p[len(first):]; len(rest) > 0 && w.err == nil; {
+		k := min(len(rest), writeChunk)
+		w.begin()
+		_, w.err = w.nc.Write(rest[:k])
+		w.end()
+		rest = rest[k:]
+	}
 }
 
 func (w *frameWriter) flush() error {
 	if len(w.buf) > 0 && w.err == nil {
+		w.begin()
 		_, w.err = w.nc.Write(w.buf)
+		w.end()
 	}
 	w.buf = w.buf[:0]
 	return w.err

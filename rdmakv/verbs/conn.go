@@ -23,9 +23,14 @@ const (
 	stateClosed
 )
 
-// serverSendStall bounds how long a server connection's Send waits for
-// ring space; see waitRing.
+// serverSendStall is how long a server connection's peer may leave its
+// queued replies untaken before it is dropped; see drainBacklog.
 const serverSendStall = 2 * time.Second
+
+// scratchSize is the largest message sendBuf gathers outside the ring:
+// a HELLO reply with its limits or challenge, and the small replies of
+// eager traffic, where the device's inline limit allows.
+const scratchSize = 256
 
 // drainGuard bounds how long a closing connection waits for its drain
 // completion before it is torn down regardless (a provider that never
@@ -68,6 +73,9 @@ type conn struct {
 	ringBase  uint64
 	ringMem   []byte // the ring, as seen from Go
 	ringLkey  C.uint32_t
+	// scratch (C memory, scratchSize bytes) gathers inline messages
+	// until the ring is open; see sendBuf.
+	scratch *byte
 	sring     *sendRing
 	msgSize   int
 	maxInline C.int
@@ -77,6 +85,12 @@ type conn struct {
 	sendStall  time.Duration
 	stallTimer *time.Timer
 	ringWake   chan struct{}
+	// queueing (a server connection's) makes a send that finds the ring
+	// full join backlog instead of waiting: the receive poller that sends
+	// serves every connection. backlogged mirrors !backlog.empty().
+	queueing   bool
+	backlog    backlog
+	backlogged atomic.Bool
 
 	slots *slotTable
 
@@ -150,6 +164,27 @@ func (c *conn) openRing() error {
 	c.ringMem = unsafe.Slice((*byte)(c.ring.addr), size)
 	c.ringLkey = c.ring.mr.lkey
 	return nil
+}
+
+// sendBuf is where an n-byte message at ring offset off is gathered for
+// posting. Until a message needs the ring, those small enough to go inline
+// use a scratch buffer instead, since the provider copies inline data at
+// post time: a server connection that only ever sends small replies, and
+// one still in its handshake, registers no ring. Called under sendMu and
+// opMu held for reading, on an open connection.
+func (c *conn) sendBuf(off uint64, n int) (p []byte, addr uint64, err error) {
+	if c.ring == nil && n <= scratchSize && n <= int(c.maxInline) {
+		if c.scratch == nil {
+			c.scratch = (*byte)(C.malloc(scratchSize))
+		}
+		return unsafe.Slice(c.scratch, n), uint64(uintptr(unsafe.Pointer(c.scratch))), nil
+	}
+	if c.ring == nil {
+		if err := c.openRing(); err != nil {
+			return nil, 0, err
+		}
+	}
+	return c.ringMem[off : off+uint64(n)], c.ringBase + off, nil
 }
 
 func (c *conn) settle() { c.settleOnce.Do(func() { close(c.settled) }) }
@@ -246,13 +281,27 @@ func (c *conn) send(a, b, d []byte, inv uint32, wr *writeInv) (posted int, err e
 		return 0, fmt.Errorf("%w: %d bytes, buffers hold %d", transport.ErrTooLarge, n, c.msgSize)
 	}
 	c.sendMu.Lock()
+	if c.queueing && !c.backlog.empty() {
+		return c.sendQueued(a, b, d, inv, wr)
+	}
 	off, seq, sig, ok := c.sring.reserve(n)
 	if !ok {
+		if c.queueing {
+			return c.sendQueued(a, b, d, inv, wr)
+		}
 		if off, seq, sig, err = c.waitRing(n); err != nil {
 			c.sendMu.Unlock()
 			return 0, err
 		}
 	}
+	posted, err = c.post(off, seq, sig, n, a, b, d, inv, wr)
+	c.sendMu.Unlock()
+	return posted, err
+}
+
+// post copies a message into the ring space reserve gave and posts it,
+// inline when it fits: one C call. sendMu is held.
+func (c *conn) post(off, seq uint64, sig bool, n int, a, b, d []byte, inv uint32, wr *writeInv) (posted int, err error) {
 	csig := C.int(0)
 	if sig {
 		csig = 1
@@ -260,28 +309,23 @@ func (c *conn) send(a, b, d []byte, inv uint32, wr *writeInv) (posted int, err e
 	c.opMu.RLock()
 	if c.state.Load() != stateOpen {
 		c.opMu.RUnlock()
-		c.sendMu.Unlock()
 		return 0, c.closedErr()
 	}
-	if c.ring == nil {
-		if err := c.openRing(); err != nil {
-			c.opMu.RUnlock()
-			c.sendMu.Unlock()
-			return 0, err
-		}
+	p, addr, err := c.sendBuf(off, n)
+	if err != nil {
+		c.opMu.RUnlock()
+		return 0, err
 	}
-	slot := int(off)
-	p := c.ringMem[slot : slot+n]
 	copy(p[copy(p, a)+copy(p[len(a):], b):], d)
 	wrid := C.uint64_t(kindSend<<kindShift | seq&seqMask)
 	var r C.int
 	if wr == nil {
-		r = C.kv_send(c.qp, C.uint64_t(c.ringBase+uint64(slot)), C.uint32_t(n), c.ringLkey, c.maxInline, csig,
+		r = C.kv_send(c.qp, C.uint64_t(addr), C.uint32_t(n), c.ringLkey, c.maxInline, csig,
 			C.uint32_t(inv), wrid)
 	} else {
 		r = C.kv_post_write_send_inv(c.qp, C.uint64_t(wr.laddr), C.uint32_t(wr.n), C.uint32_t(wr.lkey),
 			C.uint64_t(wr.raddr), C.uint32_t(wr.rkey), C.uint64_t(wr.wrid),
-			C.uint64_t(c.ringBase+uint64(slot)), C.uint32_t(n), c.ringLkey, c.maxInline, csig, wrid)
+			C.uint64_t(addr), C.uint32_t(n), c.ringLkey, c.maxInline, csig, wrid)
 	}
 	c.opMu.RUnlock()
 	switch {
@@ -294,7 +338,6 @@ func (c *conn) send(a, b, d []byte, inv uint32, wr *writeInv) (posted int, err e
 	case r > 0: // only the WRITE went out
 		posted, r = 1, -r
 	}
-	c.sendMu.Unlock()
 	if r != 0 {
 		return posted, fmt.Errorf("verbs: post send: %w", errno(r))
 	}
@@ -304,8 +347,7 @@ func (c *conn) send(a, b, d []byte, inv uint32, wr *writeInv) (posted int, err e
 // waitRing waits, holding sendMu, until the ring has room for an n-byte
 // message, and reserves it. A peer that leaves the ring full for sendStall
 // (it stopped reposting receives, so every send is stuck in RNR retries) is
-// treated as gone: on a server the wait would hold up every connection
-// behind the shared poller.
+// treated as gone. Server connections queue instead (sendQueued).
 func (c *conn) waitRing(n int) (off, seq uint64, sig bool, err error) {
 	var expired <-chan time.Time
 	if c.sendStall > 0 {
@@ -623,4 +665,6 @@ func (c *conn) release() {
 	C.rdma_destroy_qp(c.id)
 	C.kv_buf_close(c.ring)
 	c.ring = nil
+	C.free(unsafe.Pointer(c.scratch))
+	c.scratch = nil
 }

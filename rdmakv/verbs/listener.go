@@ -249,12 +249,19 @@ func (l *listener) onRequest(ev *C.struct_kv_event) {
 		reject(id)
 		return
 	}
-	c, err := newConn(l.g, l.dev, l.cfg)
+	// A server's blocking operations (window binds and invalidations) run
+	// on the receive poller; one that waits behind sends the peer is not
+	// taking must not hold it longer than a send would be held.
+	cfg := l.cfg
+	if cfg.OpTimeout <= 0 || cfg.OpTimeout > serverSendStall {
+		cfg.OpTimeout = serverSendStall
+	}
+	c, err := newConn(l.g, l.dev, cfg)
 	if err != nil {
 		reject(id)
 		return
 	}
-	c.sendStall = serverSendStall
+	c.sendStall, c.queueing = serverSendStall, true
 	if err := c.createQP(id, l.srq); err != nil {
 		reject(id)
 		return

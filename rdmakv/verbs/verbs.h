@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 

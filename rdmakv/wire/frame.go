@@ -30,12 +30,13 @@ type shape struct {
 	key   bool // may carry a key
 	value bool // may carry an inline value of any length
 	body  int  // exact inline length when > 0 (fixed-size body)
+	alt   int  // another length the body may have, when > 0
 	token bool // Token must be non-zero
 }
 
 var shapes = [typeEnd]shape{
-	Hello:          {body: HelloBodySize},
-	HelloReply:     {body: LimitsSize},
+	Hello:          {body: HelloBodySize, alt: HelloBodySize + ProofSize},
+	HelloReply:     {body: LimitsSize, alt: ChallengeSize},
 	Set:            {key: true, value: true},
 	SetReply:       {},
 	Get:            {key: true},
@@ -127,17 +128,39 @@ func (h *Header) check(n int) error {
 	}
 	switch {
 	case s.body > 0:
-		if h.ValueLen != uint32(s.body) && h.Status == OK {
-			return fmt.Errorf("%w: %s body is %d bytes, want %d", ErrLength, h.Type, h.ValueLen, s.body)
-		}
-		if h.Status != OK && h.ValueLen != 0 && h.ValueLen != uint32(s.body) {
-			return fmt.Errorf("%w: %s body is %d bytes", ErrLength, h.Type, h.ValueLen)
+		if err := h.checkBody(s); err != nil {
+			return err
 		}
 	case !s.value && h.ValueLen != 0:
 		return fmt.Errorf("%w: %s with %d inline value bytes", ErrField, h.Type, h.ValueLen)
 	}
 	if s.token && h.Token == 0 {
 		return fmt.Errorf("%w: %s with token 0", ErrField, h.Type)
+	}
+	return nil
+}
+
+// checkBody checks the length of a fixed-size body: a HELLO is the bare
+// body or the body with a proof; a successful HELLO_REPLY carries the
+// limits, a THRESHOLD refusal the limits or nothing, AUTH_REQUIRED the
+// challenge and any other refusal nothing.
+func (h *Header) checkBody(s shape) error {
+	n := int(h.ValueLen)
+	var ok bool
+	switch {
+	case h.Type == Hello:
+		ok = n == s.body || n == s.alt
+	case h.Status == OK:
+		ok = n == s.body
+	case h.Status == AuthRequired:
+		ok = n == s.alt
+	case h.Status == Threshold:
+		ok = n == 0 || n == s.body
+	default:
+		ok = n == 0
+	}
+	if !ok {
+		return fmt.Errorf("%w: %s %s body is %d bytes", ErrLength, h.Type, h.Status, n)
 	}
 	return nil
 }

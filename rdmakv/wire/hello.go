@@ -33,6 +33,15 @@ func (h *HelloBody) Encode(b []byte) {
 	le.PutUint32(b[12:], 0)
 }
 
+// SplitHello separates a HELLO value into the body and the proof that
+// follows it in an answer to a challenge (nil when there is none).
+func SplitHello(v []byte) (body, proof []byte) {
+	if len(v) > HelloBodySize {
+		return v[:HelloBodySize], v[HelloBodySize:]
+	}
+	return v, nil
+}
+
 // DecodeHello parses a Hello body.
 func DecodeHello(b []byte) (HelloBody, error) {
 	if len(b) != HelloBodySize {

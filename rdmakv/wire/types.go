@@ -82,14 +82,16 @@ const (
 	BadToken      Status = 6
 	Threshold     Status = 7
 	Internal      Status = 8
+	AuthRequired  Status = 9
+	AuthFailed    Status = 10
 
-	statusEnd = 9
+	statusEnd = 11
 )
 
 var statusNames = [statusEnd]string{
 	OK: "OK", NotFound: "NOT_FOUND", KeyTooLong: "KEY_TOO_LONG", ValueTooLarge: "VALUE_TOO_LARGE",
 	NoSpace: "NO_SPACE", BadRequest: "BAD_REQUEST", BadToken: "BAD_TOKEN", Threshold: "THRESHOLD",
-	Internal: "INTERNAL",
+	Internal: "INTERNAL", AuthRequired: "AUTH_REQUIRED", AuthFailed: "AUTH_FAILED",
 }
 
 // Valid reports whether s is a known status.

@@ -15,12 +15,17 @@ func sampleFrames() map[string][]byte {
 	(&HelloBody{RecvSize: 4152, Threshold: 4096, Depth: 64}).Encode(hello[:])
 	var lim [LimitsSize]byte
 	(&Limits{PoolSize: 256 << 20, MaxValue: 64 << 20, MaxEager: 65536, MaxKey: 1024, LeaseMillis: 10000, MaxInflight: 256}).Encode(lim[:])
+	challenge := bytes.Repeat([]byte{0xc4}, ChallengeSize)
+	proof := Proof([]byte("golden shared secret, 32 bytes!"), challenge, hello[:])
 	return map[string][]byte{
-		"hello":       AppendFrame(nil, Header{Type: Hello, ReqID: 1}, nil, hello[:]),
-		"hello_reply": AppendFrame(nil, Header{Type: HelloReply, ReqID: 1}, nil, lim[:]),
-		"set":         AppendFrame(nil, Header{Type: Set, ReqID: 0x00010002}, []byte("key"), []byte("value")),
-		"set_reply":   AppendFrame(nil, Header{Type: SetReply, ReqID: 7, Version: 42}, nil, nil),
-		"get":         AppendFrame(nil, Header{Type: Get, ReqID: 8, Aux: 4096}, []byte("k"), nil),
+		"hello":         AppendFrame(nil, Header{Type: Hello, ReqID: 1}, nil, hello[:]),
+		"auth_required": AppendFrame(nil, Header{Type: HelloReply, Status: AuthRequired, ReqID: 1}, nil, challenge),
+		"hello_proof":   AppendFrame(nil, Header{Type: Hello, ReqID: 2}, nil, append(hello[:], proof[:]...)),
+		"auth_failed":   AppendFrame(nil, Header{Type: HelloReply, Status: AuthFailed, ReqID: 2}, nil, nil),
+		"hello_reply":   AppendFrame(nil, Header{Type: HelloReply, ReqID: 1}, nil, lim[:]),
+		"set":           AppendFrame(nil, Header{Type: Set, ReqID: 0x00010002}, []byte("key"), []byte("value")),
+		"set_reply":     AppendFrame(nil, Header{Type: SetReply, ReqID: 7, Version: 42}, nil, nil),
+		"get":           AppendFrame(nil, Header{Type: Get, ReqID: 8, Aux: 4096}, []byte("k"), nil),
 		"get_rdv": AppendFrame(nil, Header{Type: GetReplyRdv, ReqID: 9, Addr: 0x7f0000001000, Length: 1 << 20,
 			Version: 3, RKey: 0xdeadbeef, Token: 5, Aux: 10000}, nil, nil),
 		"get_rdv_peer_inv": AppendFrame(nil, Header{Type: GetReplyRdv, Flags: FlagPeerInvalidate, ReqID: 9,
@@ -224,7 +229,11 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("accepted frame does not re-encode identically")
 		}
 		if fr.Type == Hello && fr.Status == OK {
-			if _, err := DecodeHello(fr.Value); err != nil && !errors.Is(err, ErrReserved) {
+			body, proof := SplitHello(fr.Value)
+			if proof != nil && len(proof) != ProofSize {
+				t.Fatalf("hello with a %d-byte proof accepted", len(proof))
+			}
+			if _, err := DecodeHello(body); err != nil && !errors.Is(err, ErrReserved) {
 				t.Fatalf("hello body: %v", err)
 			}
 		}

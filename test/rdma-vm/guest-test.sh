@@ -24,17 +24,18 @@ rm -rf e2e
 log "verbs device tests"
 ./verbs.test -test.v -test.count=1 -test.timeout=240s || die "verbs.test"
 
-log "end to end: kvserver + kvperf -check over verbs"
-./kvserver --transport verbs --listen "$RDMAKV_ADDR:$PORT" &
+log "end to end: kvserver --auth-file + kvperf -check over verbs"
+( umask 077 && head -c 32 /dev/urandom | base64 > e2e.secret )
+./kvserver --transport verbs --listen "$RDMAKV_ADDR:$PORT" --auth-file e2e.secret &
 srv=$!
 wait_listen $PORT $srv
-./kvperf -addr "$RDMAKV_ADDR:$PORT" -transport verbs -check || {
+./kvperf -addr "$RDMAKV_ADDR:$PORT" -transport verbs -check -auth-file e2e.secret || {
 	kill $srv 2>/dev/null
 	die "kvperf -check"
 }
 
 log "end to end: kvbench run over verbs, busy polling, against that kvserver"
-./kvbench run workloads/verify.yaml --server "$RDMAKV_ADDR:$PORT" --poll busy -o e2e/external --quiet || {
+./kvbench run workloads/verify.yaml --server "$RDMAKV_ADDR:$PORT" --auth-file e2e.secret --poll busy -o e2e/external --quiet || {
 	kill $srv 2>/dev/null
 	die "kvbench run --server"
 }

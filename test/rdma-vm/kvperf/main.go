@@ -50,6 +50,7 @@ type config struct {
 	threshold int
 	timeout   time.Duration
 	poll      rdmakv.Poll
+	auth      []byte
 	check     bool
 	// maxCheck is the largest value -check moves.
 	maxCheck int
@@ -61,6 +62,7 @@ func (c config) options() []rdmakv.Option {
 		rdmakv.WithEagerThreshold(c.threshold),
 		rdmakv.WithTimeout(c.timeout),
 		rdmakv.WithPoll(c.poll),
+		rdmakv.WithAuth(c.auth),
 	}
 }
 
@@ -73,6 +75,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.threshold, "threshold", 4096, "eager threshold in bytes: key+value below it goes eager")
 	fs.DurationVar(&c.timeout, "timeout", 30*time.Second, "bound on each request")
 	poll := fs.String("poll", "event", "completion polling: event or busy")
+	authFile := fs.String("auth-file", "", "file holding the server's shared secret (kvserver --auth-file)")
 	fs.BoolVar(&c.check, "check", false, "end-to-end check (required): set, get, verify and delete across eager and rendezvous sizes")
 	fs.IntVar(&c.maxCheck, "check-max", 3<<20, "largest value size the check moves")
 	if err := fs.Parse(args); err != nil {
@@ -92,6 +95,13 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		errs = append(errs, "-"+err.Error())
 	} else {
 		c.poll = p
+	}
+	if *authFile != "" {
+		secret, err := rdmakv.ReadSecret(*authFile)
+		if err != nil {
+			errs = append(errs, "-auth-file: "+err.Error())
+		}
+		c.auth = secret
 	}
 	if !c.check {
 		errs = append(errs, "-check is required (benchmarks are kvbench's: kvbench run, make bench-rdma)")
