@@ -32,7 +32,7 @@ type EmbeddedConfig struct {
 	// nil discards.
 	// AuthSecret makes the server require it of clients (nil: none).
 	AuthSecret []byte
-	Logger *slog.Logger
+	Logger     *slog.Logger
 }
 
 // Embedded is a server running inside kvbench on a local address; its Info

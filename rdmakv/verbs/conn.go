@@ -69,13 +69,13 @@ type conn struct {
 
 	// Send ring: registered memory for outgoing messages, placed and
 	// reclaimed in order by sendRing (its reserve guarded by sendMu).
-	ring      *C.struct_kv_buf
-	ringBase  uint64
-	ringMem   []byte // the ring, as seen from Go
-	ringLkey  C.uint32_t
+	ring     *C.struct_kv_buf
+	ringBase uint64
+	ringMem  []byte // the ring, as seen from Go
+	ringLkey C.uint32_t
 	// scratch (C memory, scratchSize bytes) gathers inline messages
 	// until the ring is open; see sendBuf.
-	scratch *byte
+	scratch   *byte
 	sring     *sendRing
 	msgSize   int
 	maxInline C.int
