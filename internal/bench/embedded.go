@@ -28,11 +28,11 @@ type EmbeddedConfig struct {
 	// MemLimit caps the memory the server may register (pool plus receive
 	// buffers); 0 means half of this machine's memory.
 	MemLimit uint64
-	// Logger receives what auto chose and the server's connection faults;
-	// nil discards.
 	// AuthSecret makes the server require it of clients (nil: none).
 	AuthSecret []byte
-	Logger     *slog.Logger
+	// Logger receives what auto chose and the server's connection faults;
+	// nil discards.
+	Logger *slog.Logger
 }
 
 // Embedded is a server running inside kvbench on a local address; its Info

@@ -61,7 +61,13 @@ func testHeadOfLine(t *testing.T, env Env) {
 		if err := stuck.waitClosed(10 * time.Second); err != nil {
 			t.Fatalf("the stuck peer: %v", err)
 		}
+		// The server logs once it has torn the connection down, which
+		// may be after the peer saw it close.
 		line := logLine(logs.String(), stuck.conn.LocalAddr())
+		for wait := time.Now().Add(10 * time.Second); line == "" && time.Now().Before(wait); {
+			time.Sleep(10 * time.Millisecond)
+			line = logLine(logs.String(), stuck.conn.LocalAddr())
+		}
 		if line == "" {
 			t.Fatalf("no log line names the dropped peer %s:\n%s", stuck.conn.LocalAddr(), logs.String())
 		}

@@ -111,7 +111,6 @@ func (c *conn) sendQueued(a, b, d []byte, inv uint32, wr *writeInv) (int, error)
 		return 0, err
 	}
 	c.backlog.push(a, b, d)
-	c.backlogged.Store(true)
 	if !c.backlog.draining {
 		c.backlog.draining = true
 		go c.drainBacklog()
@@ -133,7 +132,6 @@ func (c *conn) flushBacklog() error {
 		}
 		c.backlog.pop()
 	}
-	c.backlogged.Store(false)
 	return nil
 }
 

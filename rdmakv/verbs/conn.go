@@ -87,10 +87,9 @@ type conn struct {
 	ringWake   chan struct{}
 	// queueing (a server connection's) makes a send that finds the ring
 	// full join backlog instead of waiting: the receive poller that sends
-	// serves every connection. backlogged mirrors !backlog.empty().
-	queueing   bool
-	backlog    backlog
-	backlogged atomic.Bool
+	// serves every connection.
+	queueing bool
+	backlog  backlog
 
 	slots *slotTable
 

@@ -73,11 +73,14 @@
 //   - Send: 1. The parts are copied in Go into the registered send ring,
 //     right after the previous message, and kv_send posts them, inline
 //     when they fit (Info.MaxInline; 256 bytes on rxe). The ring is
-//     registered on the first send and holds SendDepth messages of up to
-//     MaxMessage bytes or at most the larger of 1 MiB and four of them. A
-//     send is signaled every max(1, SendDepth/4) sends and every quarter of
-//     the ring; its completion frees the ring up to it. A send that finds
-//     the ring full polls the send CQ itself in busy mode.
+//     registered with the first message too large to go inline (until
+//     then inline ones are gathered in 256 bytes of scratch) and holds
+//     SendDepth messages of up to MaxMessage bytes or at most the larger
+//     of 1 MiB and four of them. A send is signaled every
+//     max(1, SendDepth/4) sends and every quarter of the ring; its
+//     completion frees the ring up to it. A send that finds the ring full
+//     polls the send CQ itself in busy mode; on a client it then waits,
+//     and on a server connection it joins that connection's backlog.
 //   - Write, WriteImm, Read: 1 post; then, in event mode, a sleep on the
 //     slot until the send poller hands the completion over; in busy mode
 //     1 poll call per 256 empty polls until it is there (usually 1).
@@ -152,10 +155,14 @@
 // Closed and frees the QP. Close waits for that unless it is called from
 // the Handler. Config.OpTimeout expiring closes the connection (the RNIC
 // may otherwise still touch the caller's memory) and returns
-// transport.ErrTimeout. A server connection whose send ring stays full for
-// 2 s (its peer stopped reposting receives) is closed with ErrTimeout, so
-// one stuck client cannot hold up the shared poller. Listener.Close must
-// not be called from a Handler.
+// transport.ErrTimeout. A server connection's Send never waits for ring
+// space, so one stuck client cannot hold up the shared poller: messages
+// that find the ring full are copied to a backlog of the connection's own
+// (at most 4 MiB), posted in order by a goroutine of its own as the ring
+// frees up. A peer that takes none of them for 2 s (it stopped reposting
+// receives), or lets the backlog overflow, is closed with ErrTimeout. A
+// server's window binds and invalidations give up after 2 s the same way.
+// Listener.Close must not be called from a Handler.
 //
 // With no RDMA device at all, Listen and Dial return an error wrapping
 // transport.ErrNoDevice that says how to get Soft-RoCE.
