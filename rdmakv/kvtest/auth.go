@@ -38,7 +38,7 @@ func testAuth(t *testing.T, env Env) {
 
 	// An eavesdropper sees one connection's challenge and correct answer,
 	// and replays the answer on a connection of its own.
-	body := rawHelloBody(cfg.MaxEager)
+	body := rawHelloBody(cfg.MaxEager, uint32(cfg.MaxEager))
 	seen := rawDial(t, env, s.Addr(), cfg.MaxEager, false, 0)
 	proof := wire.Proof(secret, rawChallenge(t, seen, body), body)
 	if f := seen.call(wire.Header{Type: wire.Hello}, nil, append(body, proof[:]...)); f.Status != wire.OK {
@@ -60,14 +60,6 @@ func testAuth(t *testing.T, env Env) {
 	c := dial(t, env, s.Addr(), rdmakv.WithAuth(secret))
 	mustNotFound(t, c, key)
 	roundTrip(t, c, []byte("auth-ok"), 20000, 1, 0)
-}
-
-// rawHelloBody is a HELLO body a raw client may send.
-func rawHelloBody(maxEager int) []byte {
-	body := make([]byte, wire.HelloBodySize)
-	recv := wire.MaxHeaderSize + maxEager + wire.MaxKeyLen
-	(&wire.HelloBody{RecvSize: uint32(recv), Threshold: uint32(maxEager), Depth: 16}).Encode(body)
-	return body
 }
 
 // rawChallenge sends a HELLO without an answer and returns the server's

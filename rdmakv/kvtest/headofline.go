@@ -95,11 +95,11 @@ func schedule(t *testing.T, victims []*rdmakv.Client, key, val []byte, during fu
 	stop := make(chan struct{})
 	go func() {
 		defer close(stop)
-		min := time.After(holBaseline)
+		atLeast := time.After(holBaseline)
 		if during != nil {
 			during()
 		}
-		<-min
+		<-atLeast
 	}()
 	lat := make([][]time.Duration, len(victims))
 	errs := make(chan error, len(victims))

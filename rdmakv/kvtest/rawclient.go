@@ -83,9 +83,7 @@ func rawDial(t *testing.T, env Env, addr string, maxEager int, hello bool, thres
 	if !hello {
 		return r
 	}
-	body := make([]byte, wire.HelloBodySize)
-	(&wire.HelloBody{RecvSize: uint32(recv), Threshold: threshold, Depth: 16}).Encode(body)
-	f := r.call(wire.Header{Type: wire.Hello}, nil, body)
+	f := r.call(wire.Header{Type: wire.Hello}, nil, rawHelloBody(maxEager, threshold))
 	if f.Type != wire.HelloReply || f.Status != wire.OK {
 		t.Fatalf("raw HELLO answered %s %s", f.Type, f.Status)
 	}
@@ -94,6 +92,15 @@ func rawDial(t *testing.T, env Env, addr string, maxEager int, hello bool, thres
 		t.Fatalf("raw HELLO reply: %v", err)
 	}
 	return r
+}
+
+// rawHelloBody is a raw client's HELLO body: receive buffers sized for the
+// server's maxEager, the given threshold, depth 16.
+func rawHelloBody(maxEager int, threshold uint32) []byte {
+	body := make([]byte, wire.HelloBodySize)
+	recv := wire.MaxHeaderSize + maxEager + wire.MaxKeyLen
+	(&wire.HelloBody{RecvSize: uint32(recv), Threshold: threshold, Depth: 16}).Encode(body)
+	return body
 }
 
 // send encodes and sends one message; it sets a fresh ReqID.

@@ -15,17 +15,10 @@ import (
 func TestRingOpensOnFirstLargeSend(t *testing.T) {
 	got := make(chan int, 4)
 	cfg := transport.Config{MaxMessage: 4096, RecvDepth: 16, SendDepth: 16}
-	accepted := make(chan transport.Conn, 1)
-	l, err := network{}.Listen(vmAddr(t)+":0", cfg, func(c transport.Conn) transport.Handler {
-		accepted <- c
-		return sink{}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	dialTest(t, &server{l: l}, cfg, lengths(got))
-	sc := (<-accepted).(*conn)
+	s := startServer(t, cfg, false)
+	dialTest(t, s, cfg, lengths(got))
+	c, _ := s.accepted(t)
+	sc := c.(*conn)
 	if sc.maxInline < 64 {
 		t.Fatalf("device %s inlines only %d bytes", sc.dev.name, sc.maxInline)
 	}
