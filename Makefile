@@ -8,7 +8,9 @@ VMDIR    ?= $(CURDIR)/.rdma-vm
 REVISION := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS  := -X github.com/kvbench/kvbench/internal/cli.revision=$(REVISION)
 
-.PHONY: all setup build run test test-go fuzz bench lint clean
+DURATION ?= 10m
+
+.PHONY: all setup build run test test-go soak soak-short fuzz bench lint clean
 
 all: build
 
@@ -25,13 +27,22 @@ run: build
 	$(BIN)/kvbench run $(WORKLOAD) -o results
 	$(BIN)/kvbench plot results/latest -o plots
 
-test: lint test-go fuzz test-rdma
+test: lint test-go soak-short fuzz test-rdma
 
 # The race detector's shadow memory would swamp the per-connection memory
 # figures, so that test runs in a plain build as well.
 test-go: setup
 	$(GO) test -race -count=1 ./...
 	$(GO) test -count=1 -v -run='^TestConnectionMemory$$' ./rdmakv
+
+# soak: kvserver over TCP under verified load and faults for DURATION
+# (kvsoak; make soak-rdma runs it over verbs in the guest).
+soak: build
+	$(GO) build -o $(BIN)/kvsoak ./test/soak
+	$(BIN)/kvsoak -duration $(DURATION) -bin $(BIN)
+
+soak-short:
+	$(MAKE) soak DURATION=60s
 
 # fuzz runs every fuzz target briefly; run one longer by hand with
 #   go test -run='^$$' -fuzz=FuzzDecode -fuzztime=10m ./rdmakv/wire

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -33,7 +34,8 @@ func newCommand(stdout, stderr io.Writer) *cobra.Command {
 		Long: `kvserver keeps an in-memory key-value map in one registered memory pool
 and serves rdmakv clients: small requests eager (inline in one message), large
 ones rendezvous (one-sided RDMA into and out of the pool). It runs until
-SIGINT or SIGTERM, then closes every connection and exits 0.`,
+SIGINT or SIGTERM, then closes every connection and exits 0. SIGUSR1 logs one
+line of what it holds: connections, keys, pool bytes in use, goroutines.`,
 		Example: `  kvserver --listen 10.0.0.2:7471 --transport verbs --poll busy --busy-idle 5ms
   kvserver --listen 0.0.0.0:7471 --transport auto --pool-size 1GiB --max-eager 64KiB
   kvserver --listen 0.0.0.0:7471 --auth-file /etc/kvbench/kv.secret`,
@@ -49,6 +51,7 @@ SIGINT or SIGTERM, then closes every connection and exits 0.`,
 			if err != nil {
 				return err
 			}
+			defer logStatsOn(s, cfg.Logger, syscall.SIGUSR1)()
 			fmt.Fprintf(stdout, "kvserver listening on %s (transport %s)\n", s.Addr(), s.Info().Transport)
 			<-cmd.Context().Done()
 			return s.Close()

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kvbench/kvbench/internal/testutil"
 )
 
 // TestMain lets the tests run the real main in a child process: signals
@@ -22,7 +24,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func runMain(t *testing.T, args string) (*exec.Cmd, *bufio.Reader, *strings.Builder) {
+func runMain(t *testing.T, args string) (*exec.Cmd, *bufio.Reader, *testutil.Buffer) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "KVSERVER_TEST_MAIN=1", "KVSERVER_TEST_ARGS="+args)
@@ -30,13 +32,13 @@ func runMain(t *testing.T, args string) (*exec.Cmd, *bufio.Reader, *strings.Buil
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	stderr := &testutil.Buffer{}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	return cmd, bufio.NewReader(stdout), &stderr
+	return cmd, bufio.NewReader(stdout), stderr
 }
 
 // waitExit returns the child's exit code; the timer is a hang guard.
@@ -87,5 +89,32 @@ func TestBadFlagsExitNonZero(t *testing.T) {
 		if !strings.HasPrefix(stderr.String(), "kvserver: ") {
 			t.Errorf("%q: stderr %q does not start with a kvserver: error line", args, stderr.String())
 		}
+	}
+}
+
+// TestStatsSignal: SIGUSR1 logs what the server holds and the server goes
+// on serving.
+func TestStatsSignal(t *testing.T) {
+	cmd, out, stderr := runMain(t, "--listen 127.0.0.1:0 --pool-size 1MiB --transport tcp")
+	line, err := out.ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "kvserver listening on 127.0.0.1:") {
+		t.Fatalf("first line %q (%v); stderr %s", line, err, stderr)
+	}
+	if err := cmd.Process.Signal(syscall.SIGUSR1); err != nil {
+		t.Fatal(err)
+	}
+	want := "msg=\"kvserver stats\" conns=0 keys=0 pool_used=0 pool_size=1048576 goroutines="
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(stderr.String(), want) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(stderr.String(), want) {
+		t.Fatalf("stderr %q, want a line with %q", stderr, want)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, cmd); code != 0 {
+		t.Fatalf("exit code %d after SIGUSR1 then SIGTERM, want 0; stderr %s", code, stderr)
 	}
 }

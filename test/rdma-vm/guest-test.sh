@@ -2,7 +2,8 @@
 # guest-test.sh: the verbs test run inside the Soft-RoCE guest (make
 # test-rdma). Runs the device tests of rdmakv/verbs, then end-to-end
 # set/get/verify runs of kvperf and kvbench against kvserver, and of kvbench
-# against its embedded server, over the verbs transport.
+# against its embedded server, over the verbs transport, and a short soak
+# (guest-soak.sh).
 # Any failure exits non-zero.
 set -e
 . ./guest-lib.sh
@@ -50,4 +51,6 @@ log "end to end: kvbench run --transport auto picks verbs for its embedded serve
 ./kvbench run workloads/verify.yaml --transport auto -o e2e/auto --quiet 2>e2e/auto.err || die "kvbench run --transport auto"
 grep -q 'rdmakv: transport auto: using verbs' e2e/auto.err || die "auto did not say it chose verbs: $(cat e2e/auto.err)"
 check_run e2e/auto '"client_poll": "busy"' '"server_poll": "busy"' '"embedded_server": true'
+
+./guest-soak.sh 45s
 log "PASS"

@@ -3,6 +3,7 @@
 #
 #   make test-rdma    verbs device tests + kvserver with kvperf and kvbench end to end (pass/fail)
 #   make bench-rdma   perftest baselines + kvbench cases, printed side by side
+#   make soak-rdma    kvsoak over verbs for DURATION (default 10m)
 #   make sweep-rdma   kvbench's threshold sweep, tune and connections sweep over verbs
 #   make rdma-vm-selftest   prove the rig itself (traffic, failure, timeout)
 #
@@ -14,7 +15,7 @@ GO ?= go
 VMDIR ?= $(CURDIR)/.rdma-vm
 RDMA_VM_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 RDMA_VM_FLAGS ?=
-RDMA_VM_TIMEOUT ?= 420
+RDMA_VM_TIMEOUT ?= 540
 # Guest memory: the conformance suite's clients each register a 64 MiB
 # staging region (pinned by rxe), so 1G can run out under Concurrency.
 RDMA_VM_MEM ?= 4G
@@ -32,7 +33,7 @@ RDMA_KVSERVER_PKG ?= ./cmd/kvserver
 RDMA_KVPERF_PKG ?= ./test/rdma-vm/kvperf
 RDMA_KVBENCH_PKG ?= ./cmd/kvbench
 
-.PHONY: test-rdma bench-rdma rdma-vm-setup rdma-vm-build rdma-vm-selftest
+.PHONY: test-rdma bench-rdma soak-rdma rdma-vm-setup rdma-vm-build rdma-vm-selftest
 
 rdma-vm-setup:
 	$(RDMA_VM_DIR)/setup.sh
@@ -45,7 +46,9 @@ rdma-vm-build: rdma-vm-setup
 	CGO_ENABLED=1 $(GO) build -o $(RDMA_VM_SHARE)/kvserver $(RDMA_KVSERVER_PKG)
 	CGO_ENABLED=1 $(GO) build -o $(RDMA_VM_SHARE)/kvperf $(RDMA_KVPERF_PKG)
 	CGO_ENABLED=1 $(GO) build -o $(RDMA_VM_SHARE)/kvbench $(RDMA_KVBENCH_PKG)
-	cp $(RDMA_VM_DIR)/guest-lib.sh $(RDMA_VM_DIR)/guest-test.sh $(RDMA_VM_DIR)/guest-bench.sh $(RDMA_VM_SHARE)/
+	CGO_ENABLED=1 $(GO) build -o $(RDMA_VM_SHARE)/kvsoak ./test/soak
+	cp $(RDMA_VM_DIR)/guest-lib.sh $(RDMA_VM_DIR)/guest-test.sh $(RDMA_VM_DIR)/guest-bench.sh \
+		$(RDMA_VM_DIR)/guest-soak.sh $(RDMA_VM_SHARE)/
 	mkdir -p $(RDMA_VM_SHARE)/workloads
 	cp $(RDMA_VM_DIR)/workloads/*.yaml $(RDMA_VM_SHARE)/workloads/
 
@@ -56,6 +59,13 @@ bench-rdma: rdma-vm-build
 	$(RDMA_VM_DIR)/run.sh $(RDMA_VM_FLAGS) --mem $(RDMA_VM_MEM) --timeout $(RDMA_BENCH_TIMEOUT) $(RDMA_VM_SHARE) -- ./guest-bench.sh $(RDMA_BENCH_ROUNDS) $(RDMA_BENCH_PIN)
 	$(GO) build -C $(RDMA_VM_DIR)/benchtable -o $(VMDIR)/benchtable .
 	$(VMDIR)/benchtable $(RDMA_VM_SHARE)/bench | tee $(VMDIR)/bench-rdma.txt
+
+# The guest's bound must cover DURATION plus about ten minutes of boot and
+# set-up: raise RDMA_SOAK_TIMEOUT (seconds) for a DURATION above 20m.
+RDMA_SOAK_TIMEOUT ?= 1800
+soak-rdma: rdma-vm-build
+	$(RDMA_VM_DIR)/run.sh $(RDMA_VM_FLAGS) --mem $(RDMA_VM_MEM) --timeout $(RDMA_SOAK_TIMEOUT) \
+		$(RDMA_VM_SHARE) -- ./guest-soak.sh $(DURATION)
 
 rdma-vm-selftest:
 	$(RDMA_VM_DIR)/selftest.sh $(RDMA_VM_FLAGS)
