@@ -183,23 +183,24 @@ func cleanup(srv *server, dial func(context.Context) (*rdmakv.Client, error), le
 	}
 	c.Close()
 	// Windows of killed clients end with their leases.
-	deadline := time.Now().Add(lease + 5*time.Second)
-	for {
-		s, err := srv.sample()
-		if err != nil || (s.keys == 0 && s.poolUsed == 0) || time.Now().After(deadline) {
-			return s, err
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	return sampleUntil(srv, lease+5*time.Second, func(s sample) bool { return s.keys == 0 && s.poolUsed == 0 })
 }
 
 // waitBack waits until the server's open files and goroutines are back to
 // what they were before any client came, or 15 s pass.
 func waitBack(srv *server, start sample) (sample, error) {
-	deadline := time.Now().Add(15 * time.Second)
+	return sampleUntil(srv, 15*time.Second, func(s sample) bool {
+		return s.fds <= start.fds && s.goroutines <= start.goroutines && s.conns == 0
+	})
+}
+
+// sampleUntil samples the server until done holds or within passes, and
+// returns the last sample.
+func sampleUntil(srv *server, within time.Duration, done func(sample) bool) (sample, error) {
+	deadline := time.Now().Add(within)
 	for {
 		s, err := srv.sample()
-		if err != nil || (s.fds <= start.fds && s.goroutines <= start.goroutines && s.conns == 0) || time.Now().After(deadline) {
+		if err != nil || done(s) || time.Now().After(deadline) {
 			return s, err
 		}
 		time.Sleep(200 * time.Millisecond)
