@@ -32,8 +32,10 @@ type Server struct {
 	// the transport may accept a connection before the pool is registered.
 	started chan struct{}
 
-	stop      chan struct{}
-	reaperWG  sync.WaitGroup
+	stop chan struct{}
+	// bgWG counts the reaper and the goroutines it, and deliveries whose
+	// revoke would wait on a peer (sconn.endOff), start.
+	bgWG      sync.WaitGroup
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -107,7 +109,7 @@ func Listen(cfg ServerConfig) (*Server, error) {
 		return nil, fmt.Errorf("rdmakv: register a %d-byte value pool: %w", cfg.PoolSize, err)
 	}
 	s.mem = s.pool.Bytes()
-	s.reaperWG.Add(1)
+	s.bgWG.Add(1)
 	go s.reaper()
 	close(s.started)
 	return s, nil
@@ -126,7 +128,7 @@ func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		err := s.ln.Close()
 		close(s.stop)
-		s.reaperWG.Wait()
+		s.bgWG.Wait()
 		// Connections closed by the listener have run Closed, which
 		// revoked their windows; anything left is released here.
 		s.connMu.Lock()
@@ -169,7 +171,7 @@ func (s *Server) accept(c transport.Conn) transport.Handler {
 // reaper revokes rendezvous windows whose lease ran out: a get whose
 // client never released, a set grant never committed.
 func (s *Server) reaper() {
-	defer s.reaperWG.Done()
+	defer s.bgWG.Done()
 	tick := max(s.cfg.Lease/4, 5*time.Millisecond)
 	t := time.NewTicker(tick)
 	defer t.Stop()
@@ -193,9 +195,7 @@ func (s *Server) reaper() {
 					// through the window (a READ to a client that
 					// stopped reading), so one stuck lease must not
 					// hold up every other expiry.
-					s.reaperWG.Add(1)
-					go func(c *sconn, l *lease) {
-						defer s.reaperWG.Done()
+					s.background(func() {
 						if l.peerInv {
 							// The client may still invalidate this window
 							// itself; invalidating a window twice is an
@@ -205,7 +205,7 @@ func (s *Server) reaper() {
 							c.fault("lease %d ran out with a window the client was to close still open", l.token)
 						}
 						c.end(l)
-					}(c, l)
+					})
 				}
 			}
 		}

@@ -36,7 +36,7 @@ func (sc *sconn) handleGet(f *wire.Frame) {
 		sc.send(wire.Header{Type: wire.GetReplyRdv, Status: wire.NoSpace, ReqID: f.ReqID}, nil, nil)
 		return
 	}
-	rkey, err := sc.c.Grant(sc.s.pool, sl.off, sl.n, transport.AccessRemoteRead)
+	rkey, err := sc.grant(sl, transport.AccessRemoteRead)
 	if err != nil {
 		sc.s.store.unref(sl)
 		sc.send(wire.Header{Type: wire.GetReplyRdv, Status: wire.Internal, ReqID: f.ReqID}, nil, nil)
@@ -52,7 +52,7 @@ func (sc *sconn) handleGet(f *wire.Frame) {
 		h.Flags, l.peerInv = wire.FlagPeerInvalidate, true
 	}
 	if h.Token = sc.add(l); h.Token == 0 {
-		sc.end(l)
+		sc.endOff(l)
 		return
 	}
 	sc.send(h, nil, nil)
@@ -67,8 +67,8 @@ func (sc *sconn) handleRelease(f *wire.Frame) {
 		sc.fault("GET_RELEASE with token %d never issued", f.Token)
 	case l.write:
 		sc.fault("GET_RELEASE names set grant %d", f.Token)
-		sc.end(l)
+		sc.endOff(l)
 	default:
-		sc.end(l)
+		sc.endOff(l)
 	}
 }

@@ -149,6 +149,46 @@ func (sc *sconn) end(l *lease) {
 	sc.recycle(l)
 }
 
+// grant opens a window on sl for the client. Where binds queue behind the
+// connection's sends (transport.QueuedWindows, verbs) it does not wait for
+// the bind: Deliver runs there on a goroutine every connection shares, and
+// a peer that stopped taking its messages would hold the completion back.
+// The send queue carries out the bind before the reply that names it.
+func (sc *sconn) grant(sl *slot, access transport.Access) (uint32, error) {
+	if q, ok := sc.c.(transport.QueuedWindows); ok {
+		return q.GrantQueued(sc.s.pool, sl.off, sl.n, access)
+	}
+	return sc.c.Grant(sc.s.pool, sl.off, sl.n, access)
+}
+
+// revokeWaits reports whether closing l's window would wait on the peer
+// (transport.QueuedWindows). A client that closes its windows itself, as
+// rdmakv's does on verbs, never makes it so.
+func (sc *sconn) revokeWaits(l *lease) bool {
+	q, ok := sc.c.(transport.QueuedWindows)
+	return ok && l.window && q.RevokeWaits(l.rkey)
+}
+
+// endOff is end for the delivery goroutine: a revoke that would wait on the
+// peer runs on a goroutine of its own. There is at most one per lease the
+// connection had open, so the lease cap bounds them.
+func (sc *sconn) endOff(l *lease) {
+	if !sc.revokeWaits(l) {
+		sc.end(l)
+		return
+	}
+	sc.s.background(func() { sc.end(l) })
+}
+
+// background runs f on a goroutine that Close waits for.
+func (s *Server) background(f func()) {
+	s.bgWG.Add(1)
+	go func() {
+		defer s.bgWG.Done()
+		f()
+	}()
+}
+
 // expired moves leases past their deadline out of the table into out.
 func (sc *sconn) expired(now time.Time, out []*lease) []*lease {
 	sc.mu.Lock()

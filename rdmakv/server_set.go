@@ -59,7 +59,7 @@ func (sc *sconn) handleSetRdv(f *wire.Frame) {
 	l := sc.newLease()
 	l.write, l.sl, l.key, l.reqID = true, sl, append(l.key[:0], f.Key...), f.ReqID
 	if sl.n > 0 {
-		rkey, err := sc.c.Grant(sc.s.pool, sl.off, sl.n, transport.AccessRemoteWrite)
+		rkey, err := sc.grant(sl, transport.AccessRemoteWrite)
 		if err != nil {
 			sc.s.store.discard(sl)
 			sc.recycle(l)
@@ -77,7 +77,7 @@ func (sc *sconn) handleSetRdv(f *wire.Frame) {
 		}
 	}
 	if h.Token = sc.add(l); h.Token == 0 {
-		sc.end(l)
+		sc.endOff(l)
 		return
 	}
 	sc.send(h, nil, nil)
@@ -91,11 +91,11 @@ func (sc *sconn) commitImm(imm uint32, n int) {
 		// the window behind end's back (see transport.PeerInvalidator).
 		sc.fault("WRITE_WITH_IMM with token %d that names no open set grant", imm)
 		if l != nil {
-			sc.end(l)
+			sc.endOff(l)
 		}
 		return
 	}
-	sc.commit(l, uint64(n), l.reqID)
+	sc.commitOff(l, uint64(n), l.reqID)
 }
 
 func (sc *sconn) handleFin(f *wire.Frame) {
@@ -107,10 +107,19 @@ func (sc *sconn) handleFin(f *wire.Frame) {
 		sc.fault("SET_FIN with token %d never issued", f.Token)
 	case !l.write:
 		sc.fault("SET_FIN names get lease %d", f.Token)
-		sc.end(l)
+		sc.endOff(l)
 	default:
-		sc.commit(l, f.Length, f.ReqID)
+		sc.commitOff(l, f.Length, f.ReqID)
 	}
+}
+
+// commitOff is commit for the delivery goroutine (see endOff).
+func (sc *sconn) commitOff(l *lease, n uint64, reqID uint32) {
+	if !sc.revokeWaits(l) {
+		sc.commit(l, n, reqID)
+		return
+	}
+	sc.s.background(func() { sc.commit(l, n, reqID) })
 }
 
 // commit ends a set grant (server_update_read_addr): the window closes,

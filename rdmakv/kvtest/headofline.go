@@ -37,8 +37,11 @@ const (
 // schedule, alone and then while the stuck peer keeps sending requests;
 // their p99 must stay within 2x. The stuck peer is dropped, with a log line naming
 // it. A schedule that misses by noise is measured again, up to
-// holAttempts times; a stall misses every time.
-func testHeadOfLine(t *testing.T, env Env) {
+// holAttempts times; a stall misses every time. With windows the stuck
+// peer's requests make the server open and close windows (rendezvous GETs
+// and releases it never closes itself), whose binds and invalidations
+// queue on verbs behind the replies the peer is not taking.
+func testHeadOfLine(t *testing.T, env Env, windows bool) {
 	cfg := serverConfig(env)
 	logs := &testutil.Buffer{}
 	cfg.Logger = slog.New(slog.NewTextHandler(logs, nil))
@@ -55,7 +58,7 @@ func testHeadOfLine(t *testing.T, env Env) {
 		base := schedule(t, victims, key, val, nil)
 		stuck := rawDial(t, env, s.Addr(), cfg.MaxEager, true, uint32(cfg.MaxEager))
 		stuck.hold = true
-		loaded := schedule(t, victims, key, val, func() { floodUntilDropped(stuck, flood, uint32(cfg.MaxEager)) })
+		loaded := schedule(t, victims, key, val, func() { floodUntilDropped(stuck, flood, uint32(cfg.MaxEager), windows) })
 		t.Logf("attempt %d: victims' GET p99 %v alone, %v beside the stuck peer (%d and %d ops)",
 			attempt, base.p99, loaded.p99, base.n, loaded.n)
 		if err := stuck.waitClosed(10 * time.Second); err != nil {
@@ -153,14 +156,29 @@ func victimLoop(c *rdmakv.Client, key, val []byte, stop <-chan struct{}) ([]time
 }
 
 // floodUntilDropped sends GETs of key, one every holFloodEvery, until the
-// server drops r. aux is the inline size r accepts.
-func floodUntilDropped(r *rawClient, key []byte, aux uint32) {
+// server drops r. aux is the inline size r accepts. With windows two in
+// three requests are instead a GET of the value by rendezvous (threshold
+// 1) and a release of the lease token the server issued for it (1, 2,
+// ...) that leaves the window for the server to close. Once the server
+// has more binds queued than it allows it answers a GET with an error and
+// no token, and the peer's release of that token gets it dropped too.
+func floodUntilDropped(r *rawClient, key []byte, aux uint32, windows bool) {
 	var hb [wire.MaxHeaderSize]byte
 	tick := time.NewTicker(holFloodEvery)
 	defer tick.Stop()
+	token := uint32(0)
 	for i := uint32(0); ; i++ {
-		n := (&wire.Header{Type: wire.Get, ReqID: 1000 + i, KeyLen: uint16(len(key)), Aux: aux}).Encode(hb[:])
-		if r.conn.Send(hb[:n], key, nil) != nil {
+		h := wire.Header{Type: wire.Get, ReqID: 1000 + i, KeyLen: uint16(len(key)), Aux: aux}
+		k := key
+		switch {
+		case windows && i%3 == 1:
+			h.Aux = 1
+		case windows && i%3 == 2:
+			token++
+			h, k = wire.Header{Type: wire.GetRelease, ReqID: 1000 + i, Token: token}, nil
+		}
+		n := h.Encode(hb[:])
+		if r.conn.Send(hb[:n], k, nil) != nil {
 			return
 		}
 		select {

@@ -278,3 +278,23 @@ type PeerInvalidator interface {
 	// (on verbs the second invalidation fails the connection).
 	WriteInvalidate(local Region, off, n int, raddr uint64, rkey uint32, a, b, d []byte) error
 }
+
+// QueuedWindows is an optional interface of a Conn whose window binds and
+// invalidations queue behind its sends on one send queue (verbs), where
+// they complete only once the peer has taken every message posted before
+// them. Grant and Revoke wait for that completion, so a Handler whose
+// goroutine serves other connections too (a verbs server's receive
+// poller) would wait on a peer that stopped taking its messages.
+type QueuedWindows interface {
+	// GrantQueued opens a window like Grant but returns once the bind is
+	// posted: the window is open for every access the peer makes after
+	// it receives a message this connection sends after GrantQueued
+	// returns, since the send queue carries out the bind first. With
+	// Config.SendDepth binds still queued it fails rather than wait.
+	GrantQueued(r Region, off, n int, access Access) (rkey uint32, err error)
+	// RevokeWaits reports whether Revoke(rkey) would wait on the send
+	// queue: false when the peer has already closed the window (see
+	// PeerInvalidator), when rkey is region-wide, or when the connection
+	// is closed.
+	RevokeWaits(rkey uint32) bool
+}

@@ -494,6 +494,28 @@ func (c *conn) acquire() (uint32, error) {
 	}
 }
 
+// acquireFor is acquire, or for a caller that must not wait (wait false)
+// a slot free now: with none it reaps the send CQ once and tries again.
+func (c *conn) acquireFor(wait bool) (uint32, error) {
+	if wait {
+		return c.acquire()
+	}
+	c.slots.prepare()
+	for reaped := false; ; reaped = true {
+		select {
+		case i := <-c.slots.free:
+			return i, nil
+		case <-c.closedCh:
+			return 0, c.closedErr()
+		default:
+		}
+		if reaped {
+			return 0, fmt.Errorf("%w: %d operations already queued", errQueueFull, len(c.slots.slots))
+		}
+		c.g.scq.tryPoll(1, false)
+	}
+}
+
 // abandon returns a slot whose work request was never posted.
 func (c *conn) abandon(i uint32, err error) error {
 	c.slots.disarm(i)

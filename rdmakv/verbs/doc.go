@@ -89,9 +89,11 @@
 //     lot) for the receive poller's next burst, which reposts it in the
 //     same call that polls. Busy queues have 8 buffers beyond the depth
 //     asked for, so the depth stays posted while some wait.
-//   - Grant: 1 post (bind) and its wait as above; on devices that need
-//     an MR per window (below) a first grant of a range also registers
-//     one, which later grants of that range reuse.
+//   - Grant: 1 post (bind) and its wait as above; GrantQueued the post
+//     alone, its completion freeing the slot wherever the send CQ is
+//     next polled. On devices that need an MR per window (below) a first
+//     grant of a range also registers one, which later grants of that
+//     range reuse.
 //   - Revoke: 1 post (local invalidate) and its wait; none when the peer
 //     already closed the window with a SEND_WITH_INV.
 //   - ReadInvalidate: the Read, then 1 send (SEND_WITH_INV).
@@ -106,10 +108,10 @@
 // poller's poll across a batch); the buffers both replies and requests
 // landed in go back with those polls. A rendezvous
 // GET adds on the client the READ (post, poll) and its closing
-// GET_RELEASE send, and on the server a Grant (bind and wait) while
-// Revoke posts nothing; a rendezvous SET is the request, one call for
+// GET_RELEASE send, and on the server a GrantQueued (the bind's post)
+// while Revoke posts nothing; a rendezvous SET is the request, one call for
 // WRITE and closing SET_FIN, and the WRITE's poll on the client, and a
-// Grant on the server. The pollers add, per batch of up to 32
+// GrantQueued on the server. The pollers add, per batch of up to 32
 // completions, 1 call in busy mode and up to 3 in event mode (poll; arm
 // and poll; consume events).
 //
@@ -160,8 +162,13 @@
 // that find the ring full are copied to a backlog of the connection's own
 // (at most 4 MiB), posted in order by a goroutine of its own as the ring
 // frees up. A peer that takes none of them for 2 s (it stopped reposting
-// receives), or lets the backlog overflow, is closed with ErrTimeout. A
-// server's window binds and invalidations give up after 2 s the same way.
+// receives), or lets the backlog overflow, is closed with ErrTimeout.
+// Window binds and invalidations queue behind those sends too
+// (transport.QueuedWindows): GrantQueued posts the bind and returns, since
+// the send queue carries it out before the reply that names the window,
+// and RevokeWaits tells a Handler when a Revoke would wait, so rdmakv's
+// server then revokes off the poller. A server connection's Grant and
+// Revoke give up after 2 s.
 // Listener.Close must not be called from a Handler.
 //
 // With no RDMA device at all, Listen and Dial return an error wrapping

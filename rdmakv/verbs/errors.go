@@ -29,6 +29,7 @@ var (
 	errRemoved    = errors.New("verbs: device removed")
 	errNotVerbs   = errors.New("verbs: region does not belong to the verbs transport")
 	errOtherPD    = errors.New("verbs: region is registered on another device")
+	errQueueFull  = errors.New("verbs: send queue full")
 )
 
 // errno turns a negative errno returned by the C side into an error.

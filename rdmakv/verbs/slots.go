@@ -13,6 +13,9 @@ type opSlot struct {
 	pending atomic.Bool
 	done    chan error
 	timer   *time.Timer
+	// detached: nobody waits; the completion frees the slot (set by its
+	// owner before arm returns, read by whoever completes it).
+	detached bool
 }
 
 // slotTable bounds blocking operations in flight (Config.SendDepth) and
@@ -60,11 +63,32 @@ func (t *slotTable) arm(i uint32) uint64 {
 	return kindOp<<kindShift | uint64(gen)<<32 | uint64(i)
 }
 
+// armDetached is arm for an operation nobody waits for: its completion
+// frees the slot (a failed one has already failed the QP).
+func (t *slotTable) armDetached(i uint32) uint64 {
+	t.slots[i].detached = true
+	return t.arm(i)
+}
+
 // disarm undoes arm when the post itself failed.
 func (t *slotTable) disarm(i uint32) {
-	if t.slots[i].pending.CompareAndSwap(true, false) {
+	s := &t.slots[i]
+	if s.pending.CompareAndSwap(true, false) {
 		t.inflight.Add(-1)
+		s.detached = false
 	}
+}
+
+// finish hands slot i's result to its waiter, or frees a detached slot.
+func (t *slotTable) finish(i uint32, err error) {
+	s := &t.slots[i]
+	t.inflight.Add(-1)
+	if s.detached {
+		s.detached = false
+		t.free <- i
+		return
+	}
+	s.done <- err
 }
 
 func (t *slotTable) complete(i, gen uint32, err error) {
@@ -75,8 +99,7 @@ func (t *slotTable) complete(i, gen uint32, err error) {
 	if s.gen.Load()&genMask != gen || !s.pending.CompareAndSwap(true, false) {
 		return
 	}
-	t.inflight.Add(-1)
-	s.done <- err
+	t.finish(i, err)
 }
 
 // failAll completes every slot still in flight; used when a QP is torn
@@ -85,8 +108,7 @@ func (t *slotTable) failAll(err error) {
 	for i := range t.slots {
 		s := &t.slots[i]
 		if s.pending.CompareAndSwap(true, false) {
-			t.inflight.Add(-1)
-			s.done <- err
+			t.finish(uint32(i), err)
 		}
 	}
 }

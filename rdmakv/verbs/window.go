@@ -13,9 +13,21 @@ import (
 
 // Grant binds a type-2 memory window over r[off:off+n] to this QP: only
 // this connection's peer can use the returned rkey, and only inside the
-// range. Without window support (see WindowsEnforced) it returns the
-// region's own rkey, and enforcement is then region-wide.
+// range. It returns once the bind has completed. Without window support
+// (see WindowsEnforced) it returns the region's own rkey, and enforcement
+// is then region-wide.
 func (c *conn) Grant(r transport.Region, off, n int, access transport.Access) (uint32, error) {
+	return c.grant(r, off, n, access, true)
+}
+
+// GrantQueued is Grant without the wait (transport.QueuedWindows): the
+// bind's completion frees its slot on the send poller, and a failed bind
+// fails the QP, so no message posted after it reaches the peer.
+func (c *conn) GrantQueued(r transport.Region, off, n int, access transport.Access) (uint32, error) {
+	return c.grant(r, off, n, access, false)
+}
+
+func (c *conn) grant(r transport.Region, off, n int, access transport.Access, wait bool) (uint32, error) {
 	reg, err := localRange(c.dev, r, off, n)
 	if err != nil {
 		return 0, fmt.Errorf("verbs: grant: %w", err)
@@ -49,29 +61,16 @@ func (c *conn) Grant(r transport.Region, off, n int, access transport.Access) (u
 		w.sub, w.reg, mr = sub, reg, sub.mr
 		c.winMu.Unlock()
 	}
-	i, err := c.acquire()
+	i, err := c.postBind(w, mr, reg.addr+uint64(off), n, access, rkey, wait)
 	if err != nil {
 		c.dropWindowMR(w)
 		c.putWindow(w)
-		return 0, err
+		return 0, fmt.Errorf("verbs: grant: %w", err)
 	}
-	wrid := c.slots.arm(i)
-	c.opMu.RLock()
-	if c.state.Load() != stateOpen {
-		c.opMu.RUnlock()
-		c.dropWindowMR(w)
-		return 0, c.abandon(i, c.closedErr())
-	}
-	rc := C.kv_post_bind(c.qp, w.mw, mr, C.uint64_t(reg.addr+uint64(off)), C.uint64_t(n),
-		ibvAccess(access), C.uint32_t(rkey), C.uint64_t(wrid))
-	c.opMu.RUnlock()
-	if rc != 0 {
-		c.dropWindowMR(w)
-		c.putWindow(w)
-		return 0, c.abandon(i, fmt.Errorf("verbs: grant: post bind: %w", errno(rc)))
-	}
-	if err := c.wait(i); err != nil {
-		return 0, fmt.Errorf("verbs: grant: bind window: %w", err)
+	if wait {
+		if err := c.wait(i); err != nil {
+			return 0, fmt.Errorf("verbs: grant: bind window: %w", err)
+		}
 	}
 	// The provider names the window by its current key in the next bind;
 	// a post_send bind leaves updating it to us.
@@ -83,6 +82,34 @@ func (c *conn) Grant(r transport.Region, off, n int, access transport.Access) (u
 	}
 	c.winMu.Unlock()
 	return rkey, nil
+}
+
+// postBind posts the bind of w over [addr, addr+n) of mr under rkey in
+// slot i, which the caller waits on if wait is set.
+func (c *conn) postBind(w *window, mr *C.struct_ibv_mr, addr uint64, n int, access transport.Access,
+	rkey uint32, wait bool) (i uint32, err error) {
+	i, err = c.acquireFor(wait)
+	if err != nil {
+		return 0, err
+	}
+	var wrid uint64
+	if wait {
+		wrid = c.slots.arm(i)
+	} else {
+		wrid = c.slots.armDetached(i)
+	}
+	c.opMu.RLock()
+	if c.state.Load() != stateOpen {
+		c.opMu.RUnlock()
+		return 0, c.abandon(i, c.closedErr())
+	}
+	rc := C.kv_post_bind(c.qp, w.mw, mr, C.uint64_t(addr), C.uint64_t(n), ibvAccess(access),
+		C.uint32_t(rkey), C.uint64_t(wrid))
+	c.opMu.RUnlock()
+	if rc != 0 {
+		return 0, c.abandon(i, fmt.Errorf("post bind: %w", errno(rc)))
+	}
+	return i, nil
 }
 
 func (c *conn) grantShared(reg *region, access transport.Access) (uint32, error) {
@@ -162,6 +189,15 @@ func (c *conn) PeerCanInvalidate(rkey uint32) bool {
 	defer c.winMu.Unlock()
 	_, ok := c.windows[rkey]
 	return ok
+}
+
+// RevokeWaits reports whether Revoke(rkey) would post an invalidation
+// and wait for it (transport.QueuedWindows).
+func (c *conn) RevokeWaits(rkey uint32) bool {
+	c.winMu.Lock()
+	defer c.winMu.Unlock()
+	w := c.windows[rkey]
+	return w != nil && !w.peerClosed && c.state.Load() == stateOpen
 }
 
 // peerInvalidated records, from the receive poller before the message is
