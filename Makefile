@@ -10,7 +10,7 @@ LDFLAGS  := -X github.com/kvbench/kvbench/internal/cli.revision=$(REVISION)
 
 DURATION ?= 10m
 
-.PHONY: all setup build run test test-go soak soak-short fuzz bench lint clean
+.PHONY: all setup build lib run test test-go soak soak-short fuzz bench lint clean
 
 all: build
 
@@ -21,6 +21,14 @@ setup:
 build: setup
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/kvbench ./cmd/kvbench
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/kvserver ./cmd/kvserver
+
+# lib: rdmakv's client as a C library with the API of include/kv.h, shared
+# and static; link with -lkvclient (the static one also with -lpthread
+# -libverbs -lrdmacm).
+lib: setup
+	$(GO) build -buildmode=c-shared -o lib/libkvclient.so ./cmd/libkvclient
+	$(GO) build -buildmode=c-archive -o lib/libkvclient.a ./cmd/libkvclient
+	rm -f lib/libkvclient.h
 
 # run: the quickstart workload against an embedded server, then its plots.
 run: build
@@ -58,6 +66,6 @@ lint:
 	$(GO) vet ./...
 
 clean:
-	rm -rf $(BIN) $(VMDIR)
+	rm -rf $(BIN) $(VMDIR) lib
 
 include test/rdma-vm/rdma.mk

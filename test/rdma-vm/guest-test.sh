@@ -1,9 +1,9 @@
 #!/bin/sh
 # guest-test.sh: the verbs test run inside the Soft-RoCE guest (make
 # test-rdma). Runs the device tests of rdmakv/verbs, then end-to-end
-# set/get/verify runs of kvperf and kvbench against kvserver, and of kvbench
-# against its embedded server, over the verbs transport, and a short soak
-# (guest-soak.sh).
+# set/get/verify runs of kvperf, kvbench and the C API's kvcheck against
+# kvserver, and of kvbench against its embedded server, over the verbs
+# transport, and a short soak (guest-soak.sh).
 # Any failure exits non-zero.
 set -e
 . ./guest-lib.sh
@@ -33,6 +33,12 @@ wait_listen $PORT $srv
 ./kvperf -addr "$RDMAKV_ADDR:$PORT" -transport verbs -check -auth-file e2e.secret || {
 	kill $srv 2>/dev/null
 	die "kvperf -check"
+}
+
+log "end to end: the C API (libkvclient) over verbs against that kvserver"
+KVBENCH_TRANSPORT=verbs KVBENCH_AUTH_FILE=e2e.secret ./kvcheck "$RDMAKV_ADDR:$PORT" || {
+	kill $srv 2>/dev/null
+	die "kvcheck (C API over verbs)"
 }
 
 log "end to end: kvbench run over verbs, busy polling, against that kvserver"

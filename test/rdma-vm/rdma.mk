@@ -1,7 +1,7 @@
 # rdma.mk: verbs tests and benchmarks on a real kernel RDMA stack
 # (Soft-RoCE) inside a throw-away qemu guest. Included by the top Makefile.
 #
-#   make test-rdma    verbs device tests + kvserver with kvperf and kvbench end to end (pass/fail)
+#   make test-rdma    verbs device tests + kvserver with kvperf, kvbench and the C API end to end (pass/fail)
 #   make bench-rdma   perftest baselines + kvbench cases, printed side by side
 #   make soak-rdma    kvsoak over verbs for DURATION (default 10m)
 #   make sweep-rdma   kvbench's threshold sweep, tune and connections sweep over verbs
@@ -47,6 +47,10 @@ rdma-vm-build: rdma-vm-setup
 	CGO_ENABLED=1 $(GO) build -o $(RDMA_VM_SHARE)/kvperf $(RDMA_KVPERF_PKG)
 	CGO_ENABLED=1 $(GO) build -o $(RDMA_VM_SHARE)/kvbench $(RDMA_KVBENCH_PKG)
 	CGO_ENABLED=1 $(GO) build -o $(RDMA_VM_SHARE)/kvsoak ./test/soak
+	CGO_ENABLED=1 $(GO) build -buildmode=c-archive -o $(RDMA_VM_SHARE)/libkvclient.a ./cmd/libkvclient
+	$(CC) -Wall -Iinclude examples/c/kvcheck.c $(RDMA_VM_SHARE)/libkvclient.a -lpthread -libverbs -lrdmacm \
+		-o $(RDMA_VM_SHARE)/kvcheck
+	rm -f $(RDMA_VM_SHARE)/libkvclient.a $(RDMA_VM_SHARE)/libkvclient.h
 	cp $(RDMA_VM_DIR)/guest-lib.sh $(RDMA_VM_DIR)/guest-test.sh $(RDMA_VM_DIR)/guest-bench.sh \
 		$(RDMA_VM_DIR)/guest-soak.sh $(RDMA_VM_SHARE)/
 	mkdir -p $(RDMA_VM_SHARE)/workloads

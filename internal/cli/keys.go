@@ -1,0 +1,197 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv"
+)
+
+// keyFlags are the flags of set, get and del: one connection, one request.
+type keyFlags struct {
+	server, transport, threshold, authFile string
+	timeout                                time.Duration
+	stat                                   bool
+}
+
+func (f *keyFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.server, "server", "localhost", "rdmakv server host or host:port (port 7471 when not given)")
+	fl.StringVar(&f.transport, "transport", "tcp", "transport: tcp, verbs or auto")
+	fl.StringVar(&f.threshold, "threshold", "4KiB", "eager threshold: key + value at or above it goes rendezvous")
+	fl.StringVar(&f.authFile, "auth-file", "", "file holding the server's shared secret")
+	fl.DurationVar(&f.timeout, "timeout", rdmakv.DefaultTimeout, "bound on connecting and on the request")
+	fl.BoolVar(&f.stat, "stat", false, "print the value's size, the protocol used and the request's latency on standard error")
+	cmd.RegisterFlagCompletionFunc("transport", cobra.FixedCompletions([]string{"tcp", "verbs", "auto"}, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// dial connects as the flags say; ctx bounds the connect.
+func (f *keyFlags) dial(ctx context.Context) (*rdmakv.Client, error) {
+	thr, err := workload.ParseSize(f.threshold)
+	if err != nil {
+		return nil, fmt.Errorf("--threshold: %w", err)
+	}
+	if f.timeout <= 0 {
+		return nil, fmt.Errorf("--timeout %v: must be positive", f.timeout)
+	}
+	addr := f.server
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		addr = net.JoinHostPort(addr, "7471")
+	}
+	opts := []rdmakv.Option{rdmakv.WithTransport(f.transport), rdmakv.WithEagerThreshold(int(thr)),
+		rdmakv.WithTimeout(f.timeout)}
+	if f.authFile != "" {
+		secret, err := rdmakv.ReadSecret(f.authFile)
+		if err != nil {
+			return nil, fmt.Errorf("--auth-file: %w", err)
+		}
+		opts = append(opts, rdmakv.WithAuth(secret))
+	}
+	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	defer cancel()
+	c, err := rdmakv.Dial(ctx, addr, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("connect to %s: %w", addr, err)
+	}
+	return c, nil
+}
+
+// statLine is --stat's report on standard error; del has no value, so
+// no size or protocol (p 0).
+func (f *keyFlags) statLine(cmd *cobra.Command, size int, p rdmakv.Protocol, d time.Duration) {
+	switch {
+	case !f.stat:
+	case p == 0:
+		fmt.Fprintf(cmd.ErrOrStderr(), "latency=%v\n", d)
+	default:
+		fmt.Fprintf(cmd.ErrOrStderr(), "size=%d protocol=%s latency=%v\n", size, p, d)
+	}
+}
+
+func init() {
+	register(newSetCmd)
+	register(newGetCmd)
+	register(newDelCmd)
+}
+
+func newSetCmd() *cobra.Command {
+	var f keyFlags
+	cmd := &cobra.Command{
+		Use:   "set KEY VALUE",
+		Short: "Store one value on an rdmakv server",
+		Long:  "set stores VALUE under KEY. A VALUE of - reads the value from standard input, byte for byte.",
+		Example: `  kvbench set greeting hello --server 10.0.0.2
+  kvbench set blob - --server 10.0.0.2 --transport verbs --stat < image.bin`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			value := []byte(args[1])
+			if args[1] == "-" {
+				var err error
+				if value, err = io.ReadAll(cmd.InOrStdin()); err != nil {
+					return fmt.Errorf("read the value from standard input: %w", err)
+				}
+			}
+			c, err := f.dial(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			start := time.Now()
+			if err := c.Set(cmd.Context(), []byte(args[0]), value); err != nil {
+				return fmt.Errorf("set %q: %w", args[0], err)
+			}
+			f.statLine(cmd, len(value), c.ProtocolFor(len(args[0]), len(value)), time.Since(start))
+			return nil
+		},
+	}
+	f.register(cmd)
+	return cmd
+}
+
+func newGetCmd() *cobra.Command {
+	var f keyFlags
+	var out string
+	cmd := &cobra.Command{
+		Use:   "get KEY",
+		Short: "Print one value from an rdmakv server",
+		Long: `get writes the value stored under KEY, raw, to standard output (or to the file
+-o names). A key that is not there exits 1 with a message on standard error.`,
+		Example: `  kvbench get greeting --server 10.0.0.2
+  kvbench get blob -o image.bin --stat`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := f.dial(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			start := time.Now()
+			v, err := c.Get(cmd.Context(), []byte(args[0]))
+			if err != nil {
+				if errors.Is(err, rdmakv.ErrNotFound) {
+					return fmt.Errorf("get %q: no such key", args[0])
+				}
+				return fmt.Errorf("get %q: %w", args[0], err)
+			}
+			d := time.Since(start)
+			defer v.Release()
+			if err := writeValue(cmd, out, v.Bytes()); err != nil {
+				return err
+			}
+			f.statLine(cmd, len(v.Bytes()), v.Protocol(), d)
+			return nil
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().StringVarP(&out, "output", "o", "", "write the value to this file instead of standard output")
+	return cmd
+}
+
+// writeValue writes b to the file named out, or to standard output.
+func writeValue(cmd *cobra.Command, out string, b []byte) error {
+	if out == "" {
+		_, err := cmd.OutOrStdout().Write(b)
+		return err
+	}
+	if err := os.WriteFile(out, b, 0o644); err != nil {
+		return fmt.Errorf("-o: %w", err)
+	}
+	return nil
+}
+
+func newDelCmd() *cobra.Command {
+	var f keyFlags
+	cmd := &cobra.Command{
+		Use:     "del KEY",
+		Short:   "Delete one key from an rdmakv server",
+		Long:    "del removes KEY. A key that is not there exits 1 with a message on standard error.",
+		Example: `  kvbench del greeting --server 10.0.0.2`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := f.dial(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			start := time.Now()
+			if err := c.Delete(cmd.Context(), []byte(args[0])); err != nil {
+				if errors.Is(err, rdmakv.ErrNotFound) {
+					return fmt.Errorf("del %q: no such key", args[0])
+				}
+				return fmt.Errorf("del %q: %w", args[0], err)
+			}
+			f.statLine(cmd, 0, 0, time.Since(start))
+			return nil
+		},
+	}
+	f.register(cmd)
+	return cmd
+}
