@@ -64,6 +64,29 @@ func (f *keyFlags) dial(ctx context.Context) (*rdmakv.Client, error) {
 	return c, nil
 }
 
+// request connects, times fn on the connection, then runs then (nil for
+// none) before the connection closes. Errors name the operation and key.
+func (f *keyFlags) request(cmd *cobra.Command, op, key string, fn func(*rdmakv.Client) error,
+	then func() error) (time.Duration, error) {
+	c, err := f.dial(cmd.Context())
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close()
+	start := time.Now()
+	err = fn(c)
+	d := time.Since(start)
+	switch {
+	case errors.Is(err, rdmakv.ErrNotFound):
+		return d, fmt.Errorf("%s %q: no such key", op, key)
+	case err != nil:
+		return d, fmt.Errorf("%s %q: %w", op, key, err)
+	case then != nil:
+		return d, then()
+	}
+	return d, nil
+}
+
 // statLine is --stat's report on standard error; del has no value, so
 // no size or protocol (p 0).
 func (f *keyFlags) statLine(cmd *cobra.Command, size int, p rdmakv.Protocol, d time.Duration) {
@@ -99,17 +122,15 @@ func newSetCmd() *cobra.Command {
 					return fmt.Errorf("read the value from standard input: %w", err)
 				}
 			}
-			c, err := f.dial(cmd.Context())
-			if err != nil {
-				return err
+			var proto rdmakv.Protocol
+			d, err := f.request(cmd, "set", args[0], func(c *rdmakv.Client) error {
+				proto = c.ProtocolFor(len(args[0]), len(value))
+				return c.Set(cmd.Context(), []byte(args[0]), value)
+			}, nil)
+			if err == nil {
+				f.statLine(cmd, len(value), proto, d)
 			}
-			defer c.Close()
-			start := time.Now()
-			if err := c.Set(cmd.Context(), []byte(args[0]), value); err != nil {
-				return fmt.Errorf("set %q: %w", args[0], err)
-			}
-			f.statLine(cmd, len(value), c.ProtocolFor(len(args[0]), len(value)), time.Since(start))
-			return nil
+			return err
 		},
 	}
 	f.register(cmd)
@@ -128,26 +149,21 @@ func newGetCmd() *cobra.Command {
   kvbench get blob -o image.bin --stat`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := f.dial(cmd.Context())
-			if err != nil {
+			var v *rdmakv.Value
+			var size int
+			var proto rdmakv.Protocol
+			d, err := f.request(cmd, "get", args[0], func(c *rdmakv.Client) (err error) {
+				v, err = c.Get(cmd.Context(), []byte(args[0]))
 				return err
+			}, func() error {
+				defer v.Release()
+				size, proto = len(v.Bytes()), v.Protocol()
+				return writeValue(cmd, out, v.Bytes())
+			})
+			if err == nil {
+				f.statLine(cmd, size, proto, d)
 			}
-			defer c.Close()
-			start := time.Now()
-			v, err := c.Get(cmd.Context(), []byte(args[0]))
-			if err != nil {
-				if errors.Is(err, rdmakv.ErrNotFound) {
-					return fmt.Errorf("get %q: no such key", args[0])
-				}
-				return fmt.Errorf("get %q: %w", args[0], err)
-			}
-			d := time.Since(start)
-			defer v.Release()
-			if err := writeValue(cmd, out, v.Bytes()); err != nil {
-				return err
-			}
-			f.statLine(cmd, len(v.Bytes()), v.Protocol(), d)
-			return nil
+			return err
 		},
 	}
 	f.register(cmd)
@@ -176,20 +192,13 @@ func newDelCmd() *cobra.Command {
 		Example: `  kvbench del greeting --server 10.0.0.2`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := f.dial(cmd.Context())
-			if err != nil {
-				return err
+			d, err := f.request(cmd, "del", args[0], func(c *rdmakv.Client) error {
+				return c.Delete(cmd.Context(), []byte(args[0]))
+			}, nil)
+			if err == nil {
+				f.statLine(cmd, 0, 0, d)
 			}
-			defer c.Close()
-			start := time.Now()
-			if err := c.Delete(cmd.Context(), []byte(args[0])); err != nil {
-				if errors.Is(err, rdmakv.ErrNotFound) {
-					return fmt.Errorf("del %q: no such key", args[0])
-				}
-				return fmt.Errorf("del %q: %w", args[0], err)
-			}
-			f.statLine(cmd, 0, 0, time.Since(start))
-			return nil
+			return err
 		},
 	}
 	f.register(cmd)
