@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,8 +15,9 @@ import (
 
 // The C API is tested from C: the library is built as users build it, and
 // examples/c/kvcheck.c, compiled with plain cc against include/kv.h, runs
-// against servers of this process over TCP. (The verbs run is in the
-// Soft-RoCE guest's test, guest-test.sh.)
+// against a kvserver process over TCP, and against servers of this
+// process for the refusals. (The verbs run is in the Soft-RoCE guest's
+// test, guest-test.sh.)
 func TestCAPI(t *testing.T) {
 	dir := t.TempDir()
 	lib := filepath.Join(dir, "libkvclient.so")
@@ -23,7 +25,7 @@ func TestCAPI(t *testing.T) {
 	kvcheck := compile(t, dir, "kvcheck", "kvcheck.c", nil)
 	hello := compile(t, dir, "hello", "hello.c", nil)
 
-	plain := serve(t, nil)
+	plain := kvserver(t, dir)
 	secret := []byte("a secret of more than sixteen bytes")
 	guarded := serve(t, secret)
 	secretFile := filepath.Join(dir, "kv.secret")
@@ -110,6 +112,29 @@ func serve(t *testing.T, secret []byte) string {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s.Addr()
+}
+
+// kvserver builds and starts cmd/kvserver over TCP on a free port and
+// returns its address.
+func kvserver(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "kvserver")
+	run(t, "", nil, "go", "build", "-o", bin, "../kvserver")
+	cmd := exec.Command(bin, "--transport", "tcp", "--listen", "127.0.0.1:0", "--pool-size", "64MiB")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	addr, ok := strings.CutPrefix(line, "kvserver listening on ")
+	if err != nil || !ok {
+		t.Fatalf("kvserver said %q (%v), want \"kvserver listening on ADDR\"", line, err)
+	}
+	return strings.Fields(addr)[0]
 }
 
 // run runs a command and returns its combined output, failing the test
