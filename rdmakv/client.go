@@ -26,8 +26,10 @@ type Client struct {
 	// inval is set when the transport can close a read window with the
 	// release itself (transport.PeerInvalidator).
 	inval transport.PeerInvalidator
-	// flags asks for windows the client closes itself (with inval).
+	// flags asks for windows the client closes itself (with inval);
+	// tflag asks the server to time requests (WithTrace).
 	flags     wire.Flag
+	tflag     wire.Flag
 	threshold int
 	limits    Limits
 
@@ -119,6 +121,9 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 	c.staging = newStaging(c.conn, o.staging, o.stagingIdle)
 	if c.inval, _ = c.conn.(transport.PeerInvalidator); c.inval != nil {
 		c.flags = wire.FlagPeerInvalidate
+	}
+	if o.trace != nil {
+		c.tflag = wire.FlagTrace
 	}
 	c.ready.Store(true)
 	return c, nil

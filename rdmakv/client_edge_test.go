@@ -194,7 +194,17 @@ func TestStagingOverflow(t *testing.T) {
 // rendezvous, where staging has grown to what the value needs.
 func TestZeroAllocs(t *testing.T) {
 	s, _ := coreServer(t, nil)
-	c := coreDial(t, s)
+	traces := 0
+	hook := func(context.Context, *Trace) { traces++ }
+	for _, c := range []*Client{coreDial(t, s), coreDial(t, s, WithTrace(hook))} {
+		testZeroAllocs(t, c)
+	}
+	if traces == 0 {
+		t.Fatal("the traced client traced nothing")
+	}
+}
+
+func testZeroAllocs(t *testing.T, c *Client) {
 	ctx := context.Background()
 	for _, size := range []int{100, 100 << 10} {
 		key, val := []byte("k"), coreFill(size, 1)
@@ -212,7 +222,7 @@ func TestZeroAllocs(t *testing.T) {
 			op()
 		}
 		if n := testing.AllocsPerRun(300, op); n >= 1 {
-			t.Fatalf("Set+Get of %d bytes allocates %.2f times per operation", size, n)
+			t.Fatalf("Set+Get of %d bytes allocates %.2f times per operation (tracing: %v)", size, n, c.opts.trace != nil)
 		}
 	}
 }

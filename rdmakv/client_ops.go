@@ -25,8 +25,9 @@ func (c *Client) Set(ctx context.Context, key, value []byte) error {
 		return err
 	}
 	defer c.releaseSlot(s)
+	c.traceStart(s, OpSet)
 	if c.ProtocolFor(len(key), len(value)) == Eager {
-		if err := c.call(s, wire.Header{Type: wire.Set}, key, value); err != nil {
+		if err := c.call(s, wire.Header{Type: wire.Set, Flags: c.tflag}, key, value); err != nil {
 			return err
 		}
 		m, f, err := c.wait(ctx, s, wire.SetReply)
@@ -35,6 +36,7 @@ func (c *Client) Set(ctx context.Context, key, value []byte) error {
 		}
 		st := f.Status
 		m.Release()
+		c.traceEnd(ctx, s, Eager)
 		return statusErr("SET", st)
 	}
 	return c.setRendezvous(ctx, s, key, value)
@@ -50,7 +52,7 @@ func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte)
 		}
 		defer c.staging.put(buf)
 	}
-	if err := c.call(s, wire.Header{Type: wire.SetRdvReq, Flags: c.flags, Length: uint64(n)}, key, nil); err != nil {
+	if err := c.call(s, wire.Header{Type: wire.SetRdvReq, Flags: c.flags | c.tflag, Length: uint64(n)}, key, nil); err != nil {
 		return err
 	}
 	// Copy the value while the request travels and the server grants.
@@ -68,7 +70,9 @@ func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte)
 		return err
 	}
 	m.Release()
+	c.traceGrant(s)
 	if f.Status != wire.OK {
+		c.traceEnd(ctx, s, Rendezvous)
 		return statusErr("SET_RDV_REQ", f.Status)
 	}
 	if f.Length != uint64(n) || f.Token == 0 {
@@ -78,7 +82,7 @@ func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte)
 	s.rearm()
 	if n > 0 && c.inval != nil && f.Flags&wire.FlagPeerInvalidate != 0 {
 		// WRITE and the SET_FIN that closes the window, in one post.
-		h := wire.Header{Type: wire.SetFin, ReqID: s.id, Token: f.Token, Length: uint64(n)}
+		h := wire.Header{Type: wire.SetFin, Flags: c.tflag, ReqID: s.id, Token: f.Token, Length: uint64(n)}
 		hn := h.Encode(s.hdr[:])
 		if err := c.inval.WriteInvalidate(buf.region, buf.off, n, f.Addr, f.RKey, s.hdr[:hn], nil, nil); err != nil {
 			if m := s.disarm(); m != nil {
@@ -93,18 +97,20 @@ func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte)
 			}
 			return c.connError(err)
 		}
-	} else if err := c.send(s, wire.Header{Type: wire.SetFin, Token: f.Token}, nil, nil); err != nil {
+	} else if err := c.send(s, wire.Header{Type: wire.SetFin, Flags: c.tflag, Token: f.Token}, nil, nil); err != nil {
 		if m := s.disarm(); m != nil {
 			m.Release()
 		}
 		return err
 	}
+	c.traceAt(&s.trace.Moved)
 	m, f, err = c.wait(ctx, s, wire.SetReply)
 	if err != nil {
 		return err
 	}
 	st := f.Status
 	m.Release()
+	c.traceEnd(ctx, s, Rendezvous)
 	return statusErr("SET", st)
 }
 
@@ -123,7 +129,8 @@ func (c *Client) Get(ctx context.Context, key []byte) (*Value, error) {
 		return nil, err
 	}
 	defer c.releaseSlot(s)
-	if err := c.call(s, wire.Header{Type: wire.Get, Flags: c.flags, Aux: uint32(c.threshold)}, key, nil); err != nil {
+	c.traceStart(s, OpGet)
+	if err := c.call(s, wire.Header{Type: wire.Get, Flags: c.flags | c.tflag, Aux: uint32(c.threshold)}, key, nil); err != nil {
 		return nil, err
 	}
 	m, err := c.waitAny(ctx, s)
@@ -133,6 +140,7 @@ func (c *Client) Get(ctx context.Context, key []byte) (*Value, error) {
 	f := s.frame
 	switch {
 	case f.Type == wire.GetReplyInline:
+		c.traceEnd(ctx, s, Eager)
 		if f.Status != wire.OK {
 			m.Release()
 			return nil, statusErr("GET", f.Status)
@@ -140,10 +148,12 @@ func (c *Client) Get(ctx context.Context, key []byte) (*Value, error) {
 		return c.eagerValue(m, f.Value)
 	case f.Type == wire.GetReplyRdv:
 		m.Release()
+		c.traceGrant(s)
 		if f.Status != wire.OK {
+			c.traceEnd(ctx, s, Rendezvous)
 			return nil, statusErr("GET", f.Status)
 		}
-		return c.getRendezvous(s, &f)
+		return c.getRendezvous(ctx, s, &f)
 	}
 	m.Release()
 	return nil, fmt.Errorf("%w: GET answered %s", ErrProtocol, f.Type)
@@ -151,7 +161,7 @@ func (c *Client) Get(ctx context.Context, key []byte) (*Value, error) {
 
 // getRendezvous READs the value from the server's window into staging,
 // then releases the window at once so the server can reclaim the slot.
-func (c *Client) getRendezvous(s *cslot, f *wire.Frame) (*Value, error) {
+func (c *Client) getRendezvous(ctx context.Context, s *cslot, f *wire.Frame) (*Value, error) {
 	n := f.Length
 	release := func() error {
 		if f.Token == 0 {
@@ -167,10 +177,12 @@ func (c *Client) getRendezvous(s *cslot, f *wire.Frame) (*Value, error) {
 	r.proto = Rendezvous
 	if n == 0 {
 		r.data = []byte{}
+		c.traceAt(&s.trace.Moved)
 		if err := release(); err != nil {
 			c.putRec(r)
 			return nil, err
 		}
+		c.traceEnd(ctx, s, Rendezvous)
 		return c.handOut(r), nil
 	}
 	buf, err := c.staging.get(int(n))
@@ -186,10 +198,12 @@ func (c *Client) getRendezvous(s *cslot, f *wire.Frame) (*Value, error) {
 		if err != nil {
 			err = c.connError(err)
 		}
+		c.traceAt(&s.trace.Moved) // the READ and the release complete together
 	} else if err = c.conn.Read(buf.region, buf.off, int(n), f.Addr, f.RKey); err != nil {
 		release() // best effort: a failed READ usually means the connection is gone
 		err = c.connError(err)
 	} else {
+		c.traceAt(&s.trace.Moved)
 		err = release() // already a client error
 	}
 	if err != nil {
@@ -197,6 +211,7 @@ func (c *Client) getRendezvous(s *cslot, f *wire.Frame) (*Value, error) {
 		c.putRec(r)
 		return nil, err
 	}
+	c.traceEnd(ctx, s, Rendezvous)
 	r.buf, r.data = buf, buf.bytes()
 	return c.handOut(r), nil
 }
@@ -214,7 +229,8 @@ func (c *Client) Delete(ctx context.Context, key []byte) error {
 		return err
 	}
 	defer c.releaseSlot(s)
-	if err := c.call(s, wire.Header{Type: wire.Delete}, key, nil); err != nil {
+	c.traceStart(s, OpDelete)
+	if err := c.call(s, wire.Header{Type: wire.Delete, Flags: c.tflag}, key, nil); err != nil {
 		return err
 	}
 	m, f, err := c.wait(ctx, s, wire.DeleteReply)
@@ -223,5 +239,6 @@ func (c *Client) Delete(ctx context.Context, key []byte) error {
 	}
 	st := f.Status
 	m.Release()
+	c.traceEnd(ctx, s, Eager)
 	return statusErr("DELETE", st)
 }

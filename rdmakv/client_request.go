@@ -31,6 +31,7 @@ type cslot struct {
 	frame wire.Frame
 	timer *time.Timer
 	hdr   [wire.MaxHeaderSize]byte
+	trace Trace // the request's, when the client traces
 }
 
 // acquire takes a free request slot.
@@ -239,7 +240,7 @@ func (c *Client) await(ctx context.Context, s *cslot) (*transport.Message, error
 // checkEvery-th poll that found something (other callers' replies).
 func (c *Client) spin(ctx context.Context, s *cslot) (*transport.Message, error) {
 	ctxDone := ctx.Done()
-	var deadline time.Time
+	var deadline int64
 	for i := 1; ; i++ {
 		if s.got.Load() != nil {
 			return s.got.Swap(nil), nil
@@ -255,10 +256,10 @@ func (c *Client) spin(ctx context.Context, s *cslot) (*transport.Message, error)
 			return nil, c.connError(nil)
 		default:
 		}
-		now := time.Now()
-		if deadline.IsZero() {
-			deadline = now.Add(c.opts.timeout)
-		} else if now.After(deadline) {
+		now := nanotime()
+		if deadline == 0 {
+			deadline = now + int64(c.opts.timeout)
+		} else if now > deadline {
 			return nil, errNoReply
 		}
 	}

@@ -21,8 +21,20 @@ import (
 // verbs transport does in busy mode. What is left is the core's own code
 // path, which under CPU emulation is multiplied by the emulator's slowdown
 // and lands on every eager round trip.
-func BenchmarkEagerGetCPU(b *testing.B) {
-	_, c := memPair(b)
+func BenchmarkEagerGetCPU(b *testing.B) { benchEagerGetCPU(b) }
+
+// BenchmarkEagerGetCPUTraced is BenchmarkEagerGetCPU with WithTrace on:
+// the difference is what tracing costs client and server per request.
+func BenchmarkEagerGetCPUTraced(b *testing.B) {
+	var sum time.Duration
+	benchEagerGetCPU(b, WithTrace(func(_ context.Context, t *Trace) { sum += t.Server }))
+	if sum <= 0 {
+		b.Fatal("no server time traced")
+	}
+}
+
+func benchEagerGetCPU(b *testing.B, opts ...Option) {
+	_, c := memPair(b, opts...)
 	ctx := context.Background()
 	key := []byte("kvperf-bench-get-64B-0")
 	if err := c.Set(ctx, key, make([]byte, 64)); err != nil {

@@ -1,6 +1,7 @@
 package rdmakv
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -33,6 +34,8 @@ type options struct {
 	// auth is the shared secret the client proves it knows, if the server
 	// asks.
 	auth []byte
+	// trace, if set, receives every request's Trace.
+	trace func(context.Context, *Trace)
 }
 
 func defaultOptions() options {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -30,6 +31,9 @@ type sconn struct {
 	nonce    []byte // the challenge awaiting an answer
 	recvSize int
 	hdr      [wire.MaxHeaderSize]byte
+	// start is when the request being delivered arrived, if it asked to
+	// be timed (wire.FlagTrace), else 0.
+	start int64
 
 	mu        sync.Mutex
 	leases    map[uint32]*lease
@@ -49,11 +53,21 @@ func (sc *sconn) fault(format string, a ...any) {
 	sc.c.Close()
 }
 
-func (sc *sconn) send(h wire.Header, key, value []byte) {
+// send replies to the request being delivered; only the delivery
+// goroutine calls it.
+func (sc *sconn) send(h wire.Header, key, value []byte) { sc.sendVia(&sc.hdr, h, key, value, sc.start) }
+
+// sendVia encodes h in hdr and sends it with key and value; a start other
+// than 0 makes it a traced reply carrying the time since start.
+func (sc *sconn) sendVia(hdr *[wire.MaxHeaderSize]byte, h wire.Header, key, value []byte, start int64) {
+	if start != 0 {
+		h.Flags |= wire.FlagTrace
+		h.Server = uint32(min(nanotime()-start, math.MaxUint32))
+	}
 	h.KeyLen, h.ValueLen = uint16(len(key)), uint32(len(value))
-	n := h.Encode(sc.hdr[:])
+	n := h.Encode(hdr[:])
 	// A failed send means the connection is going; Closed cleans up.
-	_ = sc.c.Send(sc.hdr[:n], key, value)
+	_ = sc.c.Send(hdr[:n], key, value)
 }
 
 // Deliver is server_handle_* of the original design: it dispatches one
@@ -64,6 +78,7 @@ func (sc *sconn) Deliver(c transport.Conn, m *transport.Message) {
 		return
 	}
 	if m.Kind == transport.KindWriteImm {
+		sc.start = 0
 		sc.commitImm(m.Imm, m.Len)
 		return
 	}
@@ -75,6 +90,10 @@ func (sc *sconn) Deliver(c transport.Conn, m *transport.Message) {
 	if err := f.Decode(m.Data); err != nil {
 		sc.fault("malformed message: %v", err)
 		return
+	}
+	sc.start = 0
+	if f.Flags&wire.FlagTrace != 0 {
+		sc.start = nanotime()
 	}
 	if f.Type.IsReply() {
 		sc.fault("client sent a reply type %s", f.Type)

@@ -20,7 +20,8 @@ func (sc *sconn) handleGet(f *wire.Frame) {
 		sc.send(wire.Header{Type: wire.GetReplyInline, Status: wire.NotFound, ReqID: f.ReqID}, nil, nil)
 		return
 	}
-	if uint64(len(f.Key)+sl.n) < uint64(f.Aux) && wire.HeaderLen(wire.GetReplyInline)+sl.n <= sc.recvSize {
+	reply := wire.Header{Type: wire.GetReplyInline, Flags: f.Flags & wire.FlagTrace}
+	if uint64(len(f.Key)+sl.n) < uint64(f.Aux) && reply.Len()+sl.n <= sc.recvSize {
 		// Send copies before returning, so the reader reference covers it.
 		sc.send(wire.Header{Type: wire.GetReplyInline, ReqID: f.ReqID, Version: sl.version}, nil, sc.s.mem[sl.off:sl.off+sl.n])
 		sc.s.store.unref(sl)

@@ -16,10 +16,13 @@ type lease struct {
 	write  bool
 	// peerInv: the client was told it may invalidate the window itself
 	// (wire.FlagPeerInvalidate).
-	peerInv  bool
-	sl       *slot
-	key      []byte // set grants: the key to commit under
-	reqID    uint32 // set grants: the request the SET_REPLY answers
+	peerInv bool
+	sl      *slot
+	key     []byte // set grants: the key to commit under
+	reqID   uint32 // set grants: the request the SET_REPLY answers
+	// trace: a set grant whose SET_REPLY after a WRITE_WITH_IMM is timed
+	// (wire.FlagTrace in its SET_RDV_REQ).
+	trace    bool
 	deadline time.Time
 }
 

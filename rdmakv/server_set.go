@@ -58,6 +58,7 @@ func (sc *sconn) handleSetRdv(f *wire.Frame) {
 	}
 	l := sc.newLease()
 	l.write, l.sl, l.key, l.reqID = true, sl, append(l.key[:0], f.Key...), f.ReqID
+	l.trace = f.Flags&wire.FlagTrace != 0
 	if sl.n > 0 {
 		rkey, err := sc.grant(sl, transport.AccessRemoteWrite)
 		if err != nil {
@@ -95,6 +96,9 @@ func (sc *sconn) commitImm(imm uint32, n int) {
 		}
 		return
 	}
+	if l.trace {
+		sc.start = nanotime()
+	}
 	sc.commitOff(l, uint64(n), l.reqID)
 }
 
@@ -113,18 +117,21 @@ func (sc *sconn) handleFin(f *wire.Frame) {
 	}
 }
 
-// commitOff is commit for the delivery goroutine (see endOff).
+// commitOff is commit for the delivery goroutine (see endOff). Off it,
+// the reply needs a header buffer of its own.
 func (sc *sconn) commitOff(l *lease, n uint64, reqID uint32) {
 	if !sc.revokeWaits(l) {
-		sc.commit(l, n, reqID)
+		sc.commit(l, n, reqID, &sc.hdr, sc.start)
 		return
 	}
-	sc.s.background(func() { sc.commit(l, n, reqID) })
+	start := sc.start
+	sc.s.background(func() { sc.commit(l, n, reqID, new([wire.MaxHeaderSize]byte), start) })
 }
 
 // commit ends a set grant (server_update_read_addr): the window closes,
-// then the new slot replaces the old atomically.
-func (sc *sconn) commit(l *lease, n uint64, reqID uint32) {
+// then the new slot replaces the old atomically. The reply goes through
+// hdr, timed from start (see sendVia).
+func (sc *sconn) commit(l *lease, n uint64, reqID uint32, hdr *[wire.MaxHeaderSize]byte, start int64) {
 	if l.window {
 		_ = sc.c.Revoke(l.rkey)
 		l.window = false
@@ -132,10 +139,10 @@ func (sc *sconn) commit(l *lease, n uint64, reqID uint32) {
 	if n != uint64(l.sl.n) {
 		sc.s.store.discard(l.sl)
 		sc.recycle(l)
-		sc.send(wire.Header{Type: wire.SetReply, Status: wire.BadRequest, ReqID: reqID}, nil, nil)
+		sc.sendVia(hdr, wire.Header{Type: wire.SetReply, Status: wire.BadRequest, ReqID: reqID}, nil, nil, start)
 		return
 	}
 	ver := sc.s.store.commit(l.key, l.sl)
 	sc.recycle(l)
-	sc.send(wire.Header{Type: wire.SetReply, ReqID: reqID, Version: ver}, nil, nil)
+	sc.sendVia(hdr, wire.Header{Type: wire.SetReply, ReqID: reqID, Version: ver}, nil, nil, start)
 }

@@ -82,6 +82,7 @@ func Run(t *testing.T, env Env) {
 		{"VanishingClientLease", testVanishingClient},
 		{"GetLeaseExpiry", testGetLeaseExpiry},
 		{"PeerInvalidate", testPeerInvalidate},
+		{"Trace", testTrace},
 		{"RawStatuses", testRawStatuses},
 		{"MisbehavingClients", testMisbehaving},
 		{"SlowConsumer", testSlowConsumer},

@@ -50,14 +50,25 @@ var shapes = [typeEnd]shape{
 	DeleteReply:    {},
 }
 
-// mayCarryFlags: FlagPeerInvalidate is asked for in GET and SET_RDV_REQ
-// and granted in a successful GET_REPLY_RDV or SET_RDV_GRANT.
-func (t Type) mayCarryFlags(st Status) bool {
-	switch t {
-	case Get, SetRdvReq:
-		return true
-	case GetReplyRdv, SetRdvGrant:
-		return st == OK
+// mayCarry reports whether a type with status st may carry flag:
+// FlagPeerInvalidate is asked for in GET and SET_RDV_REQ and granted in a
+// successful GET_REPLY_RDV or SET_RDV_GRANT; FlagTrace goes on a request
+// that has a reply, and on any reply but HELLO_REPLY.
+func (t Type) mayCarry(flag Flag, st Status) bool {
+	switch flag {
+	case FlagPeerInvalidate:
+		switch t {
+		case Get, SetRdvReq:
+			return true
+		case GetReplyRdv, SetRdvGrant:
+			return st == OK
+		}
+	case FlagTrace:
+		switch t {
+		case Set, Get, SetRdvReq, SetFin, Delete:
+			return true
+		}
+		return t.IsReply() && t != HelloReply
 	}
 	return false
 }
@@ -94,6 +105,9 @@ func (f *Frame) Decode(b []byte) error {
 		return fmt.Errorf("%w: %d", ErrType, uint8(t))
 	}
 	hl := int(headerLens[t])
+	if Flag(b[offFlags])&FlagTrace != 0 && t.IsReply() {
+		hl += ServerSize
+	}
 	if len(b) < hl {
 		return fmt.Errorf("%w: %d bytes, a %s header is %d", ErrShort, len(b), t, hl)
 	}
@@ -109,8 +123,10 @@ func (f *Frame) Decode(b []byte) error {
 
 // check validates a decoded header against the n bytes that follow it.
 func (h *Header) check(n int) error {
-	if h.Flags != 0 && !h.Type.mayCarryFlags(h.Status) {
-		return fmt.Errorf("%w: %s with flags %#02x", ErrField, h.Type, uint8(h.Flags))
+	for _, fl := range [...]Flag{FlagPeerInvalidate, FlagTrace} {
+		if h.Flags&fl != 0 && !h.Type.mayCarry(fl, h.Status) {
+			return fmt.Errorf("%w: %s with flags %#02x", ErrField, h.Type, uint8(h.Flags))
+		}
 	}
 	if !h.Status.Valid() {
 		return fmt.Errorf("%w: %d", ErrStatus, uint8(h.Status))

@@ -13,17 +13,22 @@ import "encoding/binary"
 // BaseSize is the size of the part of the header every message has.
 const BaseSize = 16
 
-// MaxHeaderSize is the size of the longest header (GET_REPLY_RDV): enough
-// for any message's header, so buffers can be sized before the type is
-// known.
-const MaxHeaderSize = BaseSize + 8 + 8 + 8 + 4 + 4 + 4
+// MaxHeaderSize is the size of the longest header (a traced
+// GET_REPLY_RDV): enough for any message's header, so buffers can be sized
+// before the type is known.
+const MaxHeaderSize = BaseSize + 8 + 8 + 8 + 4 + 4 + 4 + ServerSize
+
+// ServerSize is the size of the server-time field a reply with FlagTrace
+// ends its header with.
+const ServerSize = 4
 
 // ProtocolVersion is the header version this package speaks. A header
 // carries, after the base, only the fields its type uses (HeaderLen), so
 // a GET and its eager reply spend no bytes on addresses and tokens they do
-// not have; the flags byte carries FlagPeerInvalidate. Peers of different
+// not have; the flags byte carries FlagPeerInvalidate and FlagTrace, and a
+// traced reply's header ends with the server's time. Peers of different
 // versions refuse each other at HELLO.
-const ProtocolVersion = 3
+const ProtocolVersion = 4
 
 // Magic is the first two header bytes, "KV".
 const Magic = "KV"
@@ -125,6 +130,10 @@ type Header struct {
 	// Aux is the client's eager threshold in GET, and the lease in
 	// milliseconds in GET_REPLY_RDV and SET_RDV_GRANT.
 	Aux uint32
+	// Server, in a reply with FlagTrace, is the server's time on the
+	// request in nanoseconds: from the request's delivery to the reply's
+	// post (4.29 s at most).
+	Server uint32
 }
 
 // Flag is a header flag bit.
@@ -140,10 +149,26 @@ type Flag uint8
 // WRITE_WITH_IMM) and the server invalidates.
 const FlagPeerInvalidate Flag = 1 << 0
 
-// knownFlags is every defined Flag bit.
-const knownFlags = FlagPeerInvalidate
+// FlagTrace in a request that has a reply (SET, GET, SET_RDV_REQ,
+// SET_FIN, DELETE) asks the server to time it; the reply then carries the
+// flag and ends its header with Server. A SET_RDV_REQ's flag also times
+// the SET_REPLY that a WRITE_WITH_IMM commit gets.
+const FlagTrace Flag = 1 << 1
 
-// Encode writes h into b[:HeaderLen(h.Type)] and returns that length.
+// knownFlags is every defined Flag bit.
+const knownFlags = FlagPeerInvalidate | FlagTrace
+
+// Len is the length of h's header: HeaderLen of its type, and Server when
+// h is a traced reply.
+func (h *Header) Len() int {
+	n := HeaderLen(h.Type)
+	if h.Flags&FlagTrace != 0 && h.Type.IsReply() {
+		n += ServerSize
+	}
+	return n
+}
+
+// Encode writes h into b[:h.Len()] and returns that length.
 // Fields h.Type does not use are not written. It panics if b is too short
 // (a programming error, never peer input): b of MaxHeaderSize always fits.
 func (h *Header) Encode(b []byte) int {
@@ -162,9 +187,6 @@ func (h *Header) Encode(b []byte) int {
 		f = fields[h.Type]
 	}
 	n := BaseSize
-	if f == 0 {
-		return n
-	}
 	if f&fAddr != 0 {
 		le.PutUint64(b[n:], h.Addr)
 		n += 8
@@ -189,11 +211,15 @@ func (h *Header) Encode(b []byte) int {
 		le.PutUint32(b[n:], h.Aux)
 		n += 4
 	}
+	if h.Flags&FlagTrace != 0 && h.Type.IsReply() {
+		le.PutUint32(b[n:], h.Server)
+		n += ServerSize
+	}
 	return n
 }
 
 // decode reads a header whose type is valid from b, which holds at
-// least HeaderLen of that type, into h.
+// least its Len, into h.
 func (h *Header) decode(b []byte) {
 	le := binary.LittleEndian
 	*h = Header{
@@ -206,9 +232,6 @@ func (h *Header) decode(b []byte) {
 	}
 	f := fields[h.Type]
 	n := BaseSize
-	if f == 0 {
-		return
-	}
 	if f&fAddr != 0 {
 		h.Addr = le.Uint64(b[n:])
 		n += 8
@@ -231,5 +254,9 @@ func (h *Header) decode(b []byte) {
 	}
 	if f&fAux != 0 {
 		h.Aux = le.Uint32(b[n:])
+		n += 4
+	}
+	if h.Flags&FlagTrace != 0 && h.Type.IsReply() {
+		h.Server = le.Uint32(b[n:])
 	}
 }

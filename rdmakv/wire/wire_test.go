@@ -40,6 +40,12 @@ func sampleFrames() map[string][]byte {
 		"no_space":     AppendFrame(nil, Header{Type: SetRdvGrant, Status: NoSpace, ReqID: 13}, nil, nil),
 		"delete":       AppendFrame(nil, Header{Type: Delete, ReqID: 14}, []byte("k"), nil),
 		"delete_reply": AppendFrame(nil, Header{Type: DeleteReply, Status: NotFound, ReqID: 14}, nil, nil),
+		"get_traced":   AppendFrame(nil, Header{Type: Get, Flags: FlagTrace, ReqID: 15, Aux: 4096}, []byte("k"), nil),
+		"get_reply_traced": AppendFrame(nil, Header{Type: GetReplyInline, Flags: FlagTrace, ReqID: 15, Version: 2,
+			Server: 1500}, nil, []byte("v")),
+		"set_rdv_grant_traced": AppendFrame(nil, Header{Type: SetRdvGrant, Flags: FlagTrace | FlagPeerInvalidate,
+			ReqID: 16, Addr: 0x7f0000200000, Length: 1 << 20, RKey: 0x01020304, Token: 8, Aux: 10000, Server: 98765},
+			nil, nil),
 	}
 }
 
@@ -53,15 +59,21 @@ func TestGolden(t *testing.T) {
 func TestLayout(t *testing.T) {
 	b := AppendFrame(nil, Header{Type: GetReplyRdv, Status: OK, ReqID: 0x04030201, Addr: 0x1122334455667788,
 		Length: 0x99, Version: 0xaa, RKey: 0xbbccddee, Token: 0x0f0e0d0c, Aux: 0x77}, nil, nil)
-	want := "4b56030700000000" + "0102030400000000" + "8877665544332211" + "9900000000000000" +
+	want := "4b56040700000000" + "0102030400000000" + "8877665544332211" + "9900000000000000" +
 		"aa00000000000000" + "eeddccbb" + "0c0d0e0f" + "77000000"
 	if got := hex.EncodeToString(b); got != want {
 		t.Fatalf("layout\n got %s\nwant %s", got, want)
 	}
 	b = AppendFrame(nil, Header{Type: SetFin, ReqID: 1, Length: 0x55, Token: 0x66}, nil, nil)
-	want = "4b56030b00000000" + "0100000000000000" + "5500000000000000" + "66000000"
+	want = "4b56040b00000000" + "0100000000000000" + "5500000000000000" + "66000000"
 	if got := hex.EncodeToString(b); got != want {
 		t.Fatalf("SET_FIN layout\n got %s\nwant %s", got, want)
+	}
+	// A traced reply ends its header with the server's time.
+	b = AppendFrame(nil, Header{Type: DeleteReply, Flags: FlagTrace, ReqID: 2, Server: 0x01020304}, nil, nil)
+	want = "4b56040d00020000" + "0200000000000000" + "04030201"
+	if got := hex.EncodeToString(b); got != want {
+		t.Fatalf("traced DELETE_REPLY layout\n got %s\nwant %s", got, want)
 	}
 }
 
@@ -104,8 +116,24 @@ func TestHeaderLens(t *testing.T) {
 	if HeaderLen(0) != BaseSize || HeaderLen(99) != BaseSize {
 		t.Error("an invalid type's header is not the base")
 	}
-	if HeaderLen(GetReplyRdv) != MaxHeaderSize {
-		t.Error("MaxHeaderSize is not the longest header")
+	if HeaderLen(GetReplyRdv)+ServerSize != MaxHeaderSize {
+		t.Error("MaxHeaderSize is not the longest header, a traced GET_REPLY_RDV")
+	}
+	for ty := Type(1); ty.Valid(); ty++ {
+		h := Header{Type: ty, Flags: FlagTrace, Server: 7}
+		var b [MaxHeaderSize]byte
+		want := HeaderLen(ty)
+		if ty.IsReply() {
+			want += ServerSize
+		}
+		if n := h.Encode(b[:]); n != want || h.Len() != want {
+			t.Errorf("traced %s: Encode wrote %d bytes, Len says %d, want %d", ty, n, h.Len(), want)
+		}
+		var got Header
+		got.decode(b[:])
+		if ty.IsReply() != (got.Server == 7) {
+			t.Errorf("traced %s: decoded Server %d", ty, got.Server)
+		}
 	}
 }
 
@@ -158,11 +186,16 @@ func TestDecodeRejects(t *testing.T) {
 		{"version", mut(func(b []byte) []byte { b[2] = 9; return b }), ErrVersion},
 		{"version1", mut(func(b []byte) []byte { b[2] = 1; return b }), ErrVersion}, // before FlagPeerInvalidate
 		{"version2", mut(func(b []byte) []byte { b[2] = 2; return b }), ErrVersion}, // the fixed 56-byte header
+		{"version3", mut(func(b []byte) []byte { b[2] = 3; return b }), ErrVersion}, // before FlagTrace
 		{"type0", mut(func(b []byte) []byte { b[3] = 0; return b }), ErrType},
 		{"type99", mut(func(b []byte) []byte { b[3] = 99; return b }), ErrType},
 		{"status", mut(func(b []byte) []byte { b[4] = 200; return b }), ErrStatus},
 		{"request with status", mut(func(b []byte) []byte { b[4] = byte(NotFound); return b }), ErrField},
-		{"unknown flag", mut(func(b []byte) []byte { b[5] = 2; return b }), ErrReserved},
+		{"unknown flag", mut(func(b []byte) []byte { b[5] = 4; return b }), ErrReserved},
+		{"trace flag on a release", AppendFrame(nil, Header{Type: GetRelease, Token: 1, Flags: FlagTrace}, nil, nil), ErrField},
+		{"trace flag on a HELLO_REPLY", AppendFrame(nil, Header{Type: HelloReply, Status: NotFound, Flags: FlagTrace},
+			nil, nil), ErrField},
+		{"traced reply without its server time", sampleFrames()["set_rdv_grant_traced"][:HeaderLen(SetRdvGrant)], ErrShort},
 		{"peer-invalidate flag on an eager set", mut(func(b []byte) []byte { b[5] = 1; return b }), ErrField},
 		{"peer-invalidate flag on a release", AppendFrame(nil,
 			Header{Type: GetRelease, Token: 1, Flags: FlagPeerInvalidate}, nil, nil), ErrField},
@@ -211,13 +244,13 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if HeaderLen(fr.Type)+len(fr.Key)+len(fr.Value) != len(b) {
+		if fr.Len()+len(fr.Key)+len(fr.Value) != len(b) {
 			t.Fatalf("views do not cover the frame")
 		}
 		// Decoding into a Frame that held another message gives the
 		// same frame: nothing of the old one survives.
 		reused := Frame{Header: Header{Type: SetRdvGrant, Status: NoSpace, Flags: FlagPeerInvalidate, KeyLen: 9,
-			ReqID: 9, ValueLen: 9, Addr: 9, Length: 9, Version: 9, RKey: 9, Token: 9, Aux: 9}, Key: b, Value: b}
+			ReqID: 9, ValueLen: 9, Addr: 9, Length: 9, Version: 9, RKey: 9, Token: 9, Aux: 9, Server: 9}, Key: b, Value: b}
 		if err := reused.Decode(b); err != nil {
 			t.Fatalf("Frame.Decode refused what Decode accepted: %v", err)
 		}
