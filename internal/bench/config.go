@@ -31,6 +31,9 @@ type Config struct {
 	Load workload.Load
 	// Verify checks every get against what this run wrote (see shard).
 	Verify bool
+	// OpPhases records each operation's phases (OpPhase) where the target
+	// times them (OpPhasesFrom).
+	OpPhases bool
 	// FreshServer says the server started empty for this run (embedded), so
 	// verify mode knows that keys never written must be absent.
 	FreshServer bool

@@ -68,6 +68,7 @@ func OpenHarness(c HarnessConfig) (*Harness, error) {
 	s.Dialer = &RdmakvDialer{
 		Addr: addr, Transport: tr, Poll: w.Target.Poll, Timeout: time.Duration(w.Timeout), Depth: w.Load.Depth,
 		StagingSize: StagingSize(w.Load.Depth, w.Keys.Size+c.MaxValue), Logger: log, Auth: secret,
+		OpPhases: w.OpPhases,
 	}
 	return s, nil
 }

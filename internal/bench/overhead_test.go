@@ -54,10 +54,29 @@ func BenchmarkHarnessOverhead(b *testing.B) {
 	}
 }
 
+// timedNoop is noop timing its operations, as a target does in a run
+// that records phases.
+var timedNoop = TargetFunc(func(ctx context.Context, op Op, key, value []byte, view func([]byte)) (Protocol, error) {
+	if o := OpPhasesFrom(ctx); o != nil {
+		o.Set(PhaseNetwork, 1000)
+		o.Set(PhaseServer, 200)
+	}
+	return noop(ctx, op, key, value, view)
+})
+
 func TestHarnessZeroAllocs(t *testing.T) {
-	w, base := overheadWorker(t, testKeys)
-	w.runClosed(base, 1000, 0)
-	if n := testing.AllocsPerRun(1000, func() { w.runClosed(base, 1, 0) }); n != 0 {
-		t.Errorf("%v allocations per operation, want 0", n)
+	for _, phases := range []bool{false, true} {
+		w, base := overheadWorker(t, testKeys)
+		if phases {
+			w.t, w.phases = timedNoop, new(OpPhases)
+			w.ctx = withOpPhases(w.ctx, w.phases)
+		}
+		w.runClosed(base, 1000, 0)
+		if n := testing.AllocsPerRun(1000, func() { w.runClosed(base, 1, 0) }); n != 0 {
+			t.Errorf("phases %v: %v allocations per operation, want 0", phases, n)
+		}
+		if phases && w.rec.ph[OpGet][Eager][PhaseServer].TotalCount() == 0 {
+			t.Error("no phases recorded")
+		}
 	}
 }

@@ -192,6 +192,9 @@ func merge(ws []*worker, coll *collector, proto Measurement) []Measurement {
 				for k, n := range w.rec.errs[op][p] {
 					m.Errors[k] += n
 				}
+				if ph := w.rec.ph[op][p]; ph != nil {
+					m.Phases.merge(ph)
+				}
 			}
 			if m.Hist == nil {
 				continue

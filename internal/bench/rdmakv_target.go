@@ -87,6 +87,9 @@ type RdmakvDialer struct {
 	Logger *slog.Logger
 	// Auth is the server's shared secret (nil: none).
 	Auth []byte
+	// OpPhases has the clients time every request (rdmakv.WithTrace) for
+	// a run that records phases.
+	OpPhases bool
 
 	mu     sync.Mutex
 	info   *rdmakv.Info
@@ -117,6 +120,9 @@ func (d *RdmakvDialer) Dial(ctx context.Context, threshold int) (Conn, error) {
 	if d.Auth != nil {
 		o = append(o, rdmakv.WithAuth(d.Auth))
 	}
+	if d.OpPhases {
+		o = append(o, rdmakv.WithTrace(tracePhases))
+	}
 	c, err := rdmakv.Dial(ctx, d.Addr, o...)
 	if err != nil {
 		return nil, err
@@ -138,4 +144,31 @@ func (d *RdmakvDialer) Info() (rdmakv.Info, rdmakv.Limits, bool) {
 		return rdmakv.Info{}, rdmakv.Limits{}, false
 	}
 	return *d.info, d.limits, true
+}
+
+// tracePhases turns an rdmakv request's trace into the phases of the
+// operation its context belongs to.
+func tracePhases(ctx context.Context, t *rdmakv.Trace) {
+	o := OpPhasesFrom(ctx)
+	if o == nil {
+		return
+	}
+	srv := int64(t.Server)
+	if t.Protocol != rdmakv.Rendezvous || t.Moved == 0 { // one round trip: eager, or a refused grant
+		o.Set(PhaseNetwork, t.End-t.Start-srv)
+		o.Set(PhaseServer, srv)
+		return
+	}
+	o.Set(PhaseNetwork, t.Granted-t.Start-srv)
+	o.Set(PhaseServer, srv)
+	switch t.Op {
+	case rdmakv.OpGet:
+		o.Set(PhaseRead, t.Moved-t.Granted)
+		o.Set(PhaseRelease, t.End-t.Moved)
+	case rdmakv.OpSet:
+		// A synchronous post (TCP) can return after the commit, so the
+		// WRITE is measured to the reply, not to the post.
+		o.Set(PhaseWrite, t.End-t.Granted-int64(t.ServerCommit))
+		o.Set(PhaseCommit, int64(t.ServerCommit))
+	}
 }

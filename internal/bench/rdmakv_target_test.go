@@ -12,6 +12,9 @@ import (
 	_ "github.com/kvbench/kvbench/rdmakv/tcp"
 )
 
+// TestRdmakvEmbedded runs every op of both protocols against the embedded
+// server over TCP with verify and phases on: values check out, and every
+// cell has the phases of its protocol, one per operation.
 func TestRdmakvEmbedded(t *testing.T) {
 	var notice bytes.Buffer
 	emb, err := bench.StartEmbedded(bench.EmbeddedConfig{
@@ -25,13 +28,13 @@ func TestRdmakvEmbedded(t *testing.T) {
 	if emb.Info().Transport != "tcp" || !strings.Contains(notice.String(), "using tcp") {
 		t.Errorf("auto without a device: transport %q, notice %q", emb.Info().Transport, notice.String())
 	}
-	d := &bench.RdmakvDialer{Addr: emb.Addr(), Transport: emb.Info().Transport, Timeout: 10 * time.Second, Depth: 2}
+	d := &bench.RdmakvDialer{Addr: emb.Addr(), Transport: emb.Info().Transport, Timeout: 10 * time.Second, Depth: 2, OpPhases: true}
 	cfg := bench.Config{
 		Seed: 3, Keys: workload.Keys{Count: 64, Size: 12, Distribution: "uniform"},
 		ValueSizes: []int{100, 20000}, Thresholds: []int{8192},
 		Mix: workload.Mix{Get: 0.6, Set: 0.3, Delete: 0.1}, Preload: true,
 		Measure: workload.Phase{Ops: 400}, Load: workload.Load{Mode: "closed", Connections: 2, Depth: 2},
-		Verify: true, FreshServer: true, Dialer: d, Codec: bench.Values{},
+		Verify: true, FreshServer: true, Dialer: d, Codec: bench.Values{}, OpPhases: true,
 	}
 	rep := run(t, cfg)
 	if rep.Verify.Failed() || rep.Verify.Checked == 0 {
@@ -45,6 +48,19 @@ func TestRdmakvEmbedded(t *testing.T) {
 				t.Errorf("%v %v size %d: %d %v errors", m.Op, m.Protocol, m.ValueSize, n, bench.ErrorKind(k))
 			}
 		}
+		c, err := m.Cell()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"client", "network", "server"}
+		switch {
+		case m.Protocol == bench.Eager:
+		case m.Op == bench.OpGet:
+			want = append(want, "read", "release")
+		case m.Op == bench.OpSet:
+			want = append(want, "write", "commit")
+		}
+		checkPhaseSet(t, c, want)
 	}
 	for _, want := range []string{"set/eager/small", "get/eager/small", "set/rendezvous/large", "get/rendezvous/large"} {
 		if !seen[want] {

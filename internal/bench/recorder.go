@@ -33,6 +33,19 @@ type recorder struct {
 	late   *hdrhistogram.Histogram
 	sink   *collector
 	worker int
+	// ph holds the phases of the operations the target timed.
+	ph [numOps][numProtos]*PhaseHists
+}
+
+// recordPhases stores the phases of one operation of latency latNs;
+// queueNs is its queueing in an open loop, negative in a closed one.
+func (r *recorder) recordPhases(op Op, p Protocol, o *OpPhases, latNs, queueNs int64) {
+	h := r.ph[op][p]
+	if h == nil {
+		h = new(PhaseHists)
+		r.ph[op][p] = h
+	}
+	h.record(o, latNs, queueNs, queueNs >= 0)
 }
 
 // recordLate stores the issue delay of one operation.

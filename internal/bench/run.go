@@ -36,6 +36,9 @@ type Measurement struct {
 	// how late the harness issued the operations it was free to issue on
 	// time: its own timer and scheduling slop, included in Hist.
 	IssueDelay *hdrhistogram.Histogram
+	// Phases split the latencies into their parts when the run records
+	// them (Config.OpPhases) and the target timed its operations.
+	Phases PhaseHists
 }
 
 // Report is what a run measured.
@@ -174,6 +177,10 @@ func (r *runner) workers(conns []Conn, size int) ([]*worker, error) {
 		}
 		if r.cfg.Verify {
 			w.shard = r.shards[i]
+		}
+		if r.cfg.OpPhases {
+			w.phases = new(OpPhases)
+			w.ctx = withOpPhases(r.opCtx, w.phases)
 		}
 		w.init()
 		ws[i] = w
@@ -344,6 +351,9 @@ func (m *Measurement) Cell() (results.Cell, error) {
 	if m.IssueDelay != nil && m.IssueDelay.TotalCount() > 0 {
 		d := results.Summarize(m.IssueDelay)
 		c.IssueDelay = &d
+	}
+	if c.Phases, err = m.Phases.cellPhases(); err != nil {
+		return c, err
 	}
 	return c, nil
 }

@@ -42,7 +42,12 @@ type worker struct {
 	valueSize int
 	filled    bool // val holds a valid value (not verifying)
 
-	rec    *recorder // nil outside measure
+	rec *recorder // nil outside measure
+	// phases is where the target times each operation (nil unless the
+	// run records phases); queue is the current operation's queueing in
+	// an open loop, -1 in a closed one.
+	phases *OpPhases
+	queue  int64
 	pub    *pub
 	ops    int64
 	errs   int64
@@ -76,6 +81,9 @@ func (w *worker) view(b []byte) {
 
 // step issues one operation and returns its outcome.
 func (w *worker) step() (Op, Protocol, ErrorKind) {
+	if w.phases != nil {
+		w.phases.Has = 0
+	}
 	u := w.rng.Float64()
 	op := OpDelete
 	if u < w.getP {
@@ -201,6 +209,9 @@ func (w *worker) after(op Op, p Protocol, kind ErrorKind, startNs, endNs int64) 
 	}
 	if w.rec != nil {
 		w.rec.record(op, p, endNs-startNs, kind, endNs)
+		if w.phases != nil && w.phases.Timed() {
+			w.rec.recordPhases(op, p, w.phases, endNs-startNs, w.queue)
+		}
 	}
 	w.publish(false)
 }
@@ -208,6 +219,7 @@ func (w *worker) after(op Op, p Protocol, kind ErrorKind, startNs, endNs int64) 
 // runClosed issues operations back to back until quota operations are done
 // (quota < 0: no quota) or the phase's time is up (limitNs > 0).
 func (w *worker) runClosed(base time.Time, quota int64, limitNs int64) {
+	w.queue = -1
 	for n := int64(0); quota < 0 || n < quota; n++ {
 		if w.stop.Load() {
 			break
@@ -254,6 +266,9 @@ func (w *worker) runOpen(base time.Time, pacer Pacer, total int64, limitNs int64
 			if w.rec != nil {
 				w.rec.recordLate(int64(time.Since(base) - off))
 			}
+		}
+		if w.phases != nil {
+			w.queue = int64(time.Since(base) - off)
 		}
 		op, p, kind := w.step()
 		end := int64(time.Since(base))

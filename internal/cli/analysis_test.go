@@ -115,7 +115,8 @@ func TestTuneCommandEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stdout, "| size range") || !strings.Contains(stdout, "saved 6 files") {
+	// tune.json, tune.txt, and per op the curves and the phases, png and svg
+	if !strings.Contains(stdout, "| size range") || !strings.Contains(stdout, "saved 10 files") {
 		t.Errorf("output:\n%s", stdout)
 	}
 	dirs, _ := filepath.Glob(filepath.Join(out, "tune-tune-quick-*"))
@@ -137,6 +138,9 @@ func TestTuneCommandEndToEnd(t *testing.T) {
 		for _, p := range o.Points {
 			if len(p.Eager) != 2 || len(p.Rendezvous) != 2 || p.EagerP50 <= 0 || p.RdvP50 <= 0 {
 				t.Errorf("%s %d: %+v", o.Op, p.Size, p)
+			}
+			if p.EagerPhases["network"] <= 0 || p.RdvPhases["server"] <= 0 {
+				t.Errorf("%s %d: tune recorded no phases by default: %v %v", o.Op, p.Size, p.EagerPhases, p.RdvPhases)
 			}
 		}
 	}

@@ -13,15 +13,20 @@ func init() { register(newReportCmd) }
 
 func newReportCmd() *cobra.Command {
 	var format string
+	var phases bool
 	cmd := &cobra.Command{
 		Use:   "report RESULTS_DIR",
 		Short: "Print a run's cells as a table, markdown, CSV or JSON",
 		Long: `report reads RESULTS_DIR/results.json (or a results.json path) and prints
 one row per cell: op, value size, threshold, protocol, count, errors,
 throughput and latency percentiles. table and markdown are for people
-(units scaled); csv and json keep raw numbers (nanoseconds, bytes/s).`,
+(units scaled); csv and json keep raw numbers (nanoseconds, bytes/s).
+With --phases it prints where each cell's time went instead: the p50 of
+each phase (client, network, server, and the rendezvous steps) of a run
+recorded with --phases.`,
 		Example: `  kvbench report results/latest
   kvbench report results/latest --format csv > cells.csv
+  kvbench report results/latest --phases
   kvbench report results/quickstart-20261125-074413/results.json --format markdown`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -29,9 +34,13 @@ throughput and latency percentiles. table and markdown are for people
 			if err != nil {
 				return err
 			}
+			if phases {
+				return report.WritePhases(cmd.OutOrStdout(), run, format)
+			}
 			return report.Write(cmd.OutOrStdout(), run, format)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
+	cmd.Flags().BoolVar(&phases, "phases", false, "print each cell's phases (a run with op_phases or --phases): p50 per phase in table and markdown; count, p50, p90, p99 and max per phase in csv and json")
 	return cmd
 }

@@ -106,7 +106,7 @@ func TestRunFlagsOverride(t *testing.T) {
 	out := t.TempDir()
 	var stdout bytes.Buffer
 	err := execute(hangGuard(t), &stdout, "run", "testdata/run-quick.yaml", "-o", out, "-q",
-		"--seed", "99", "--connections", "1", "--depth", "3", "--verify=false", "--duration", "300ms")
+		"--seed", "99", "--connections", "1", "--depth", "3", "--verify=false", "--duration", "300ms", "--phases")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,6 +126,16 @@ func TestRunFlagsOverride(t *testing.T) {
 		if c.Load.Connections != 1 || c.Load.Depth != 3 {
 			t.Errorf("cell load %+v", c.Load)
 		}
+		if c.Phases["network"].Count == 0 || c.Phases["server"].Count == 0 {
+			t.Errorf("%s: --phases recorded %v", c.Name(), c.Phases)
+		}
+	}
+	if w["op_phases"] != true {
+		t.Errorf("--phases: op_phases is %v in the effective workload", w["op_phases"])
+	}
+	var rep bytes.Buffer
+	if err := execute(hangGuard(t), &rep, "report", strings.TrimSpace(stdout.String()), "--phases"); err != nil || !strings.Contains(rep.String(), "network") {
+		t.Errorf("report --phases: %v\n%s", err, rep.String())
 	}
 	// Flags not given leave the file's values.
 	if keys := w["keys"].(map[string]any); keys["count"] != float64(64) {

@@ -62,9 +62,16 @@ protocols were measured and never takes the server's limit for one. The
 embedded server's max eager is raised to cover every size; a size whose
 key + value + 1 exceeds 16MiB is refused up front.
 
+tune records every operation's phases (client, network, server, and the
+rendezvous steps; --phases=false turns this off, whatever the workload's
+op_phases says) and names the phase that decides each crossover: the one
+whose eager-minus-rendezvous difference grows most from the size below
+the crossover to the crossover.
+
 A table in the manner of UCX's protocol info is printed; tune.txt,
-tune.json and tune-OP.png/.svg (both curves, crossover marked) are saved in
-a new directory under --out.`,
+tune.json, tune-OP.png/.svg (both curves, crossover marked) and
+tune-phases-OP.png/.svg (stacked phase p50s, eager and rendezvous side by
+side per size) are saved in a new directory under --out.`,
 		Example: `  kvbench tune workloads/threshold-sweep.yaml
   kvbench tune workloads/threshold-sweep.yaml --ops get --repeats 8 --duration 2s
   kvbench tune workloads/threshold-sweep.yaml --server 10.0.0.2:7471 --transport verbs --poll busy`,
@@ -109,6 +116,8 @@ func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
+	// tune explains its crossover with the phases unless told not to.
+	w.OpPhases = f.phases || !cmd.Flags().Changed("phases")
 	cfg, err := f.config(w, stderr)
 	if err != nil {
 		return err

@@ -18,7 +18,7 @@ type workloadFlags struct {
 	connections, depth int
 	rate               float64
 	seed               uint64
-	verify             bool
+	verify, phases     bool
 }
 
 // registerTarget adds the flags every workload command has; durationHelp
@@ -34,6 +34,7 @@ func (f *workloadFlags) registerTarget(cmd *cobra.Command, durationHelp string) 
 	fl.IntVar(&f.connections, "connections", 0, "client connections (load.connections)")
 	fl.IntVar(&f.depth, "depth", 0, "operations in flight per connection (load.depth)")
 	fl.Uint64Var(&f.seed, "seed", 0, "seed for every random choice; same seed, same operations")
+	fl.BoolVar(&f.phases, "phases", false, "record a histogram per phase of the operations: client, network, server and the rendezvous steps (op_phases)")
 	cmd.RegisterFlagCompletionFunc("transport", cobra.FixedCompletions([]string{"tcp", "verbs", "auto"}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("poll", cobra.FixedCompletions([]string{"busy", "event"}, cobra.ShellCompDirectiveNoFileComp))
 }
@@ -82,6 +83,9 @@ func (f *workloadFlags) overrides(cmd *cobra.Command) workload.Overrides {
 	}
 	if set("verify") {
 		o.Verify = &f.verify
+	}
+	if set("phases") {
+		o.OpPhases = &f.phases
 	}
 	return o
 }

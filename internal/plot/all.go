@@ -21,10 +21,11 @@ type Options struct {
 }
 
 // Figures builds every figure for the run: per op, throughput (ops/s and
-// MiB/s) and latency against value size, then per op and value size the
-// percentile distribution and the timeline when enabled. dir is the run
-// directory the interval logs are read from. Problems that only cost one
-// figure are returned in warnings.
+// MiB/s) and latency against value size, and the p50 of each phase per
+// value size when the cells recorded phases (PhaseBars); then per op and
+// value size the percentile distribution and the timeline when enabled.
+// dir is the run directory the interval logs are read from. Problems that
+// only cost one figure are returned in warnings.
 func Figures(run *results.Run, dir string, opt Options) (figs []*Figure, warnings []error, err error) {
 	add := func(f *Figure, err error) error {
 		if err != nil {
@@ -43,6 +44,9 @@ func Figures(run *results.Run, dir string, opt Options) (figs []*Figure, warning
 			return nil, nil, err
 		}
 		if err := add(Latency(run, op)); err != nil {
+			return nil, nil, err
+		}
+		if err := add(PhaseBars(op, PhaseSizes(run, op))); err != nil {
 			return nil, nil, err
 		}
 		for _, size := range Sizes(run, op) {

@@ -37,11 +37,13 @@ type Series struct {
 	Points plotter.XYs
 }
 
-// Panel is one gonum plot plus the series and vertical markers drawn on it.
+// Panel is one gonum plot plus the series, vertical markers and bars
+// drawn on it.
 type Panel struct {
 	Plot    *gplot.Plot
 	Series  []Series
 	Markers []float64 // x positions of vertical marker lines
+	Bars    []Bar     // stacked bars (PhaseBars)
 }
 
 // Figure is one output image: panels stacked top to bottom, each with its
@@ -173,6 +175,16 @@ const legendGap = 6
 
 // newPlot returns a plot with kvbench's text sizes and grid.
 func newPlot(title, xLabel, yLabel string) *gplot.Plot {
+	p := styledPlot(title, xLabel, yLabel)
+	g := plotter.NewGrid()
+	g.Vertical.Color = color.Gray{Y: 225}
+	g.Horizontal.Color = color.Gray{Y: 225}
+	p.Add(g)
+	return p
+}
+
+// styledPlot is newPlot without the grid.
+func styledPlot(title, xLabel, yLabel string) *gplot.Plot {
 	p := gplot.New()
 	p.Title.Text = title
 	p.X.Label.Text = xLabel
@@ -189,10 +201,6 @@ func newPlot(title, xLabel, yLabel string) *gplot.Plot {
 	p.Y.Tick.Label.Font = sans(9)
 	p.Legend.TextStyle.Font = sans(10)
 	p.Legend.ThumbnailWidth = vg.Points(18)
-	g := plotter.NewGrid()
-	g.Vertical.Color = color.Gray{Y: 225}
-	g.Horizontal.Color = color.Gray{Y: 225}
-	p.Add(g)
 	return p
 }
 

@@ -20,6 +20,12 @@ func FuzzFigures(f *testing.F) {
 	}
 	f.Add(seed)
 	f.Add([]byte(`{"schema_version":1,"cells":[{"op":"get","value_size":1,"threshold":0,"protocol":"eager","throughput_ops":1e300,"latency_ns":{"p50":1,"p99":9223372036854775807}}]}`))
+	// Phases (PhaseBars): a pair at one size, a lone bar with an unknown
+	// phase, and p50s at the extremes.
+	f.Add([]byte(`{"schema_version":1,"cells":[` +
+		`{"op":"get","value_size":64,"threshold":4096,"protocol":"eager","phases":{"client":{"p50":400},"network":{"p50":1500},"server":{"p50":300}}},` +
+		`{"op":"get","value_size":64,"threshold":0,"protocol":"rendezvous","phases":{"client":{"p50":500},"read":{"p50":1600},"release":{"p50":1200}}},` +
+		`{"op":"set","value_size":0,"threshold":0,"protocol":"rendezvous","phases":{"write":{"p50":9223372036854775807},"commit":{"p50":-5},"other":{"p50":1}}}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		run, err := results.Decode(b)
 		if err != nil {

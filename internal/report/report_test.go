@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"slices"
 	"strings"
@@ -71,6 +72,9 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add(data)
 	f.Add([]byte(`{"schema_version":1}`))
+	if ph, err := os.ReadFile("testdata/phases/results.json"); err == nil {
+		f.Add(ph)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		run, err := results.Decode(b)
 		if err != nil {
@@ -80,6 +84,39 @@ func FuzzDecode(f *testing.F) {
 			if err := Write(&bytes.Buffer{}, run, format); err != nil {
 				t.Fatalf("%s: %v", format, err)
 			}
+			if err := WritePhases(&bytes.Buffer{}, run, format); err != nil && !errors.Is(err, ErrNoPhases) {
+				t.Fatalf("%s phases: %v", format, err)
+			}
 		}
 	})
+}
+
+func TestPhasesGolden(t *testing.T) {
+	run, _, err := results.Open("testdata/phases")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range Formats {
+		t.Run(format, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := WritePhases(&buf, run, format); err != nil {
+				t.Fatal(err)
+			}
+			golden.Assert(t, buf.String(), "report-phases."+format+".golden")
+		})
+	}
+	rows, names := PhaseRows(run)
+	if len(rows) != len(run.Cells) || strings.Join(names, " ") != "client network server read release write commit" {
+		t.Errorf("%d rows of %d cells, phases %v", len(rows), len(run.Cells), names)
+	}
+}
+
+func TestPhasesAbsent(t *testing.T) {
+	run, _, err := results.Open("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WritePhases(&bytes.Buffer{}, run, "table"); !errors.Is(err, ErrNoPhases) {
+		t.Errorf("a run without phases: %v, want ErrNoPhases", err)
+	}
 }

@@ -119,6 +119,28 @@ type Cell struct {
 	// start, so this is already inside Latency; where its percentiles
 	// approach Latency's, the harness rather than the target is measured.
 	IssueDelay *Latency `json:"issue_delay_ns,omitempty"`
+	// Phases (a run with op_phases) split the cell's latency into its
+	// parts, by name (PhaseNames); each operation's phases add up to its
+	// latency. Absent when the run did not record phases.
+	Phases map[string]OpPhase `json:"phases,omitempty"`
+}
+
+// PhaseNames are the names of an operation's phases in the order it
+// passes them: queue (open loop: intended start to issue), client (the
+// harness and client library), network (the request's round trip less
+// the server's part), server (arrival to reply or grant), read and
+// release (rendezvous GET), write and commit (rendezvous SET).
+var PhaseNames = []string{"queue", "client", "network", "server", "read", "release", "write", "commit"}
+
+// OpPhase summarises one phase of a cell's operations, in nanoseconds.
+type OpPhase struct {
+	Count int64 `json:"count"`
+	P50   int64 `json:"p50"`
+	P90   int64 `json:"p90"`
+	P99   int64 `json:"p99"`
+	Max   int64 `json:"max"`
+	// Histogram is the phase's HdrHistogram (compressed base64).
+	Histogram string `json:"histogram"`
 }
 
 // Latency is summary statistics in nanoseconds.

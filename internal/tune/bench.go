@@ -74,7 +74,8 @@ func (b *BenchMeasurer) Measure(ctx context.Context, op string, size int, p Prot
 			return Sample{}, errors.New("measure phase took no time")
 		}
 		ops := float64(m.Count) / secs
-		return Sample{P50: float64(m.Hist.ValueAtQuantile(50)), OpsPerSec: ops, BytesPerSec: ops * float64(size)}, nil
+		return Sample{P50: float64(m.Hist.ValueAtQuantile(50)), OpsPerSec: ops, BytesPerSec: ops * float64(size),
+			Phases: phaseP50s(&m.Phases)}, nil
 	}
 	if other {
 		// The target chose the other protocol despite the forced threshold:
@@ -82,4 +83,19 @@ func (b *BenchMeasurer) Measure(ctx context.Context, op string, size int, p Prot
 		return Sample{}, fmt.Errorf("%w: target used another protocol", ErrUnsupported)
 	}
 	return Sample{}, fmt.Errorf("no %s operation completed", op)
+}
+
+// phaseP50s is the p50 of each recorded phase, by name (nil without any).
+func phaseP50s(h *bench.PhaseHists) map[string]float64 {
+	var out map[string]float64
+	for p, hist := range h {
+		if hist == nil {
+			continue
+		}
+		if out == nil {
+			out = map[string]float64{}
+		}
+		out[bench.OpPhase(p).String()] = float64(hist.ValueAtQuantile(50))
+	}
+	return out
 }

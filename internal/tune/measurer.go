@@ -29,6 +29,9 @@ type Sample struct {
 	// OpsPerSec and BytesPerSec are the throughput (bytes count values).
 	OpsPerSec   float64 `json:"ops_per_sec"`
 	BytesPerSec float64 `json:"bytes_per_sec"`
+	// Phases are the p50 of each phase of the operations in nanoseconds,
+	// by name (results.PhaseNames), when they were recorded.
+	Phases map[string]float64 `json:"phases_p50_ns,omitempty"`
 }
 
 // ErrUnsupported is returned (wrapped) by a Measurer when the protocol

@@ -16,8 +16,9 @@ const (
 	TextFile = "tune.txt"
 )
 
-// Save writes tune.json, tune.txt and one tune-OP chart (PNG and SVG) per
-// op into dir, creating it, and returns the paths written.
+// Save writes tune.json, tune.txt, one tune-OP chart (PNG and SVG) per op
+// and, with phases, one tune-phases-OP chart per op into dir, creating it,
+// and returns the paths written.
 func (r *Result) Save(dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -52,7 +53,8 @@ func (r *Result) Save(dir string) ([]string, error) {
 }
 
 // Figures draws, per op, the eager and rendezvous p50 curves with the
-// repetitions' spread, the crossover and the recommended threshold. The
+// repetitions' spread, the crossover and the recommended threshold, and
+// when phases were recorded the stacked phase p50s per size. The
 // eager curve has no point where eager could not be measured (its legend
 // says where), and no crossover is drawn unless one was measured.
 func (r *Result) Figures() []*plot.Figure {
@@ -78,8 +80,23 @@ func (r *Result) Figures() []*plot.Figure {
 		if err == nil {
 			figs = append(figs, fig)
 		}
+		if fig, err := plot.PhaseBars(o.Op, o.phaseSizes()); err == nil && fig != nil {
+			fig.Name = "tune-" + fig.Name
+			figs = append(figs, fig)
+		}
 	}
 	return figs
+}
+
+// phaseSizes are o's phase medians as the phase figure's bars.
+func (o *OpResult) phaseSizes() []plot.PhaseSize {
+	var out []plot.PhaseSize
+	for _, p := range o.Points {
+		if len(p.EagerPhases) > 0 || len(p.RdvPhases) > 0 {
+			out = append(out, plot.PhaseSize{Size: p.Size, Eager: p.EagerPhases, Rendezvous: p.RdvPhases})
+		}
+	}
+	return out
 }
 
 func bounds(ss []Sample) (lo, hi float64) {

@@ -126,6 +126,10 @@ type Point struct {
 	RdvP50    float64 `json:"rdv_p50_ns"`
 	EagerRate float64 `json:"eager_bytes_per_sec"`
 	RdvRate   float64 `json:"rdv_bytes_per_sec"`
+	// EagerPhases and RdvPhases are, per phase, the median over the
+	// repetitions of the phase's p50 (ns); absent without phases.
+	EagerPhases map[string]float64 `json:"eager_phases_p50_ns,omitempty"`
+	RdvPhases   map[string]float64 `json:"rdv_phases_p50_ns,omitempty"`
 	// Ratio is EagerP50/RdvP50: above 1 rendezvous is faster.
 	Ratio float64 `json:"ratio"`
 	// RdvWins and EagerWins count the repetitions (pairs measured back to
@@ -170,7 +174,10 @@ type OpResult struct {
 	Threshold int `json:"threshold,omitempty"`
 	// Verdict explains the outcome in one sentence; Suggestion says which
 	// sizes to measure when the crossover was not found.
-	Verdict    string `json:"verdict"`
+	Verdict string `json:"verdict"`
+	// Decider says which phase decides the crossover, when one was found
+	// and phases were recorded.
+	Decider    string `json:"decider,omitempty"`
 	Suggestion string `json:"suggestion,omitempty"`
 }
 
@@ -301,12 +308,14 @@ func NewPoint(size int, eager, rdv []Sample, alpha float64) Point {
 	pt := Point{Size: size, Eager: eager, Rendezvous: rdv}
 	pt.RdvP50 = median(rdv, func(s Sample) float64 { return s.P50 })
 	pt.RdvRate = median(rdv, func(s Sample) float64 { return s.BytesPerSec })
+	pt.RdvPhases = medianPhases(rdv)
 	if len(eager) == 0 {
 		pt.Winner = "unmeasured"
 		return pt
 	}
 	pt.EagerP50 = median(eager, func(s Sample) float64 { return s.P50 })
 	pt.EagerRate = median(eager, func(s Sample) float64 { return s.BytesPerSec })
+	pt.EagerPhases = medianPhases(eager)
 	if pt.RdvP50 > 0 {
 		pt.Ratio = pt.EagerP50 / pt.RdvP50
 	}
@@ -462,6 +471,7 @@ func Analyze(op string, all []Point, keySize int) OpResult {
 	res.Verdict = fmt.Sprintf("rendezvous is faster from %s on (p50 %s vs eager %s, faster in %d of %d paired repeats, sign test p=%.3g); curves cross near %s",
 		units.Bytes(int64(c.Size)), units.Duration(c.RdvP50), units.Duration(c.EagerP50), c.RdvWins, c.RdvWins+c.EagerWins, c.P,
 		units.Bytes(int64(math.Round(res.EqualAt))))
+	res.Decider = res.decider()
 	return res
 }
 
@@ -636,6 +646,9 @@ func (r *Result) recommend(keySize int) {
 			r.Explanation = append(r.Explanation, line)
 		default:
 			r.Explanation = append(r.Explanation, fmt.Sprintf("%s: %s", o.Op, o.Verdict))
+		}
+		if o.Decider != "" {
+			r.Explanation = append(r.Explanation, o.Decider)
 		}
 	}
 	r.explainUnmeasured()

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,6 +24,7 @@ import (
 type linear struct {
 	eagerBase, eagerPerByte, rdvBase, rdvPerByte, sigma float64
 	maxEager                                            int // eager unsupported above this size; 0 = no limit
+	phases                                              bool
 	rnd                                                 *rand.Rand
 	calls                                               []string
 }
@@ -42,7 +44,21 @@ func (l *linear) Measure(_ context.Context, op string, size int, p Protocol) (Sa
 		lat = l.eagerBase + l.eagerPerByte*float64(size)
 	}
 	lat *= 1 + l.sigma*l.rnd.NormFloat64()
-	return Sample{P50: lat, OpsPerSec: 1e9 / lat, BytesPerSec: 1e9 / lat * float64(size)}, nil
+	s := Sample{P50: lat, OpsPerSec: 1e9 / lat, BytesPerSec: 1e9 / lat * float64(size)}
+	if l.phases {
+		s.Phases = linearPhases(lat, p)
+	}
+	return s, nil
+}
+
+// linearPhases splits a fake latency: eager's size cost is in network
+// (the payload travels inline), rendezvous's in read; the fixed parts
+// are the same at every size.
+func linearPhases(lat float64, p Protocol) map[string]float64 {
+	if p == Eager {
+		return map[string]float64{"client": 100, "server": 200, "network": lat - 300}
+	}
+	return map[string]float64{"client": 100, "server": 500, "network": 1500, "release": 300, "read": lat - 2400}
 }
 
 func newLinear(seed uint64) *linear {
@@ -555,5 +571,33 @@ func TestProtocolRanges(t *testing.T) {
 	r.Recommended = 16 // every request carries the key: nothing fits eager
 	if got := fmt.Sprint(r.protocolRanges("get")[1:]); got != "[[0..inf rendezvous]]" {
 		t.Errorf("ranges %s", got)
+	}
+}
+
+func TestDeciderNamesThePhase(t *testing.T) {
+	m := newLinear(3)
+	m.phases = true
+	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(1024, 65536), Repeats: 5, KeySize: 16}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := res.Ops[0]
+	if !o.Found || !strings.Contains(o.Decider, "the network phase decides the crossover: from 4KiB to 8KiB") {
+		t.Fatalf("found %v at %d, decider %q", o.Found, o.Crossover, o.Decider)
+	}
+	pt := o.Points[0]
+	if len(pt.EagerPhases) != 3 || len(pt.RdvPhases) != 5 || pt.RdvPhases["server"] != 500 {
+		t.Errorf("phase medians %v %v", pt.EagerPhases, pt.RdvPhases)
+	}
+	if !slices.Contains(res.Explanation, o.Decider) {
+		t.Errorf("explanation lacks the decider: %q", res.Explanation)
+	}
+	figs := res.Figures()
+	if len(figs) != 2 || figs[1].Name != "tune-phases-get" || len(figs[1].Panels[0].Bars) != 2*len(o.Points) {
+		t.Errorf("figures: %d, want the curves and tune-phases-get with a pair of bars per size", len(figs))
+	}
+	m.phases = false
+	if res, _ := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(1024, 65536), Repeats: 5}, m); res.Ops[0].Decider != "" {
+		t.Errorf("a run without phases names a decider: %q", res.Ops[0].Decider)
 	}
 }

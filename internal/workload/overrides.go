@@ -24,6 +24,8 @@ type Overrides struct {
 	Rate   *float64
 	Seed   *uint64 // --seed: seed
 	Verify *bool   // --verify: verify
+	// OpPhases (--phases) is op_phases.
+	OpPhases *bool
 }
 
 // ApplyOverrides sets each non-nil override on w and records the flag as
@@ -98,5 +100,9 @@ func (w *Workload) ApplyOverrides(o Overrides) {
 	if o.Verify != nil {
 		w.Verify = *o.Verify
 		mark("--verify", "verify")
+	}
+	if o.OpPhases != nil {
+		w.OpPhases = *o.OpPhases
+		mark("--phases", "op_phases")
 	}
 }

@@ -38,6 +38,9 @@ type Workload struct {
 	Load Load `yaml:"load" json:"load"`
 	// Verify checks every get against what the generator wrote.
 	Verify bool `yaml:"verify" json:"verify"`
+	// OpPhases records, per cell, a histogram of each phase of the
+	// operations (client, network, server, and the rendezvous steps).
+	OpPhases bool `yaml:"op_phases" json:"op_phases,omitempty"`
 	// Timeout bounds each operation.
 	Timeout Duration `yaml:"timeout" json:"timeout"`
 

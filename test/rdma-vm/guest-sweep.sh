@@ -1,6 +1,6 @@
 #!/bin/sh
 # guest-sweep.sh: make sweep-rdma inside the Soft-RoCE guest. kvbench runs
-# the threshold sweep, tune and the connections sweep over verbs against
+# the threshold sweep (with phases), tune and the connections sweep over verbs against
 # one kvserver; everything lands in sweep/ in the share, where the host
 # draws the plots. Arguments: WARMUP MEASURE TUNE_MEASURE (durations),
 # shortened from the workloads' own so the whole run fits in about ten
@@ -33,7 +33,7 @@ wait_listen $PORT $srv
 KV="taskset 1 ./kvbench"
 TARGET="--server $RDMAKV_ADDR:$PORT --transport verbs --poll busy"
 log "threshold sweep (warmup $WARMUP, measure $MEASURE per cell)"
-$KV run workloads/threshold-sweep.yaml $TARGET --warmup "$WARMUP" --duration "$MEASURE" -o sweep/run --quiet ||
+$KV run workloads/threshold-sweep.yaml $TARGET --phases --warmup "$WARMUP" --duration "$MEASURE" -o sweep/run --quiet ||
 	die "kvbench run threshold-sweep"
 log "tune (warmup $WARMUP, measure $TUNE_MEASURE per measurement)"
 $KV tune workloads/threshold-sweep.yaml $TARGET --warmup "$WARMUP" --duration "$TUNE_MEASURE" -o sweep/tune >sweep/tune.out ||

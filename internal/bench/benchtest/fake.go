@@ -31,11 +31,20 @@ type Fake struct {
 	// all connections) fail with FailErr, without touching the store.
 	FailEvery int64
 	FailErr   error
+	// Phases are added to every operation, one sleep each, and reported
+	// as its phases (bench.OpPhasesFrom) when the run records them.
+	Phases []Phase
 
 	mu    sync.Mutex
 	data  map[string][]byte
 	conns []*Conn
 	calls atomic.Int64
+}
+
+// Phase is a known time a fake operation spends in a phase.
+type Phase struct {
+	Phase bench.OpPhase
+	Time  time.Duration
 }
 
 // Rec is one recorded operation.
@@ -82,7 +91,7 @@ func (c *Conn) Ops() []Rec {
 // Closed reports whether Close was called.
 func (c *Conn) Closed() bool { return c.closed.Load() }
 
-func (c *Conn) begin(op bench.Op, key []byte) error {
+func (c *Conn) begin(ctx context.Context, op bench.Op, key []byte) error {
 	if c.closed.Load() {
 		return bench.ErrClosed
 	}
@@ -100,6 +109,13 @@ func (c *Conn) begin(op bench.Op, key []byte) error {
 	if d > 0 {
 		time.Sleep(d)
 	}
+	o := bench.OpPhasesFrom(ctx)
+	for _, p := range f.Phases {
+		time.Sleep(p.Time)
+		if o != nil {
+			o.Set(p.Phase, int64(p.Time))
+		}
+	}
 	if f.FailEvery > 0 && n%f.FailEvery == 0 {
 		return f.FailErr
 	}
@@ -114,9 +130,9 @@ func (c *Conn) proto(n int) bench.Protocol {
 }
 
 // Set implements bench.Target.
-func (c *Conn) Set(_ context.Context, key, value []byte) (bench.Protocol, error) {
+func (c *Conn) Set(ctx context.Context, key, value []byte) (bench.Protocol, error) {
 	p := c.proto(len(key) + len(value))
-	if err := c.begin(bench.OpSet, key); err != nil {
+	if err := c.begin(ctx, bench.OpSet, key); err != nil {
 		return p, err
 	}
 	if c.f.NoStore {
@@ -130,8 +146,8 @@ func (c *Conn) Set(_ context.Context, key, value []byte) (bench.Protocol, error)
 }
 
 // Get implements bench.Target.
-func (c *Conn) Get(_ context.Context, key []byte, view func([]byte)) (bench.Protocol, error) {
-	if err := c.begin(bench.OpGet, key); err != nil {
+func (c *Conn) Get(ctx context.Context, key []byte, view func([]byte)) (bench.Protocol, error) {
+	if err := c.begin(ctx, bench.OpGet, key); err != nil {
 		return bench.Eager, err
 	}
 	if c.f.NoStore {
@@ -157,8 +173,8 @@ func (c *Conn) Get(_ context.Context, key []byte, view func([]byte)) (bench.Prot
 }
 
 // Delete implements bench.Target.
-func (c *Conn) Delete(_ context.Context, key []byte) (bench.Protocol, error) {
-	if err := c.begin(bench.OpDelete, key); err != nil {
+func (c *Conn) Delete(ctx context.Context, key []byte) (bench.Protocol, error) {
+	if err := c.begin(ctx, bench.OpDelete, key); err != nil {
 		return bench.Eager, err
 	}
 	if c.f.NoStore {

@@ -1,0 +1,143 @@
+package report
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/units"
+)
+
+// ErrNoPhases is WritePhases' error for a run recorded without phases.
+var ErrNoPhases = errors.New("no cell has phases: record them with op_phases: true in the workload or --phases")
+
+// PhaseRow is one cell's phases for output; PhaseNames orders Phases.
+type PhaseRow struct {
+	Row
+	Phases map[string]results.OpPhase `json:"phases"`
+}
+
+// PhaseRows are the cells that have phases, in Rows' order, and the
+// names of the phases any of them has, in the order an operation passes
+// them.
+func PhaseRows(run *results.Run) ([]PhaseRow, []string) {
+	byKey := map[string]map[string]results.OpPhase{}
+	have := map[string]bool{}
+	for _, c := range run.Cells {
+		if len(c.Phases) > 0 {
+			byKey[c.Name()] = c.Phases
+			for name := range c.Phases {
+				have[name] = true
+			}
+		}
+	}
+	var rows []PhaseRow
+	for _, r := range Rows(run) {
+		if ph, ok := byKey[units.CellName(r.Op, r.ValueSize, r.Threshold, r.Protocol)]; ok {
+			rows = append(rows, PhaseRow{Row: r, Phases: ph})
+		}
+	}
+	var names []string
+	for _, n := range results.PhaseNames {
+		if have[n] {
+			names = append(names, n)
+		}
+	}
+	return rows, names
+}
+
+// WritePhases renders each cell's phases in format: table and markdown
+// show every phase's p50 beside the cell's (the phases of an operation
+// add up to its latency, so in a steady run their p50s add up to about
+// the cell's); csv has one line per cell and phase with count, p50, p90,
+// p99 and max; json has the cells with their phases.
+func WritePhases(w io.Writer, run *results.Run, format string) error {
+	rows, names := PhaseRows(run)
+	if len(rows) == 0 {
+		return ErrNoPhases
+	}
+	switch format {
+	case "table", "markdown":
+		return writePhaseTable(w, run, rows, names, format == "markdown")
+	case "csv":
+		return writePhaseCSV(w, rows, names)
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Workload string     `json:"workload"`
+			Phases   []string   `json:"phase_order"`
+			Cells    []PhaseRow `json:"cells"`
+		}{WorkloadName(run), names, rows})
+	}
+	return fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+}
+
+func phaseTableRow(r PhaseRow, names []string) []string {
+	out := []string{r.Op, units.Bytes(int64(r.ValueSize)), units.Bytes(int64(r.Threshold)), r.Protocol,
+		strconv.FormatInt(r.Count, 10), units.Duration(float64(r.P50))}
+	var sum int64
+	for _, n := range names {
+		p, ok := r.Phases[n]
+		if !ok {
+			out = append(out, "-")
+			continue
+		}
+		sum += p.P50
+		out = append(out, units.Duration(float64(p.P50)))
+	}
+	return append(out, units.Duration(float64(sum)))
+}
+
+func writePhaseTable(w io.Writer, run *results.Run, rows []PhaseRow, names []string, md bool) error {
+	cols := append(append([]string{"op", "value", "threshold", "protocol", "count", "p50"}, names...), "sum")
+	var b strings.Builder
+	if md {
+		fmt.Fprintf(&b, "## kvbench run %s: p50 of each phase\n\n", WorkloadName(run))
+		b.WriteString("| " + strings.Join(cols, " | ") + " |\n|")
+		for i := range cols {
+			if i < 4 {
+				b.WriteString(" --- |")
+			} else {
+				b.WriteString(" ---: |")
+			}
+		}
+		b.WriteString("\n")
+		for _, r := range rows {
+			b.WriteString("| " + strings.Join(phaseTableRow(r, names), " | ") + " |\n")
+		}
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	fmt.Fprintf(w, "workload %s: p50 of each phase (sum: of the phase p50s)\n\n", WorkloadName(run))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, strings.Join(cols, "\t")+"\t")
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(phaseTableRow(r, names), "\t")+"\t")
+	}
+	return tw.Flush()
+}
+
+func writePhaseCSV(w io.Writer, rows []PhaseRow, names []string) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"op", "value_size", "threshold", "protocol", "phase", "count", "p50_ns", "p90_ns", "p99_ns", "max_ns"})
+	for _, r := range rows {
+		for _, n := range names {
+			p, ok := r.Phases[n]
+			if !ok {
+				continue
+			}
+			_ = cw.Write([]string{r.Op, strconv.Itoa(r.ValueSize), strconv.Itoa(r.Threshold), r.Protocol, n,
+				strconv.FormatInt(p.Count, 10), strconv.FormatInt(p.P50, 10), strconv.FormatInt(p.P90, 10),
+				strconv.FormatInt(p.P99, 10), strconv.FormatInt(p.Max, 10)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

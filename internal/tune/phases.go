@@ -1,0 +1,94 @@
+package tune
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/units"
+)
+
+// medianPhases is, per phase, the median of the repetitions' p50s (nil
+// when no repetition recorded phases).
+func medianPhases(ss []Sample) map[string]float64 {
+	var out map[string]float64
+	for _, name := range results.PhaseNames {
+		var v []Sample
+		for _, s := range ss {
+			if p, ok := s.Phases[name]; ok {
+				v = append(v, Sample{P50: p})
+			}
+		}
+		if len(v) == 0 {
+			continue
+		}
+		if out == nil {
+			out = map[string]float64{}
+		}
+		out[name] = median(v, func(s Sample) float64 { return s.P50 })
+	}
+	return out
+}
+
+// lead is, per phase, how much longer eager spends in it than rendezvous
+// at p (phase p50 medians; a phase one protocol lacks counts as 0).
+func lead(p Point) map[string]float64 {
+	d := map[string]float64{}
+	for name, v := range p.EagerPhases {
+		d[name] += v
+	}
+	for name, v := range p.RdvPhases {
+		d[name] -= v
+	}
+	return d
+}
+
+// decider names the phase that decides o's crossover: the one whose
+// eager-minus-rendezvous difference grows most from the size below the
+// crossover to the crossover, tipping the balance to rendezvous. Empty
+// without a crossover or without phases on both sides.
+func (o *OpResult) decider() string {
+	if !o.Found {
+		return ""
+	}
+	var below, at *Point
+	for i := range o.Points {
+		switch o.Points[i].Size {
+		case o.Below:
+			below = &o.Points[i]
+		case o.Crossover:
+			at = &o.Points[i]
+		}
+	}
+	if below == nil || at == nil || len(below.EagerPhases) == 0 || len(at.RdvPhases) == 0 {
+		return ""
+	}
+	lb, la := lead(*below), lead(*at)
+	names := slices.Sorted(func(yield func(string) bool) {
+		for n := range la {
+			if !yield(n) {
+				return
+			}
+		}
+	})
+	best, shift := "", 0.0
+	for _, n := range names {
+		if s := la[n] - lb[n]; best == "" || s > shift {
+			best, shift = n, s
+		}
+	}
+	if shift <= 0 {
+		return ""
+	}
+	eb, ea := below.EagerPhases[best], at.EagerPhases[best]
+	rb, ra := below.RdvPhases[best], at.RdvPhases[best]
+	return fmt.Sprintf("%s: the %s phase decides the crossover: from %s to %s it grows %s for eager (%s to %s) against %s for rendezvous (%s to %s); rendezvous's extra steps (read/write, release/commit) cost %s at %s",
+		o.Op, best, units.Bytes(int64(o.Below)), units.Bytes(int64(o.Crossover)),
+		units.Duration(ea-eb), units.Duration(eb), units.Duration(ea), units.Duration(ra-rb), units.Duration(rb), units.Duration(ra),
+		units.Duration(extraSteps(at.RdvPhases)), units.Bytes(int64(o.Crossover)))
+}
+
+// extraSteps is rendezvous's time in the phases eager does not have.
+func extraSteps(ph map[string]float64) float64 {
+	return ph["read"] + ph["release"] + ph["write"] + ph["commit"]
+}
