@@ -31,6 +31,13 @@ type Config struct {
 	Load workload.Load
 	// Verify checks every get against what this run wrote (see shard).
 	Verify bool
+	// Rank and Ranks place this process among Ranks load generators (0 and
+	// 0 or 1: alone). Workers are numbered across all ranks, rank r
+	// holding r*W to r*W+W-1 of Ranks*W, so the ranks own disjoint keys
+	// (verify stays exact), draw from streams derived from (seed, rank),
+	// share measure-phase operation counts and issue disjoint slots of one
+	// open-loop schedule at the workload's total rate.
+	Rank, Ranks int
 	// OpPhases records each operation's phases (OpPhase) where the target
 	// times them (OpPhasesFrom).
 	OpPhases bool
@@ -47,8 +54,11 @@ type Config struct {
 	Tick time.Duration
 }
 
-// Workers is the number of concurrent operation issuers.
+// Workers is the number of concurrent operation issuers of this rank.
 func (c *Config) Workers() int { return c.Load.Connections * c.Load.Depth }
+
+// ranks is the number of ranks, at least 1.
+func (c *Config) ranks() int { return max(c.Ranks, 1) }
 
 // Validate reports every problem with the configuration.
 func (c *Config) Validate() error {
@@ -103,8 +113,11 @@ func (c *Config) Validate() error {
 	if c.Measure.Duration <= 0 && c.Measure.Ops <= 0 && (c.Load.Mode != "open" || c.Load.Ramp == nil) {
 		bad("phases.measure: needs a duration or an operation count")
 	}
-	if c.Verify && c.Load.Connections >= 1 && c.Load.Depth >= 1 && c.Keys.Count < c.Workers() {
-		bad("verify: keys.count %d is below connections x depth = %d; verify mode gives each worker its own keys", c.Keys.Count, c.Workers())
+	if c.Ranks < 0 || c.Rank < 0 || c.Rank >= c.ranks() {
+		bad("rank %d of %d: want 0 <= rank < ranks", c.Rank, c.Ranks)
+	}
+	if all := c.Workers() * c.ranks(); c.Verify && c.Load.Connections >= 1 && c.Load.Depth >= 1 && c.Keys.Count < all {
+		bad("verify: keys.count %d is below connections x depth x ranks = %d; verify mode gives each worker its own keys", c.Keys.Count, all)
 	}
 	if c.Dialer == nil {
 		bad("no dialer")

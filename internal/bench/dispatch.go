@@ -54,6 +54,10 @@ type dispatcher struct {
 	// within wakeLead.
 	due   atomic.Int64
 	wake  []chan struct{} // per worker, capacity 1
+	// first and span place this rank's workers in the schedule: slot n
+	// is theirs when first <= n mod span < first+len(wake) (0 and W
+	// alone).
+	first, span int64
 	done  <-chan struct{} // interrupt
 	stop  *atomic.Bool
 	quit  chan struct{} // closed when the phase no longer needs releases
@@ -63,7 +67,7 @@ type dispatcher struct {
 
 func newDispatcher(base time.Time, pacer Pacer, total, limitNs int64, wake []chan struct{}, done <-chan struct{}, stop *atomic.Bool) *dispatcher {
 	d := &dispatcher{
-		base: base, pacer: pacer, total: total, limitNs: limitNs,
+		base: base, pacer: pacer, total: total, limitNs: limitNs, span: int64(len(wake)),
 		wake: wake, done: done, stop: stop, quit: make(chan struct{}),
 		timer: time.NewTimer(time.Hour), yield: runtime.GOMAXPROCS(0) == 1,
 	}
@@ -84,7 +88,11 @@ func newDispatcher(base time.Time, pacer Pacer, total, limitNs int64, wake []cha
 // schedule ends, the run is interrupted or quit is closed.
 func (d *dispatcher) run() {
 	W := int64(len(d.wake))
-	for n := int64(0); d.total < 0 || n < d.total; n++ {
+	for s := int64(0); ; s++ {
+		n := s/W*d.span + d.first + s%W // this rank's s-th slot
+		if d.total >= 0 && n >= d.total {
+			return
+		}
 		off, ok := d.pacer.Offset(n)
 		if !ok || (d.limitNs > 0 && int64(off) >= d.limitNs) {
 			return
@@ -94,7 +102,7 @@ func (d *dispatcher) run() {
 		}
 		d.due.Store(n)
 		select {
-		case d.wake[n%W] <- struct{}{}:
+		case d.wake[s%W] <- struct{}{}:
 			// The woken worker waits in this P's run queue; let it run
 			// now rather than when another P gets round to stealing it.
 			runtime.Gosched()

@@ -71,14 +71,14 @@ func (r *runner) resetWorkers(ws []*worker, phaseID int, coll *collector) error 
 		w.pub.ops.Store(0)
 		w.pub.errs.Store(0)
 		w.rng = keygen.NewRand(r.cfg.Seed, stream(r.cell, phaseID, w.id))
-		g, err := r.keyGen(w.id, len(ws))
+		g, err := r.keyGen(w.id, w.workers)
 		if err != nil {
 			return err
 		}
 		w.keys = g
 		w.rec = nil
 		if coll != nil {
-			w.rec = &recorder{sink: coll, worker: w.id}
+			w.rec = &recorder{sink: coll, worker: w.local}
 		}
 	}
 	return nil
@@ -101,6 +101,7 @@ func (r *runner) drive(ws []*worker, base time.Time, pacer Pacer, ph workload.Ph
 			wake[i] = w.wake
 		}
 		disp = newDispatcher(base, pacer, total, limitNs, wake, r.done, &r.stop)
+		disp.first, disp.span = int64(r.cfg.Rank*W), int64(W*r.cfg.ranks())
 		dwg.Go(disp.run)
 	}
 	var wg sync.WaitGroup
@@ -109,7 +110,7 @@ func (r *runner) drive(ws []*worker, base time.Time, pacer Pacer, ph workload.Ph
 			if pacer != nil {
 				w.runOpen(base, pacer, total, limitNs, disp)
 			} else {
-				w.runClosed(base, quota(ph.Ops, W, w.id), limitNs)
+				w.runClosed(base, quota(ph.Ops, w.workers, w.id), limitNs)
 			}
 			if w.rec != nil {
 				w.rec.finish()

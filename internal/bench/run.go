@@ -112,7 +112,7 @@ func (r *runner) run() error {
 	if r.cfg.Verify {
 		r.shards = make([]*shard, W)
 		for w := range r.shards {
-			r.shards[w] = newShard(int64(r.cfg.Keys.Count), w, W, r.cfg.FreshServer)
+			r.shards[w] = newShard(int64(r.cfg.Keys.Count), r.cfg.Rank*W+w, W*r.cfg.ranks(), r.cfg.FreshServer)
 		}
 	}
 	for _, th := range r.cfg.Thresholds {
@@ -161,7 +161,7 @@ func (r *runner) workers(conns []Conn, size int) ([]*worker, error) {
 	ws := make([]*worker, W)
 	for i := range ws {
 		w := &worker{
-			id: i, workers: W,
+			id: r.cfg.Rank*W + i, workers: W * r.cfg.ranks(), local: i,
 			t:        conns[i/r.cfg.Load.Depth],
 			ctx:      r.opCtx,
 			done:     r.done,
@@ -188,8 +188,9 @@ func (r *runner) workers(conns []Conn, size int) ([]*worker, error) {
 	return ws, nil
 }
 
-// stream numbers a worker's random source: cell, phase and worker, so a
-// phase's operations do not depend on how long earlier phases ran.
+// stream numbers a worker's random source: cell, phase and worker (its
+// number across all ranks), so a phase's operations do not depend on how
+// long earlier phases ran, and every rank's differ.
 func stream(cell, phase, worker int) uint64 {
 	return uint64(cell)<<32 | uint64(phase)<<24 | uint64(worker)
 }

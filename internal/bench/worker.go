@@ -24,7 +24,10 @@ type pub struct {
 // worker issues operations on one target. Everything it touches per
 // operation is its own.
 type worker struct {
+	// id is the worker's number among all ranks' workers; local its
+	// index in this rank.
 	id, workers int
+	local       int
 	t           Target
 	ctx         context.Context // for operations; not cancelled by an interrupt
 	done        <-chan struct{} // closed on interrupt

@@ -22,8 +22,9 @@ func init() { register(newRunCmd) }
 
 type runFlags struct {
 	workloadFlags
-	out   string
-	quiet bool
+	out         string
+	quiet       bool
+	rank, ranks int
 }
 
 func newRunCmd() *cobra.Command {
@@ -63,6 +64,8 @@ Exit status: 0 on success, 1 on error or when verify mode found a bad value,
 	fl := cmd.Flags()
 	fl.StringVarP(&f.out, "out", "o", results.DefaultParent, "directory to create the run directory in")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress and no table; print only the results directory")
+	fl.IntVar(&f.rank, "rank", 0, "this load generator's rank, 0 to ranks-1, for a run from several hosts merged later (default: from OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID or JOB_COMPLETION_INDEX)")
+	fl.IntVar(&f.ranks, "ranks", 0, "how many load generators run the workload together (default: from OMPI_COMM_WORLD_SIZE, PMI_SIZE or SLURM_NTASKS)")
 	cmd.MarkFlagDirname("out")
 	return cmd
 }
@@ -75,6 +78,13 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	}
 	cfg := bench.FromWorkload(w)
 	cfg.Codec = bench.Values{}
+	var from string
+	if cfg.Rank, cfg.Ranks, from, err = rankOf(cmd, f.rank, f.ranks); err != nil {
+		return err
+	}
+	if cfg.Ranks > 1 && w.Target.Server == "" {
+		return fmt.Errorf("rank %d of %d: the ranks must share one server: give target.server or --server (an embedded server is each rank's own)", cfg.Rank, cfg.Ranks)
+	}
 	h, err := bench.OpenHarness(bench.HarnessConfig{
 		Workload: w, MaxValue: cfg.ValueSizes[len(cfg.ValueSizes)-1], MaxThreshold: cfg.Thresholds[len(cfg.Thresholds)-1],
 		Host: results.CollectHost(), Logger: noticeLogger(stderr),
@@ -101,7 +111,12 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	if err != nil {
 		return errors.Join(runErr, err)
 	}
-	dir, err := results.WriteRun(f.out, w.Name, run, cells)
+	name := w.Name
+	if cfg.Ranks > 1 {
+		run.Rank = &results.Rank{Rank: cfg.Rank, Ranks: cfg.Ranks, From: from}
+		name = fmt.Sprintf("%s-rank%d", w.Name, cfg.Rank)
+	}
+	dir, err := results.WriteRun(f.out, name, run, cells)
 	switch {
 	case errors.Is(err, results.ErrLatest):
 		// A convenience for scripts; the run itself is complete without it.

@@ -34,6 +34,40 @@ type Run struct {
 	// Verify sums the verify counters over all cells.
 	Verify VerifyCounts `json:"verify"`
 	Cells  []Cell       `json:"cells"`
+	// Rank places a run made by one of several load generators (kvbench
+	// run --rank, or a launcher's environment); absent for a run alone.
+	Rank *Rank `json:"rank,omitempty"`
+	// Ranks, in a run merged from several (kvbench merge), are each
+	// rank's own figures, so a slow client host stands out.
+	Ranks []RankSummary `json:"ranks,omitempty"`
+}
+
+// Rank is one load generator's place in a run of several.
+type Rank struct {
+	Rank  int `json:"rank"`
+	Ranks int `json:"ranks"`
+	// From says where the rank came from: "--rank" or the launcher's
+	// variable (OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID, ...).
+	From string `json:"from,omitempty"`
+}
+
+// RankSummary is one rank's part of a merged run.
+type RankSummary struct {
+	Rank  int        `json:"rank"`
+	Host  string     `json:"host"`
+	Start time.Time  `json:"start"`
+	End   time.Time  `json:"end"`
+	Cells []RankCell `json:"cells"`
+}
+
+// RankCell is one rank's figures for one cell of a merged run.
+type RankCell struct {
+	Name          string  `json:"cell"`
+	Count         int64   `json:"count"`
+	Errors        int64   `json:"errors"`
+	ThroughputOps float64 `json:"throughput_ops"`
+	P50           int64   `json:"p50_ns"`
+	P99           int64   `json:"p99_ns"`
 }
 
 // Host describes the machine the client ran on.

@@ -39,6 +39,20 @@ type Fake struct {
 	data  map[string][]byte
 	conns []*Conn
 	calls atomic.Int64
+	// store, when set, holds the data instead (Share).
+	store *Fake
+}
+
+// Share makes f keep its data in other's store, as several clients of one
+// server do; f keeps its own connections and records.
+func (f *Fake) Share(other *Fake) { f.store = other }
+
+// db is the fake holding the data and its lock.
+func (f *Fake) db() *Fake {
+	if f.store != nil {
+		return f.store.db()
+	}
+	return f
 }
 
 // Phase is a known time a fake operation spends in a phase.
@@ -66,8 +80,12 @@ type Conn struct {
 func (f *Fake) Dial(_ context.Context, threshold int) (bench.Conn, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.data == nil {
-		f.data = map[string][]byte{}
+	if d := f.db(); d != f {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+	}
+	if db := f.db(); db.data == nil {
+		db.data = map[string][]byte{}
 	}
 	c := &Conn{f: f, threshold: threshold}
 	f.conns = append(f.conns, c)
@@ -139,9 +157,9 @@ func (c *Conn) Set(ctx context.Context, key, value []byte) (bench.Protocol, erro
 		return p, nil
 	}
 	v := append([]byte(nil), value...)
-	c.f.mu.Lock()
-	c.f.data[string(key)] = v
-	c.f.mu.Unlock()
+	c.f.db().mu.Lock()
+	c.f.db().data[string(key)] = v
+	c.f.db().mu.Unlock()
 	return p, nil
 }
 
@@ -153,13 +171,13 @@ func (c *Conn) Get(ctx context.Context, key []byte, view func([]byte)) (bench.Pr
 	if c.f.NoStore {
 		return bench.Eager, bench.ErrNotFound
 	}
-	c.f.mu.Lock()
-	v, ok := c.f.data[string(key)]
+	c.f.db().mu.Lock()
+	v, ok := c.f.db().data[string(key)]
 	var buf []byte
 	if ok {
 		buf = append(buf, v...)
 	}
-	c.f.mu.Unlock()
+	c.f.db().mu.Unlock()
 	if !ok {
 		return bench.Eager, bench.ErrNotFound
 	}
@@ -180,10 +198,10 @@ func (c *Conn) Delete(ctx context.Context, key []byte) (bench.Protocol, error) {
 	if c.f.NoStore {
 		return bench.Eager, bench.ErrNotFound
 	}
-	c.f.mu.Lock()
-	_, ok := c.f.data[string(key)]
-	delete(c.f.data, string(key))
-	c.f.mu.Unlock()
+	c.f.db().mu.Lock()
+	_, ok := c.f.db().data[string(key)]
+	delete(c.f.db().data, string(key))
+	c.f.db().mu.Unlock()
 	if !ok {
 		return bench.Eager, bench.ErrNotFound
 	}

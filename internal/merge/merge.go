@@ -1,0 +1,178 @@
+// Package merge combines the results of one workload run by several load
+// generators (kvbench merge, and rank 0 of an MPI job) into one run:
+// histograms added exactly, counts and errors summed, throughput the sum
+// of the ranks', and each rank's own figures kept beside the merged ones.
+package merge
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/kvbench/kvbench/internal/results"
+)
+
+// Part is one rank's run and the directory its interval logs are in.
+type Part struct {
+	Run *results.Run
+	Dir string
+}
+
+// Runs merges parts, which must be the ranks of one run: the same
+// workload, the same number of ranks, each rank once. It returns the
+// merged run and its cells' interval logs, ready for results.WriteRun, and
+// warnings (missing ranks, measure windows that do not overlap).
+func Runs(parts []Part) (*results.Run, []results.CellLog, []string, error) {
+	if len(parts) == 0 {
+		return nil, nil, nil, errors.New("nothing to merge")
+	}
+	warnings, err := check(parts)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	first := parts[0].Run
+	out := &results.Run{
+		SchemaVersion: results.SchemaVersion, Workload: first.Workload, Seed: first.Seed,
+		Version: first.Version, Revision: first.Revision, Start: first.Start, End: first.End,
+		EndReason: "completed", Host: first.Host, Transport: first.Transport,
+	}
+	for _, p := range parts {
+		r := p.Run
+		out.Start = minTime(out.Start, r.Start)
+		if r.End.After(out.End) {
+			out.End = r.End
+		}
+		if r.EndReason != "completed" && out.EndReason == "completed" {
+			out.EndReason = fmt.Sprintf("rank %d: %s", r.Rank.Rank, r.EndReason)
+		}
+		out.Verify.Checked += r.Verify.Checked
+		out.Verify.Mismatches += r.Verify.Mismatches
+		out.Verify.Missing += r.Verify.Missing
+		out.Verify.Torn += r.Verify.Torn
+		out.Ranks = append(out.Ranks, summary(r))
+	}
+	logs, err := cells(parts)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return out, logs, warnings, nil
+}
+
+// check refuses parts that are not the ranks of one run and warns about
+// what makes the merge less than a whole run.
+func check(parts []Part) ([]string, error) {
+	first := parts[0]
+	var warnings []string
+	seen := map[int]string{}
+	for _, p := range parts {
+		r := p.Run
+		if r.Rank == nil {
+			return nil, fmt.Errorf("%s was not run as one of several ranks (kvbench run --rank I --ranks N, or under a launcher): its keys and random streams are every run's, so merging it would count the same work twice", p.Dir)
+		}
+		if r.Rank.Ranks != first.Run.Rank.Ranks {
+			return nil, fmt.Errorf("%s is rank %d of %d, %s of %d: runs of different jobs", p.Dir, r.Rank.Rank, r.Rank.Ranks, first.Dir, first.Run.Rank.Ranks)
+		}
+		if d, ok := seen[r.Rank.Rank]; ok {
+			return nil, fmt.Errorf("%s and %s are both rank %d", d, p.Dir, r.Rank.Rank)
+		}
+		seen[r.Rank.Rank] = p.Dir
+		if path, a, b, ok := diff(first.Run.Workload, r.Workload, ""); ok {
+			return nil, fmt.Errorf("%s and %s ran different workloads: %s is %s in the first and %s in the second", first.Dir, p.Dir, path, show(a), show(b))
+		}
+	}
+	if n := first.Run.Rank.Ranks; len(seen) < n {
+		var missing []int
+		for i := range n {
+			if _, ok := seen[i]; !ok {
+				missing = append(missing, i)
+			}
+		}
+		warnings = append(warnings, fmt.Sprintf("ranks %v of %d are missing: the merged run holds only part of the load", missing, n))
+	}
+	lastStart, firstEnd := first.Run.Start, first.Run.End
+	for _, p := range parts {
+		if p.Run.Start.After(lastStart) {
+			lastStart = p.Run.Start
+		}
+		firstEnd = minTime(firstEnd, p.Run.End)
+	}
+	if !lastStart.Before(firstEnd) {
+		warnings = append(warnings, fmt.Sprintf("the runs do not overlap in time (the last started %s after the first ended): the merged figures describe no single moment of load",
+			lastStart.Sub(firstEnd).Round(time.Millisecond)))
+	}
+	return warnings, nil
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// summary is rank r's own figures.
+func summary(r *results.Run) results.RankSummary {
+	s := results.RankSummary{Rank: r.Rank.Rank, Host: r.Host.Hostname, Start: r.Start, End: r.End}
+	for _, c := range r.Cells {
+		var errs int64
+		for _, n := range c.Errors {
+			errs += n
+		}
+		s.Cells = append(s.Cells, results.RankCell{Name: c.Name(), Count: c.Count, Errors: errs,
+			ThroughputOps: c.ThroughputOps, P50: c.Latency.P50, P99: c.Latency.P99})
+	}
+	return s
+}
+
+// diff finds the first field where two workload documents differ, by
+// dotted path.
+func diff(a, b any, path string) (string, any, any, bool) {
+	am, aok := a.(map[string]any)
+	bm, bok := b.(map[string]any)
+	// A section one side lacks compares field by field with an empty one.
+	if aok && b == nil || bok && a == nil {
+		aok, bok = true, true
+	}
+	if aok && bok {
+		keys := make([]string, 0, len(am)+len(bm))
+		for k := range am {
+			keys = append(keys, k)
+		}
+		for k := range bm {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range slices.Compact(keys) {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			if q, x, y, ok := diff(am[k], bm[k], p); ok {
+				return q, x, y, true
+			}
+		}
+		return "", nil, nil, false
+	}
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		return path, a, b, true
+	}
+	return "", nil, nil, false
+}
+
+// addTo adds h into *dst, making it on first use.
+func addTo(dst **hdrhistogram.Histogram, h *hdrhistogram.Histogram) {
+	if *dst == nil {
+		*dst = results.NewHistogram()
+	}
+	(*dst).Merge(h)
+}
+
+func show(v any) string {
+	if v == nil {
+		return "absent"
+	}
+	return fmt.Sprint(v)
+}
