@@ -52,17 +52,17 @@ type dispatcher struct {
 	// due is the highest slot released so far (-1: none). Slots are
 	// released in order, wakeLead early, so due >= n says slot n starts
 	// within wakeLead.
-	due   atomic.Int64
-	wake  []chan struct{} // per worker, capacity 1
+	due  atomic.Int64
+	wake []chan struct{} // per worker, capacity 1
 	// first and span place this rank's workers in the schedule: slot n
 	// is theirs when first <= n mod span < first+len(wake) (0 and W
 	// alone).
 	first, span int64
-	done  <-chan struct{} // interrupt
-	stop  *atomic.Bool
-	quit  chan struct{} // closed when the phase no longer needs releases
-	timer *time.Timer
-	yield bool // spin with runtime.Gosched: there is only one P
+	done        <-chan struct{} // interrupt
+	stop        *atomic.Bool
+	quit        chan struct{} // closed when the phase no longer needs releases
+	timer       *time.Timer
+	yield       bool // spin with runtime.Gosched: there is only one P
 }
 
 func newDispatcher(base time.Time, pacer Pacer, total, limitNs int64, wake []chan struct{}, done <-chan struct{}, stop *atomic.Bool) *dispatcher {
