@@ -10,7 +10,7 @@ LDFLAGS  := -X github.com/kvbench/kvbench/internal/cli.revision=$(REVISION)
 
 DURATION ?= 10m
 
-.PHONY: all setup build lib run test test-go soak soak-short fuzz bench lint clean
+.PHONY: all setup build build-mpi lib run test test-go soak soak-short fuzz bench lint clean
 
 all: build
 
@@ -31,6 +31,12 @@ lib: setup
 	rm -f lib/libkvclient.h
 
 # run: the quickstart workload against an embedded server, then its plots.
+# build-mpi: kvbench with MPI support (the mpi build tag, over Open MPI),
+# for mpirun -np N bin/kvbench run ... and srun --mpi=pmix.
+build-mpi: setup
+	$(GO) build -tags mpi -ldflags '$(LDFLAGS)' -o $(BIN)/kvbench ./cmd/kvbench
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/kvserver ./cmd/kvserver
+
 run: build
 	$(BIN)/kvbench run $(WORKLOAD) -o results
 	$(BIN)/kvbench plot results/latest -o plots

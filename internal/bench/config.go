@@ -38,6 +38,11 @@ type Config struct {
 	// share measure-phase operation counts and issue disjoint slots of one
 	// open-loop schedule at the workload's total rate.
 	Rank, Ranks int
+	// Sync, if set, is called before each cell's preload, warmup and
+	// measure phases with the phase's name; ranks of an MPI job meet at
+	// a barrier there, so all measure the same window. An error ends the
+	// run.
+	Sync func(phase string) error
 	// OpPhases records each operation's phases (OpPhase) where the target
 	// times them (OpPhasesFrom).
 	OpPhases bool

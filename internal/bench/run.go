@@ -188,6 +188,17 @@ func (r *runner) workers(conns []Conn, size int) ([]*worker, error) {
 	return ws, nil
 }
 
+// sync meets the other ranks before a phase (Config.Sync).
+func (r *runner) sync(phase string) error {
+	if r.cfg.Sync == nil {
+		return nil
+	}
+	if err := r.cfg.Sync(phase); err != nil {
+		return fmt.Errorf("cell %d %s: %w", r.cell, phase, err)
+	}
+	return nil
+}
+
 // stream numbers a worker's random source: cell, phase and worker (its
 // number across all ranks), so a phase's operations do not depend on how
 // long earlier phases ran, and every rank's differ.
@@ -206,17 +217,26 @@ func (r *runner) runCell(conns []Conn, th, size int) error {
 		}
 	}()
 	if r.cfg.Preload {
+		if err := r.sync("preload"); err != nil {
+			return err
+		}
 		if err := r.preload(ws, th, size); err != nil {
 			return err
 		}
 	}
 	if ph := r.cfg.Warmup; ph.Duration > 0 || ph.Ops > 0 {
+		if err := r.sync("warmup"); err != nil {
+			return err
+		}
 		if _, err := r.phase(ws, th, size, "warmup", ph, 0); err != nil {
 			return err
 		}
 	}
 	if r.stop.Load() {
 		return nil
+	}
+	if err := r.sync("measure"); err != nil {
+		return err
 	}
 	ms, err := r.phase(ws, th, size, "measure", r.cfg.Measure, 1)
 	r.rep.Measurements = append(r.rep.Measurements, ms...)

@@ -78,8 +78,17 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	}
 	cfg := bench.FromWorkload(w)
 	cfg.Codec = bench.Values{}
+	world, err := joinMPI(cmd)
+	if err != nil {
+		return err
+	}
 	var from string
-	if cfg.Rank, cfg.Ranks, from, err = rankOf(cmd, f.rank, f.ranks); err != nil {
+	if world != nil {
+		defer world.Finalize()
+		cfg.Rank, cfg.Ranks, from = world.Rank(), world.Size(), "MPI"
+		cfg.Sync = func(string) error { return world.Barrier() }
+		f.quiet = f.quiet || world.Rank() != 0 // rank 0 speaks for the job
+	} else if cfg.Rank, cfg.Ranks, from, err = rankOf(cmd, f.rank, f.ranks); err != nil {
 		return err
 	}
 	if cfg.Ranks > 1 && w.Target.Server == "" {
@@ -103,6 +112,9 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	defer stop()
 	rep, runErr := bench.Run(ctx, cfg)
 	stop()
+	if world != nil && runErr != nil {
+		abortRank(stderr, world, runErr)
+	}
 	if rep == nil || (runErr != nil && len(rep.Measurements) == 0) {
 		return runErr // nothing was measured: no run directory
 	}
@@ -115,6 +127,12 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	if cfg.Ranks > 1 {
 		run.Rank = &results.Rank{Rank: cfg.Rank, Ranks: cfg.Ranks, From: from}
 		name = fmt.Sprintf("%s-rank%d", w.Name, cfg.Rank)
+	}
+	if world != nil {
+		if run, cells, err = gatherRanks(world, run, cells); err != nil || run == nil {
+			return err // the other ranks are done; rank 0 writes the job's results
+		}
+		name = w.Name
 	}
 	dir, err := results.WriteRun(f.out, name, run, cells)
 	switch {
@@ -133,6 +151,10 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 			return err
 		}
 		fmt.Fprintf(stdout, "results: %s\n", dir)
+	}
+	if world != nil {
+		rep = &bench.Report{Interrupted: rep.Interrupted, Verify: bench.VerifyCounts{Checked: run.Verify.Checked,
+			Mismatches: run.Verify.Mismatches, Missing: run.Verify.Missing, Torn: run.Verify.Torn}}
 	}
 	return outcome(rep, runErr, dir)
 }

@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"bytes"
 	"fmt"
 	"time"
 
@@ -75,7 +76,7 @@ func (a *acc) add(p Part, c results.Cell) error {
 		addTo(&h, ph)
 		a.phases[name] = h
 	}
-	ivs, err := results.CellIntervals(p.Dir, c)
+	ivs, err := p.intervals(c)
 	if err != nil {
 		return fmt.Errorf("%s: %w", p.Dir, err)
 	}
@@ -137,4 +138,16 @@ func worst(a, b *results.Latency) *results.Latency {
 	w.P50, w.P90, w.P99 = max(w.P50, b.P50), max(w.P90, b.P90), max(w.P99, b.P99)
 	w.P999, w.P9999, w.Max = max(w.P999, b.P999), max(w.P9999, b.P9999), max(w.Max, b.Max)
 	return &w
+}
+
+// intervals are the part's interval histograms of cell c.
+func (p Part) intervals(c results.Cell) ([]*hdrhistogram.Histogram, error) {
+	if p.Hlogs == nil {
+		return results.CellIntervals(p.Dir, c)
+	}
+	b, ok := p.Hlogs[c.Name()]
+	if !ok {
+		return nil, fmt.Errorf("%s: no interval log", c.Name())
+	}
+	return results.DecodeHlog(bytes.NewReader(b))
 }

@@ -15,10 +15,13 @@ import (
 	"github.com/kvbench/kvbench/internal/results"
 )
 
-// Part is one rank's run and the directory its interval logs are in.
+// Part is one rank's run and the directory its interval logs are in, or
+// the logs themselves (HdrHistogram log format, by cell name), as ranks
+// of an MPI job send them.
 type Part struct {
-	Run *results.Run
-	Dir string
+	Run   *results.Run
+	Dir   string
+	Hlogs map[string][]byte
 }
 
 // Runs merges parts, which must be the ranks of one run: the same
@@ -122,7 +125,7 @@ func summary(r *results.Run) results.RankSummary {
 			errs += n
 		}
 		s.Cells = append(s.Cells, results.RankCell{Name: c.Name(), Count: c.Count, Errors: errs,
-			ThroughputOps: c.ThroughputOps, P50: c.Latency.P50, P99: c.Latency.P99})
+			ThroughputOps: c.ThroughputOps, P50: c.Latency.P50, P99: c.Latency.P99, Histogram: c.Histogram})
 	}
 	return s
 }

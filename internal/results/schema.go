@@ -68,6 +68,8 @@ type RankCell struct {
 	ThroughputOps float64 `json:"throughput_ops"`
 	P50           int64   `json:"p50_ns"`
 	P99           int64   `json:"p99_ns"`
+	// Histogram is the rank's own HdrHistogram of the cell.
+	Histogram string `json:"histogram"`
 }
 
 // Host describes the machine the client ran on.

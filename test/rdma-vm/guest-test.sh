@@ -46,8 +46,24 @@ log "end to end: kvbench run over verbs, busy polling, against that kvserver"
 	kill $srv 2>/dev/null
 	die "kvbench run --server"
 }
-stop_server $srv
 check_run e2e/external '"client_poll": "busy"'
+
+log "end to end: two ranks over verbs against that kvserver, merged"
+for r in 0 1; do
+	./kvbench run workloads/verify.yaml --server "$RDMAKV_ADDR:$PORT" --auth-file e2e.secret --rank $r --ranks 2 \
+		-o e2e/ranks --quiet >e2e/rank$r.dir &
+	eval "pid$r=\$!"
+done
+# shellcheck disable=SC2154 # pid0 and pid1 are set by the eval above
+wait "$pid0" && wait "$pid1" || {
+	kill $srv 2>/dev/null
+	die "kvbench run --rank over verbs"
+}
+stop_server $srv
+./kvbench merge "$(cat e2e/rank0.dir)" "$(cat e2e/rank1.dir)" -o e2e/merged >e2e/merged.dir || die "kvbench merge"
+merged=$(cat e2e/merged.dir)/results.json
+grep -qF '"rank": 1' "$merged" || die "$merged has no rank 1 in its ranks block"
+grep -qF '"mismatches": 0' "$merged" || die "$merged: verify found bad values"
 
 log "end to end: kvbench run over verbs against its embedded server, event polling"
 ./kvbench run workloads/verify.yaml --poll event -o e2e/embedded --quiet || die "kvbench run, embedded server"

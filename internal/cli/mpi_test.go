@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kvbench/kvbench/internal/results"
+)
+
+// mpiKvbench builds kvbench with MPI (make build-mpi) into a temporary
+// directory.
+func mpiKvbench(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("mpirun"); err != nil {
+		t.Fatal("mpirun is missing: install openmpi-bin and libopenmpi-dev (scripts/setup.sh does)")
+	}
+	bin := filepath.Join(t.TempDir(), "kvbench")
+	out, err := exec.Command("go", "build", "-tags", "mpi", "-o", bin, "../../cmd/kvbench").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build -tags mpi: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// mpirun runs the job; the arguments after the program's own, separated by
+// ":", start further programs (MPMD).
+func mpirun(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command("mpirun", append([]string{"--allow-run-as-root", "--oversubscribe"}, args...)...)
+	cmd.Env = append(os.Environ(), "OMPI_MCA_rmaps_base_oversubscribe=1")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+// kvbench under mpirun -np 3 against one server over TCP, verifying:
+// one results directory whose cells hold exactly the ranks' operations,
+// whose merged histograms equal the ranks' added by another path, with
+// nothing wrong found; the same seed gives the same operations; three
+// separate runs merged by kvbench merge make the same run; and a rank that
+// fails ends the job, named.
+func TestMPIJob(t *testing.T) {
+	bin := mpiKvbench(t)
+	srv := keyServer(t, nil)
+	run := func(out string) *results.Run {
+		t.Helper()
+		log, err := mpirun(t, "-np", "3", bin, "run", "testdata/run-quick.yaml", "--server", srv, "-q", "-o", out)
+		if err != nil {
+			t.Fatalf("mpirun: %v\n%s", err, log)
+		}
+		r, err := results.Load(strings.TrimSpace(log))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, log)
+		}
+		return r
+	}
+	job := run(t.TempDir())
+	checkMerged(t, job)
+	again := run(t.TempDir())
+	if a, b := rankCounts(job), rankCounts(again); a != b {
+		t.Errorf("the same seed gave different operations:\n%s\n%s", a, b)
+	}
+
+	// The same ranks run one by one and merged by hand.
+	out, dirs := t.TempDir(), []string{}
+	for r := range 3 {
+		var stdout bytes.Buffer
+		if err := execute(hangGuard(t), &stdout, "run", "testdata/run-quick.yaml", "--server", srv, "-q", "-o", out,
+			"--rank", fmt.Sprint(r), "--ranks", "3"); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, strings.TrimSpace(stdout.String()))
+	}
+	var stdout bytes.Buffer
+	if err := execute(hangGuard(t), &stdout, append([]string{"merge", "-o", t.TempDir()}, dirs...)...); err != nil {
+		t.Fatal(err)
+	}
+	byHand, err := results.Load(strings.TrimSpace(stdout.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := rankCounts(job), rankCounts(byHand); a != b {
+		t.Errorf("merged separate runs differ from the MPI job:\n%s\n%s", b, a)
+	}
+
+	log, err := mpirun(t, "-np", "2", bin, "run", "testdata/run-quick.yaml", "--server", srv, "-q", "-o", t.TempDir(),
+		":", "-np", "1", bin, "run", "testdata/run-quick.yaml", "--server", "127.0.0.1:1", "-q", "-o", t.TempDir())
+	if err == nil || !strings.Contains(log, "rank 2 of 3") || !strings.Contains(log, "127.0.0.1:1") {
+		t.Errorf("a failing rank: %v\n%s", err, log)
+	}
+}
+
+// checkMerged: each merged cell holds the ranks' operations and its
+// histogram is theirs, rebuilt bucket by bucket rather than merged.
+func checkMerged(t *testing.T, job *results.Run) {
+	t.Helper()
+	if len(job.Ranks) != 3 || job.Verify.Checked == 0 || job.Verify.Mismatches+job.Verify.Missing+job.Verify.Torn != 0 {
+		t.Fatalf("ranks %d, verify %+v", len(job.Ranks), job.Verify)
+	}
+	var total int64
+	for _, c := range job.Cells {
+		var sum int64
+		rebuilt := results.NewHistogram()
+		for _, r := range job.Ranks {
+			for _, rc := range r.Cells {
+				if rc.Name != c.Name() {
+					continue
+				}
+				sum += rc.Count
+				h, err := results.DecodeHistogram(rc.Histogram)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, b := range h.Distribution() {
+					if b.Count > 0 {
+						rebuilt.RecordValues(b.From, b.Count)
+					}
+				}
+			}
+		}
+		if c.Count != sum {
+			t.Errorf("%s: %d operations, the ranks did %d", c.Name(), c.Count, sum)
+		}
+		h, err := results.CellHistogram(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []float64{50, 90, 99, 99.9} {
+			if a, b := h.ValueAtQuantile(q), rebuilt.ValueAtQuantile(q); a != b {
+				t.Errorf("%s p%g: merged %d, the ranks' values %d", c.Name(), q, a, b)
+			}
+		}
+		total += c.Count
+	}
+	if total != 2*1000 {
+		t.Errorf("%d measured operations, want 2 sizes x 1000", total)
+	}
+}
+
+// rankCounts is every rank's count per cell, printed.
+func rankCounts(r *results.Run) string {
+	var b strings.Builder
+	for _, rk := range r.Ranks {
+		for _, c := range rk.Cells {
+			fmt.Fprintf(&b, "rank %d %s %d\n", rk.Rank, c.Name, c.Count)
+		}
+	}
+	return b.String()
+}
