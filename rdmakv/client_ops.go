@@ -51,6 +51,7 @@ func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte)
 			return c.connError(err)
 		}
 		defer c.staging.put(buf)
+		c.traceAt(&s.trace.Start) // finding staging is the client's work
 	}
 	if err := c.call(s, wire.Header{Type: wire.SetRdvReq, Flags: c.flags | c.tflag, Length: uint64(n)}, key, nil); err != nil {
 		return err
@@ -65,6 +66,7 @@ func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte)
 			return c.connError(err)
 		}
 	}
+	c.traceAt(&s.trace.Staged)
 	m, f, err := c.wait(ctx, s, wire.SetRdvGrant)
 	if err != nil {
 		return err
@@ -140,12 +142,17 @@ func (c *Client) Get(ctx context.Context, key []byte) (*Value, error) {
 	f := s.frame
 	switch {
 	case f.Type == wire.GetReplyInline:
-		c.traceEnd(ctx, s, Eager)
 		if f.Status != wire.OK {
 			m.Release()
+			c.traceEnd(ctx, s, Eager)
 			return nil, statusErr("GET", f.Status)
 		}
-		return c.eagerValue(m, f.Value)
+		c.traceAt(&s.trace.End) // handing the value out is the client's work
+		v, err := c.eagerValue(m, f.Value)
+		if err == nil {
+			c.traceEnd(ctx, s, Eager)
+		}
+		return v, err
 	case f.Type == wire.GetReplyRdv:
 		m.Release()
 		c.traceGrant(s)
@@ -191,6 +198,7 @@ func (c *Client) getRendezvous(ctx context.Context, s *cslot, f *wire.Frame) (*V
 		c.putRec(r)
 		return nil, c.connError(err)
 	}
+	c.traceAt(&s.trace.Staged)
 	if c.inval != nil && f.Token != 0 && f.Flags&wire.FlagPeerInvalidate != 0 {
 		h := wire.Header{Type: wire.GetRelease, ReqID: s.id, Token: f.Token}
 		hn := h.Encode(s.hdr[:])

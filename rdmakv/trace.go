@@ -37,8 +37,12 @@ func (o Op) String() string {
 //
 // An eager request has Start and End: its one round trip. A rendezvous
 // GET has Start (GET posted), Granted (the server's window arrived),
-// Moved (the READ completed) and End (the release posted). A rendezvous
-// SET has Start (SET_RDV_REQ posted), Granted (the grant arrived), Moved
+// Staged (a staging buffer for the value is ready), Moved (the READ
+// completed) and End (the release posted; with a transport that closes
+// the window itself, the release goes with the READ and End follows
+// Moved at once). A rendezvous SET has Start (SET_RDV_REQ posted, once a
+// staging buffer is ready), Staged (the value copied into staging, which
+// overlaps the request's round trip), Granted (the grant arrived), Moved
 // (the WRITE and its commit posted) and End (SET_REPLY arrived). A
 // transport that posts synchronously (TCP) returns from the post once
 // the payload is on its way, possibly after the server has committed it,
@@ -48,13 +52,18 @@ type Trace struct {
 	Protocol Protocol
 	Start    int64
 	Granted  int64
+	Staged   int64
 	Moved    int64
 	End      int64
 	// Server is the server's time on the request (eager) or from the
-	// request to its grant (rendezvous): lookup, copy, window bind.
+	// request to its grant (rendezvous): lookup and copy, or the choice of
+	// a window and, where the bind is synchronous, its bind (on verbs the
+	// server posts the bind and answers behind it, so the bind's time is
+	// in the round trip).
 	Server time.Duration
-	// ServerCommit is, for a rendezvous SET, the server's time from the
-	// commit's arrival to SET_REPLY: storing the value.
+	// ServerCommit is, for a rendezvous SET that was granted, the
+	// server's time from the commit's arrival to SET_REPLY: storing the
+	// value.
 	ServerCommit time.Duration
 }
 
@@ -65,8 +74,9 @@ type Trace struct {
 // whatever their status, and not for one that failed on the way (a
 // timeout, a closed connection). The Trace belongs to the client: fn
 // must copy what it keeps. Tracing allocates nothing; it reads the clock
-// two to four times per request and adds 4 bytes to each reply. Off by
-// default, and then it costs one comparison per request.
+// two (eager) to five (rendezvous) times per request on the client and
+// twice per reply on the server, and adds 4 bytes to each reply. Off by
+// default, and then it costs a few comparisons per request.
 func WithTrace(fn func(ctx context.Context, t *Trace)) Option {
 	return func(o *options) { o.trace = fn }
 }
@@ -78,7 +88,8 @@ func (c *Client) traceStart(s *cslot, op Op) {
 	}
 }
 
-// traceAt stamps one of s's phase ends.
+// traceAt stamps one of s's phase ends (End, for a request whose hook
+// must wait until nothing can fail any more).
 func (c *Client) traceAt(t *int64) {
 	if c.opts.trace != nil {
 		*t = nanotime()
@@ -100,11 +111,14 @@ func (c *Client) traceEnd(ctx context.Context, s *cslot, p Protocol) {
 		return
 	}
 	t := &s.trace
-	t.Protocol, t.End = p, nanotime()
+	t.Protocol = p
+	if t.End == 0 {
+		t.End = nanotime()
+	}
 	switch {
 	case t.Granted == 0:
 		t.Server = time.Duration(s.frame.Server)
-	case t.Op == OpSet:
+	case t.Op == OpSet && t.Moved != 0:
 		t.ServerCommit = time.Duration(s.frame.Server)
 	}
 	c.opts.trace(ctx, t)

@@ -87,9 +87,28 @@ func checkTrace(t *testing.T, tr Trace, op Op, p Protocol) {
 			t.Fatalf("rendezvous set: commit time %v outside %v: %+v", tr.ServerCommit, time.Duration(tr.End-tr.Granted), tr)
 		}
 	case OpGet:
-		if tr.ServerCommit != 0 {
-			t.Fatalf("rendezvous get with a commit time: %+v", tr)
+		if tr.ServerCommit != 0 || tr.Staged < tr.Granted || tr.Staged > tr.Moved {
+			t.Fatalf("rendezvous get: a commit time, or staging outside grant to READ: %+v", tr)
 		}
+	}
+}
+
+// A refused grant is traced as the one round trip it was: no commit time.
+func TestTraceRefusedGrant(t *testing.T) {
+	s, _ := coreServer(t, func(c *ServerConfig) { c.PoolSize, c.MaxValue = 1<<20, 1<<20 })
+	var got []Trace
+	c := coreDial(t, s, WithTrace(func(_ context.Context, tr *Trace) { got = append(got, *tr) }))
+	ctx := context.Background()
+	big := coreFill(900<<10, 1)
+	if err := c.Set(ctx, []byte("a"), big); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Set(ctx, []byte("b"), big); !errors.Is(err, ErrNoSpace) {
+		t.Fatalf("second set: %v, want ErrNoSpace", err)
+	}
+	tr := got[len(got)-1]
+	if tr.Granted == 0 || tr.Moved != 0 || tr.ServerCommit != 0 || tr.Server <= 0 {
+		t.Fatalf("refused grant: %+v", tr)
 	}
 }
 

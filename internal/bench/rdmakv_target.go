@@ -163,7 +163,9 @@ func tracePhases(ctx context.Context, t *rdmakv.Trace) {
 	o.Set(PhaseServer, srv)
 	switch t.Op {
 	case rdmakv.OpGet:
-		o.Set(PhaseRead, t.Moved-t.Granted)
+		// Finding a staging buffer, between the grant and the READ, is
+		// the client's work.
+		o.Set(PhaseRead, t.Moved-max(t.Granted, t.Staged))
 		o.Set(PhaseRelease, t.End-t.Moved)
 	case rdmakv.OpSet:
 		// A synchronous post (TCP) can return after the commit, so the

@@ -212,7 +212,9 @@ func (w *worker) after(op Op, p Protocol, kind ErrorKind, startNs, endNs int64) 
 	}
 	if w.rec != nil {
 		w.rec.record(op, p, endNs-startNs, kind, endNs)
-		if w.phases != nil && w.phases.Timed() {
+		// A failed operation's phases are not its target's: they stop
+		// wherever it failed.
+		if w.phases != nil && w.phases.Timed() && (kind == KindNone || kind == KindNotFound) {
 			w.rec.recordPhases(op, p, w.phases, endNs-startNs, w.queue)
 		}
 	}

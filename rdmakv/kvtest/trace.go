@@ -76,6 +76,9 @@ func checkTrace(t *testing.T, tr rdmakv.Trace, op rdmakv.Op, p rdmakv.Protocol) 
 	if op == rdmakv.OpSet && (tr.ServerCommit <= 0 || tr.ServerCommit >= time.Duration(tr.End-tr.Granted)) {
 		t.Fatalf("rendezvous set: commit time outside grant to reply: %+v", tr)
 	}
+	if op == rdmakv.OpGet && (tr.Staged < tr.Granted || tr.Staged > tr.Moved) {
+		t.Fatalf("rendezvous get: staging outside grant to READ: %+v", tr)
+	}
 }
 
 // traceOnTheWire: a traced GET's reply carries the flag and a server

@@ -127,15 +127,16 @@ func (c *Conn) begin(ctx context.Context, op bench.Op, key []byte) error {
 	if d > 0 {
 		time.Sleep(d)
 	}
-	o := bench.OpPhasesFrom(ctx)
 	for _, p := range f.Phases {
 		time.Sleep(p.Time)
-		if o != nil {
-			o.Set(p.Phase, int64(p.Time))
-		}
 	}
 	if f.FailEvery > 0 && n%f.FailEvery == 0 {
 		return f.FailErr
+	}
+	if o := bench.OpPhasesFrom(ctx); o != nil {
+		for _, p := range f.Phases {
+			o.Set(p.Phase, int64(p.Time))
+		}
 	}
 	return nil
 }
