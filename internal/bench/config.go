@@ -38,11 +38,13 @@ type Config struct {
 	// share measure-phase operation counts and issue disjoint slots of one
 	// open-loop schedule at the workload's total rate.
 	Rank, Ranks int
-	// Sync, if set, is called before each cell's preload, warmup and
-	// measure phases with the phase's name; ranks of an MPI job meet at
-	// a barrier there, so all measure the same window. An error ends the
-	// run.
-	Sync func(phase string) error
+	// Sync, if set, is where the ranks of an MPI job meet: before each
+	// cell's preload, warmup and measure phase, and once at the end. Each
+	// rank says whether it wants to stop (interrupted, or failed: a rank
+	// that fails calls it once more in place of its next meeting) and
+	// learns whether any rank does, so all stop at the same point and all
+	// measure the same windows. An error ends the run.
+	Sync func(phase string, stop bool) (anyStop bool, err error)
 	// OpPhases records each operation's phases (OpPhase) where the target
 	// times them (OpPhasesFrom).
 	OpPhases bool

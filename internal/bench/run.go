@@ -67,6 +67,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		r.cfg.Tick = time.Second
 	}
 	err := r.run()
+	if err == nil && !r.halted() {
+		_, err = r.sync("end")
+	} else if err != nil && r.cfg.Sync != nil && !r.syncFailed && !r.agreed {
+		// Tell the other ranks, at what is their next meeting, to stop.
+		_, _ = r.cfg.Sync("failed", true)
+	}
 	r.rep.End = time.Now()
 	r.rep.Interrupted = ctx.Err() != nil
 	return r.rep, err
@@ -81,6 +87,9 @@ type runner struct {
 	shards []*shard
 	cell   int
 	keys   keygen.Generator // shared by every worker of the run; see keyGen
+	// agreed is set when the ranks agreed to stop (Config.Sync);
+	// syncFailed when a meeting itself failed.
+	agreed, syncFailed bool
 }
 
 // keyGen returns worker id's key generator for a phase. Generators without
@@ -116,7 +125,7 @@ func (r *runner) run() error {
 		}
 	}
 	for _, th := range r.cfg.Thresholds {
-		if r.stop.Load() {
+		if r.halted() {
 			return nil
 		}
 		if err := r.threshold(th); err != nil {
@@ -142,7 +151,7 @@ func (r *runner) threshold(th int) error {
 		conns = append(conns, c)
 	}
 	for _, size := range r.cfg.ValueSizes {
-		if r.stop.Load() {
+		if r.halted() {
 			return nil
 		}
 		err := r.runCell(conns, th, size)
@@ -188,15 +197,32 @@ func (r *runner) workers(conns []Conn, size int) ([]*worker, error) {
 	return ws, nil
 }
 
-// sync meets the other ranks before a phase (Config.Sync).
-func (r *runner) sync(phase string) error {
+// sync meets the other ranks before a phase (Config.Sync) and reports
+// whether to stop: this rank was interrupted, or another rank was or
+// failed. Alone, it only looks at the interrupt.
+func (r *runner) sync(phase string) (bool, error) {
 	if r.cfg.Sync == nil {
-		return nil
+		return r.stop.Load(), nil
 	}
-	if err := r.cfg.Sync(phase); err != nil {
-		return fmt.Errorf("cell %d %s: %w", r.cell, phase, err)
+	stop, err := r.cfg.Sync(phase, r.stop.Load())
+	if err != nil {
+		r.syncFailed = true
+		return true, fmt.Errorf("cell %d %s: %w", r.cell, phase, err)
 	}
-	return nil
+	if stop {
+		r.agreed = true
+		r.stop.Store(true)
+	}
+	return stop, nil
+}
+
+// halted says the run is to stop: interrupted when alone, agreed at a
+// meeting among ranks, so that every rank stops at the same point.
+func (r *runner) halted() bool {
+	if r.cfg.Sync != nil {
+		return r.agreed
+	}
+	return r.stop.Load()
 }
 
 // stream numbers a worker's random source: cell, phase and worker (its
@@ -217,7 +243,7 @@ func (r *runner) runCell(conns []Conn, th, size int) error {
 		}
 	}()
 	if r.cfg.Preload {
-		if err := r.sync("preload"); err != nil {
+		if stop, err := r.sync("preload"); err != nil || stop {
 			return err
 		}
 		if err := r.preload(ws, th, size); err != nil {
@@ -225,17 +251,14 @@ func (r *runner) runCell(conns []Conn, th, size int) error {
 		}
 	}
 	if ph := r.cfg.Warmup; ph.Duration > 0 || ph.Ops > 0 {
-		if err := r.sync("warmup"); err != nil {
+		if stop, err := r.sync("warmup"); err != nil || stop {
 			return err
 		}
 		if _, err := r.phase(ws, th, size, "warmup", ph, 0); err != nil {
 			return err
 		}
 	}
-	if r.stop.Load() {
-		return nil
-	}
-	if err := r.sync("measure"); err != nil {
+	if stop, err := r.sync("measure"); err != nil || stop {
 		return err
 	}
 	ms, err := r.phase(ws, th, size, "measure", r.cfg.Measure, 1)

@@ -3,11 +3,15 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/kvbench/kvbench/internal/results"
 )
@@ -89,10 +93,58 @@ func TestMPIJob(t *testing.T) {
 		t.Errorf("merged separate runs differ from the MPI job:\n%s\n%s", b, a)
 	}
 
-	log, err := mpirun(t, "-np", "2", bin, "run", "testdata/run-quick.yaml", "--server", srv, "-q", "-o", t.TempDir(),
-		":", "-np", "1", bin, "run", "testdata/run-quick.yaml", "--server", "127.0.0.1:1", "-q", "-o", t.TempDir())
-	if err == nil || !strings.Contains(log, "rank 2 of 3") || !strings.Contains(log, "127.0.0.1:1") {
+	// Rank 2 cannot reach the server: the job fails naming it, and rank 0
+	// keeps what the others measured (nothing: they stop at their first
+	// meeting) in a results directory that says why.
+	out = t.TempDir()
+	log, err := mpirun(t, "-np", "2", bin, "run", "testdata/run-quick.yaml", "--server", srv, "-q", "-o", out,
+		":", "-np", "1", bin, "run", "testdata/run-quick.yaml", "--server", "127.0.0.1:1", "-q", "-o", out)
+	if err == nil || !regexp.MustCompile(`rank 2 of 3 on \S+ failed: .*127\.0\.0\.1:1`).MatchString(log) {
 		t.Errorf("a failing rank: %v\n%s", err, log)
+	}
+	if r, err := results.Load(filepath.Join(out, results.LatestLink)); err != nil || !strings.HasPrefix(r.EndReason, "error: rank 2: ") {
+		t.Errorf("the failed job's results: %v, %+v", err, r)
+	}
+}
+
+// An interrupted MPI job stops every rank at the same point and keeps
+// what they measured until then.
+func TestMPIInterrupt(t *testing.T) {
+	bin := mpiKvbench(t)
+	srv := keyServer(t, nil)
+	out := t.TempDir()
+	cmd := exec.Command("mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2", bin, "run", "testdata/run-quick.yaml",
+		"--server", srv, "-o", out, "--duration", "1h")
+	var once sync.Once
+	// Rank 0's progress, relayed by mpirun, once it shows measured work.
+	w := &cancelOn{when: regexp.MustCompile(`measure +[1-9][0-9]* ops/s`), cancel: func() {
+		once.Do(func() { cmd.Process.Signal(os.Interrupt) })
+	}}
+	cmd.Stdout, cmd.Stderr = w, io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("an interrupted job exited 0")
+		}
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		t.Fatal("SIGINT did not stop the job")
+	}
+	r, err := results.Load(filepath.Join(out, results.LatestLink))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var measured int64
+	for _, c := range r.Cells {
+		measured += c.Count
+	}
+	if r.EndReason != "interrupted" || measured == 0 || len(r.Ranks) != 2 {
+		t.Errorf("end %q, %d operations, %d ranks: want the interrupted job's partial results", r.EndReason, measured, len(r.Ranks))
 	}
 }
 

@@ -86,19 +86,22 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	if world != nil {
 		defer world.Finalize()
 		cfg.Rank, cfg.Ranks, from = world.Rank(), world.Size(), "MPI"
-		cfg.Sync = func(string) error { return world.Barrier() }
+		cfg.Sync = func(_ string, stop bool) (bool, error) { return world.AnyOf(stop) }
 		f.quiet = f.quiet || world.Rank() != 0 // rank 0 speaks for the job
 	} else if cfg.Rank, cfg.Ranks, from, err = rankOf(cmd, f.rank, f.ranks); err != nil {
 		return err
 	}
 	if cfg.Ranks > 1 && w.Target.Server == "" {
-		return fmt.Errorf("rank %d of %d: the ranks must share one server: give target.server or --server (an embedded server is each rank's own)", cfg.Rank, cfg.Ranks)
+		err := fmt.Errorf("rank %d of %d: the ranks must share one server: give target.server or --server (an embedded server is each rank's own)", cfg.Rank, cfg.Ranks)
+		abortRank(stderr, world, err)
+		return err
 	}
 	h, err := bench.OpenHarness(bench.HarnessConfig{
 		Workload: w, MaxValue: cfg.ValueSizes[len(cfg.ValueSizes)-1], MaxThreshold: cfg.Thresholds[len(cfg.Thresholds)-1],
 		Host: results.CollectHost(), Logger: noticeLogger(stderr),
 	})
 	if err != nil {
+		abortRank(stderr, world, err)
 		return err
 	}
 	defer h.Close()
@@ -112,8 +115,8 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	defer stop()
 	rep, runErr := bench.Run(ctx, cfg)
 	stop()
-	if world != nil && runErr != nil {
-		abortRank(stderr, world, runErr)
+	if world != nil {
+		return finishMPI(cmd, f, world, w, h, rep, runErr)
 	}
 	if rep == nil || (runErr != nil && len(rep.Measurements) == 0) {
 		return runErr // nothing was measured: no run directory
@@ -127,12 +130,6 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	if cfg.Ranks > 1 {
 		run.Rank = &results.Rank{Rank: cfg.Rank, Ranks: cfg.Ranks, From: from}
 		name = fmt.Sprintf("%s-rank%d", w.Name, cfg.Rank)
-	}
-	if world != nil {
-		if run, cells, err = gatherRanks(world, run, cells); err != nil || run == nil {
-			return err // the other ranks are done; rank 0 writes the job's results
-		}
-		name = w.Name
 	}
 	dir, err := results.WriteRun(f.out, name, run, cells)
 	switch {
@@ -151,10 +148,6 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 			return err
 		}
 		fmt.Fprintf(stdout, "results: %s\n", dir)
-	}
-	if world != nil {
-		rep = &bench.Report{Interrupted: rep.Interrupted, Verify: bench.VerifyCounts{Checked: run.Verify.Checked,
-			Mismatches: run.Verify.Mismatches, Missing: run.Verify.Missing, Torn: run.Verify.Torn}}
 	}
 	return outcome(rep, runErr, dir)
 }

@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/merge"
 	"github.com/kvbench/kvbench/internal/mpi"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/workload"
 )
 
 // joinMPI joins the MPI job this process was launched in, if kvbench is
@@ -36,12 +39,59 @@ func joinMPI(cmd *cobra.Command) (*mpi.World, error) {
 	return w, nil
 }
 
-// abortRank ends the whole job when one rank fails, naming it: the other
-// ranks would otherwise wait for it at the next barrier.
+// abortRank ends the whole job when one rank fails before the ranks
+// first meet, naming it: the others would wait for it there. Alone, it
+// does nothing.
 func abortRank(stderr io.Writer, w *mpi.World, err error) {
+	if w == nil {
+		return
+	}
 	host, _ := os.Hostname()
 	fmt.Fprintf(stderr, "kvbench: rank %d of %d on %s failed, ending the job: %v\n", w.Rank(), w.Size(), host, err)
 	w.Abort(1)
+}
+
+// finishMPI ends a rank's part of an MPI job: every rank, failed or not,
+// sends rank 0 what it measured, and rank 0 writes the job's results
+// (partial when a rank failed or the job was interrupted) and reports
+// which ranks failed. The other ranks exit 0 so that the launcher lets
+// rank 0 finish.
+func finishMPI(cmd *cobra.Command, f *runFlags, world *mpi.World, w *workload.Workload, h *bench.Harness, rep *bench.Report, runErr error) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if rep == nil {
+		rep = &bench.Report{}
+	}
+	ver, rev := buildVersion()
+	run, cells, err := h.Record(w, w.Seed, rep, runErr, ver, rev)
+	if err != nil {
+		abortRank(stderr, world, err)
+		return err
+	}
+	run.Rank = &results.Rank{Rank: world.Rank(), Ranks: world.Size(), From: "MPI"}
+	merged, logs, failed, err := gatherRanks(world, run, cells, stderr)
+	if err != nil || world.Rank() != 0 {
+		return err
+	}
+	dir, err := results.WriteRun(f.out, w.Name, merged, logs)
+	if err != nil && !errors.Is(err, results.ErrLatest) {
+		return err
+	}
+	if f.quiet {
+		fmt.Fprintln(stdout, dir)
+	} else {
+		fmt.Fprintln(stdout)
+		if err := results.WriteSummary(stdout, merged); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "results: %s\n", dir)
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%s (partial results in %s)", strings.Join(failed, "; "), dir)
+	}
+	v := merged.Verify
+	jobRep := &bench.Report{Interrupted: rep.Interrupted || merged.EndReason == "interrupted",
+		Verify: bench.VerifyCounts{Checked: v.Checked, Mismatches: v.Mismatches, Missing: v.Missing, Torn: v.Torn}}
+	return outcome(jobRep, nil, dir)
 }
 
 // rankPart is what a rank sends rank 0 at the end: its results and its
@@ -52,37 +102,42 @@ type rankPart struct {
 }
 
 // gatherRanks sends this rank's results to rank 0, which merges every
-// rank's into the job's; the other ranks get nil.
-func gatherRanks(w *mpi.World, run *results.Run, cells []results.CellLog) (*results.Run, []results.CellLog, error) {
+// rank's into the job's and lists the ranks that failed; the other ranks
+// get nils.
+func gatherRanks(w *mpi.World, run *results.Run, cells []results.CellLog, stderr io.Writer) (*results.Run, []results.CellLog, []string, error) {
 	p := rankPart{Run: run, Hlogs: map[string][]byte{}}
 	run.Cells = run.Cells[:0]
 	for _, cl := range cells {
 		b, err := results.EncodeHlog("", cl.Start, cl.Intervals)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		p.Hlogs[cl.Cell.Name()] = b
 		run.Cells = append(run.Cells, cl.Cell)
 	}
 	b, err := json.Marshal(p)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	all, err := w.Gather(b)
 	if err != nil || w.Rank() != 0 {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	parts := make([]merge.Part, len(all))
+	var failed []string
 	for i, b := range all {
 		var rp rankPart
 		if err := json.Unmarshal(b, &rp); err != nil {
-			return nil, nil, fmt.Errorf("rank %d's results: %w", i, err)
+			return nil, nil, nil, fmt.Errorf("rank %d's results: %w", i, err)
+		}
+		if r := rp.Run; strings.HasPrefix(r.EndReason, "error: ") {
+			failed = append(failed, fmt.Sprintf("rank %d of %d on %s failed: %s", i, len(all), r.Host.Hostname, strings.TrimPrefix(r.EndReason, "error: ")))
 		}
 		parts[i] = merge.Part{Run: rp.Run, Dir: fmt.Sprintf("rank %d", i), Hlogs: rp.Hlogs}
 	}
 	merged, logs, warnings, err := merge.Runs(parts)
 	for _, msg := range warnings {
-		fmt.Fprintf(os.Stderr, "kvbench: warning: %s\n", msg)
+		fmt.Fprintf(stderr, "kvbench: warning: %s\n", msg)
 	}
-	return merged, logs, err
+	return merged, logs, failed, err
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -48,8 +49,12 @@ func Runs(parts []Part) (*results.Run, []results.CellLog, []string, error) {
 		if r.End.After(out.End) {
 			out.End = r.End
 		}
-		if r.EndReason != "completed" && out.EndReason == "completed" {
-			out.EndReason = fmt.Sprintf("rank %d: %s", r.Rank.Rank, r.EndReason)
+		switch {
+		case r.EndReason == "completed" || out.EndReason == r.EndReason:
+		case r.EndReason == "interrupted" && out.EndReason == "completed":
+			out.EndReason = r.EndReason
+		case !strings.HasPrefix(out.EndReason, "error: "):
+			out.EndReason = fmt.Sprintf("error: rank %d: %s", r.Rank.Rank, strings.TrimPrefix(r.EndReason, "error: "))
 		}
 		out.Verify.Checked += r.Verify.Checked
 		out.Verify.Mismatches += r.Verify.Mismatches
@@ -131,8 +136,12 @@ func summary(r *results.Run) results.RankSummary {
 }
 
 // diff finds the first field where two workload documents differ, by
-// dotted path.
+// dotted path. target.server may differ alone: hosts on different
+// networks reach one server by different addresses.
 func diff(a, b any, path string) (string, any, any, bool) {
+	if path == "target.server" {
+		return "", nil, nil, false
+	}
 	am, aok := a.(map[string]any)
 	bm, bok := b.(map[string]any)
 	// A section one side lacks compares field by field with an empty one.

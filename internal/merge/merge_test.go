@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -102,6 +103,9 @@ func TestMergeRefuses(t *testing.T) {
 				r.Rank = nil
 			}
 		}, "was not run as one of several ranks"},
+		"server and more": {func(i int, r *results.Run) {
+			r.Workload = map[string]any{"target": map[string]any{"server": fmt.Sprint("10.0.0.", i)}, "timeout": float64(i)}
+		}, "timeout is 0 in the first and 1"},
 		"twice": {func(i int, r *results.Run) { r.Rank.Rank = min(i, 1) }, "are both rank 1"},
 		"jobs":  {func(i int, r *results.Run) { r.Rank.Ranks = 3 + i%2 }, "runs of different jobs"},
 	}

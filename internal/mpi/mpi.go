@@ -13,6 +13,9 @@ static int kvmpi_init(int *provided) {
 static int kvmpi_rank(int *r) { return MPI_Comm_rank(MPI_COMM_WORLD, r); }
 static int kvmpi_size(int *n) { return MPI_Comm_size(MPI_COMM_WORLD, n); }
 static int kvmpi_barrier(void) { return MPI_Barrier(MPI_COMM_WORLD); }
+static int kvmpi_any(int in, int *out) {
+	return MPI_Allreduce(&in, out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+}
 static int kvmpi_abort(int code) { return MPI_Abort(MPI_COMM_WORLD, code); }
 static int kvmpi_finalize(void) { return MPI_Finalize(); }
 
@@ -79,6 +82,21 @@ func (w *World) Barrier() error {
 		return fmt.Errorf("MPI_Barrier: error %d", int(rc))
 	}
 	return nil
+}
+
+// AnyOf is a barrier that also tells every rank whether any rank passed
+// true.
+func (w *World) AnyOf(flag bool) (bool, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	in, out := C.int(0), C.int(0)
+	if flag {
+		in = 1
+	}
+	if rc := C.kvmpi_any(in, &out); rc != C.MPI_SUCCESS {
+		return false, fmt.Errorf("MPI_Allreduce: error %d", int(rc))
+	}
+	return out != 0, nil
 }
 
 // Gather sends b to rank 0, which gets every rank's bytes in rank order;

@@ -18,6 +18,9 @@ func (w *World) Size() int { return 1 }
 // Barrier does nothing.
 func (w *World) Barrier() error { return nil }
 
+// AnyOf returns flag.
+func (w *World) AnyOf(flag bool) (bool, error) { return flag, nil }
+
 // Gather returns b alone.
 func (w *World) Gather(b []byte) ([][]byte, error) { return [][]byte{b}, nil }
 
