@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kvbench/kvbench/internal/compare"
-	"github.com/kvbench/kvbench/internal/results"
 )
 
 func init() { register(newCompareCmd) }
@@ -18,36 +17,46 @@ func newCompareCmd() *cobra.Command {
 		format    string
 		failPct   float64
 		minEffect float64
+		alpha     float64
 	)
 	cmd := &cobra.Command{
 		Use:   "compare A B",
-		Short: "Compare two runs cell by cell and flag changes beyond the noise",
-		Long: `compare matches the cells of runs A (baseline) and B on op, value size,
+		Short: "Compare two sets of runs cell by cell and flag changes beyond the run-to-run noise",
+		Long: `compare matches the cells of A (baseline) and B on op, value size,
 threshold and protocol and prints the change of p50, p99 and throughput.
-A change is marked significant (*) when the 95% confidence intervals of
-the two runs do not overlap (order-statistic intervals from each cell's
-HdrHistogram for percentiles, per-interval rates for throughput) and it
-is at least --min-effect. See docs/COMPARE.md.
+A and B are each a results directory or a directory of several runs of one
+workload (what kvbench run --repeat N -o DIR leaves).
+
+With two or more runs a side, a change is significant (*) when a
+Mann-Whitney U test over the runs' figures says the sides differ (p at
+most --alpha after Holm's adjustment over every cell and metric of the
+comparison, so an A/A comparison flags nothing 95% of the time) and it is
+at least --min-effect. Interleave the runs of the two sides (A, B, A, B,
+...) on a shared machine. With one run on a side, run-to-run noise is
+unknown: only changes of 20% or more beyond the within-run confidence
+intervals are marked. See docs/COMPARE.md for how many runs to make.
 
 With --fail-on-regression PCT, compare exits with status 3 when any
 significant regression is worse than PCT percent.`,
-		Example: `  kvbench compare results/base results/latest
-  kvbench compare results/base results/latest --fail-on-regression 10 --min-effect 5
-  kvbench compare --format json results/base results/latest > change.json`,
+		Example: `  kvbench run workloads/quickstart.yaml --repeat 5 -o base   # then, with the change:
+  kvbench run workloads/quickstart.yaml --repeat 5 -o cand
+  kvbench compare base cand --fail-on-regression 10
+  kvbench compare results/base results/latest --min-effect 5
+  kvbench compare --format json base cand > change.json`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("fail-on-regression") && failPct < 0 {
 				return fmt.Errorf("--fail-on-regression %g: want a percentage >= 0", failPct)
 			}
-			a, dirA, err := results.Open(args[0])
+			a, err := compare.LoadSide(args[0])
 			if err != nil {
 				return err
 			}
-			b, dirB, err := results.Open(args[1])
+			b, err := compare.LoadSide(args[1])
 			if err != nil {
 				return err
 			}
-			res, err := compare.Compare(a, b, compare.Options{MinEffect: minEffect / 100, DirA: dirA, DirB: dirB})
+			res, err := compare.CompareRuns(a, b, compare.Options{MinEffect: minEffect / 100}, alpha)
 			if err != nil {
 				return err
 			}
@@ -71,5 +80,6 @@ significant regression is worse than PCT percent.`,
 	fl.StringVar(&format, "format", "table", "output format: "+strings.Join(compare.Formats, ", "))
 	fl.Float64Var(&failPct, "fail-on-regression", 0, "exit with status 3 if a significant regression exceeds this percentage")
 	fl.Float64Var(&minEffect, "min-effect", 100*compare.DefaultMinEffect, "smallest change in percent that can be significant")
+	fl.Float64Var(&alpha, "alpha", compare.DefaultAlpha, "significance level over the whole comparison (several runs a side)")
 	return cmd
 }

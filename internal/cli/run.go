@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kvbench/kvbench/internal/bench"
+	"github.com/kvbench/kvbench/internal/mpi"
 	"github.com/kvbench/kvbench/internal/progress"
 	"github.com/kvbench/kvbench/internal/results"
 	_ "github.com/kvbench/kvbench/rdmakv/tcp"   // the TCP transport
@@ -25,6 +26,7 @@ type runFlags struct {
 	out         string
 	quiet       bool
 	rank, ranks int
+	repeat      int
 }
 
 func newRunCmd() *cobra.Command {
@@ -57,13 +59,27 @@ Exit status: 0 on success, 1 on error or when verify mode found a bad value,
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return []string{"yaml", "yml"}, cobra.ShellCompDirectiveFilterFileExt
 		},
-		RunE: func(cmd *cobra.Command, args []string) error { return runRun(cmd, args[0], &f) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.repeat < 1 {
+				return fmt.Errorf("--repeat %d: want at least 1", f.repeat)
+			}
+			if f.repeat > 1 && mpi.Built && mpi.Launched() {
+				return errors.New("--repeat does not go with an MPI launch: launch the job that many times")
+			}
+			for range f.repeat {
+				if err := runRun(cmd, args[0], &f); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
 	}
 	f.registerTarget(cmd, "measure phase length per cell, replacing the workload's phases.measure")
 	f.registerLoad(cmd)
 	fl := cmd.Flags()
 	fl.StringVarP(&f.out, "out", "o", results.DefaultParent, "directory to create the run directory in")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress and no table; print only the results directory")
+	fl.IntVar(&f.repeat, "repeat", 1, "run the workload this many times, one results directory each (for kvbench compare)")
 	fl.IntVar(&f.rank, "rank", 0, "this load generator's rank, 0 to ranks-1, for a run from several hosts merged later (default: from OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID or JOB_COMPLETION_INDEX)")
 	fl.IntVar(&f.ranks, "ranks", 0, "how many load generators run the workload together (default: from OMPI_COMM_WORLD_SIZE, PMI_SIZE or SLURM_NTASKS)")
 	cmd.MarkFlagDirname("out")

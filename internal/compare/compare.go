@@ -61,6 +61,10 @@ type Metric struct {
 	Regression bool `json:"regression"`
 	// Method names how the intervals were obtained.
 	Method string `json:"method"`
+	// P is, comparing several runs a side, the test's p-value adjusted
+	// for the whole comparison; A and B are then the runs' median and
+	// range.
+	P float64 `json:"p,omitempty"`
 }
 
 // Worse is the change expressed so that positive is worse.
@@ -79,8 +83,15 @@ type CellDiff struct {
 
 // Result is a comparison of run A (baseline) with run B.
 type Result struct {
-	MinEffect float64    `json:"min_effect"`
-	Cells     []CellDiff `json:"cells"`
+	MinEffect float64 `json:"min_effect"`
+	// Alpha is the significance level of a comparison of several runs a
+	// side; RunsA and RunsB count the runs.
+	Alpha float64 `json:"alpha,omitempty"`
+	RunsA int     `json:"runs_a"`
+	RunsB int     `json:"runs_b"`
+	// Note says what the comparison could not judge.
+	Note  string     `json:"note,omitempty"`
+	Cells []CellDiff `json:"cells"`
 	// OnlyA and OnlyB are cells present in one run only.
 	OnlyA []Key `json:"only_a,omitempty"`
 	OnlyB []Key `json:"only_b,omitempty"`
@@ -91,7 +102,7 @@ func Compare(a, b *results.Run, opt Options) (*Result, error) {
 	if opt.MinEffect < 0 {
 		return nil, fmt.Errorf("min effect %g: want >= 0", opt.MinEffect)
 	}
-	res := &Result{MinEffect: opt.MinEffect}
+	res := &Result{MinEffect: opt.MinEffect, RunsA: 1, RunsB: 1}
 	inB := map[Key]results.Cell{}
 	for _, c := range b.Cells {
 		inB[keyOf(c)] = c
@@ -116,14 +127,15 @@ func Compare(a, b *results.Run, opt Options) (*Result, error) {
 			res.OnlyB = append(res.OnlyB, keyOf(cb))
 		}
 	}
-	order := func(x, y Key) int {
-		return cmp.Or(cmp.Compare(x.Op, y.Op), cmp.Compare(x.ValueSize, y.ValueSize),
-			cmp.Compare(x.Threshold, y.Threshold), cmp.Compare(x.Protocol, y.Protocol))
-	}
-	slices.SortFunc(res.Cells, func(x, y CellDiff) int { return order(x.Key, y.Key) })
-	slices.SortFunc(res.OnlyA, order)
-	slices.SortFunc(res.OnlyB, order)
+	slices.SortFunc(res.Cells, func(x, y CellDiff) int { return orderKeys(x.Key, y.Key) })
+	slices.SortFunc(res.OnlyA, orderKeys)
+	slices.SortFunc(res.OnlyB, orderKeys)
 	return res, nil
+}
+
+func orderKeys(x, y Key) int {
+	return cmp.Or(cmp.Compare(x.Op, y.Op), cmp.Compare(x.ValueSize, y.ValueSize),
+		cmp.Compare(x.Threshold, y.Threshold), cmp.Compare(x.Protocol, y.Protocol))
 }
 
 func compareCell(ca, cb results.Cell, opt Options) (CellDiff, error) {

@@ -87,8 +87,16 @@ func (r *Result) writeTable(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%d cells compared: %d regressed, %d improved, %d unchanged within noise.\n",
 		len(r.Cells), regressed, improved, len(r.Cells)-regressed-improved)
-	fmt.Fprintf(&b, "* significant: 95%% intervals do not overlap and |change| >= %.1f%% (see docs/COMPARE.md); ? no noise estimate.\n",
-		100*r.MinEffect)
+	if r.RunsA >= 2 && r.RunsB >= 2 {
+		fmt.Fprintf(&b, "A and B: medians of %d and %d runs. * significant: the runs differ (Mann-Whitney U, Holm-adjusted p <= %g over the whole comparison) and |change| >= %.1f%% (see docs/COMPARE.md).\n",
+			r.RunsA, r.RunsB, r.Alpha, 100*r.MinEffect)
+	} else {
+		fmt.Fprintf(&b, "* significant: 95%% intervals do not overlap and |change| >= %.1f%% (see docs/COMPARE.md); ? no noise estimate.\n",
+			100*r.MinEffect)
+	}
+	if r.Note != "" {
+		fmt.Fprintf(&b, "note: %s\n", r.Note)
+	}
 	for _, k := range r.OnlyA {
 		fmt.Fprintf(&b, "only in A: %s\n", k)
 	}

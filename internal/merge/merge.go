@@ -7,7 +7,6 @@ package merge
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -87,8 +86,11 @@ func check(parts []Part) ([]string, error) {
 			return nil, fmt.Errorf("%s and %s are both rank %d", d, p.Dir, r.Rank.Rank)
 		}
 		seen[r.Rank.Rank] = p.Dir
-		if path, a, b, ok := diff(first.Run.Workload, r.Workload, ""); ok {
-			return nil, fmt.Errorf("%s and %s ran different workloads: %s is %s in the first and %s in the second", first.Dir, p.Dir, path, show(a), show(b))
+		// Hosts on different networks may reach one server by different
+		// addresses.
+		if path, a, b, ok := results.WorkloadDiff(first.Run.Workload, r.Workload, "target.server"); ok {
+			return nil, fmt.Errorf("%s and %s ran different workloads: %s is %s in the first and %s in the second",
+				first.Dir, p.Dir, path, results.Show(a), results.Show(b))
 		}
 	}
 	if n := first.Run.Rank.Ranks; len(seen) < n {
@@ -135,56 +137,10 @@ func summary(r *results.Run) results.RankSummary {
 	return s
 }
 
-// diff finds the first field where two workload documents differ, by
-// dotted path. target.server may differ alone: hosts on different
-// networks reach one server by different addresses.
-func diff(a, b any, path string) (string, any, any, bool) {
-	if path == "target.server" {
-		return "", nil, nil, false
-	}
-	am, aok := a.(map[string]any)
-	bm, bok := b.(map[string]any)
-	// A section one side lacks compares field by field with an empty one.
-	if aok && b == nil || bok && a == nil {
-		aok, bok = true, true
-	}
-	if aok && bok {
-		keys := make([]string, 0, len(am)+len(bm))
-		for k := range am {
-			keys = append(keys, k)
-		}
-		for k := range bm {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range slices.Compact(keys) {
-			p := k
-			if path != "" {
-				p = path + "." + k
-			}
-			if q, x, y, ok := diff(am[k], bm[k], p); ok {
-				return q, x, y, true
-			}
-		}
-		return "", nil, nil, false
-	}
-	if fmt.Sprint(a) != fmt.Sprint(b) {
-		return path, a, b, true
-	}
-	return "", nil, nil, false
-}
-
 // addTo adds h into *dst, making it on first use.
 func addTo(dst **hdrhistogram.Histogram, h *hdrhistogram.Histogram) {
 	if *dst == nil {
 		*dst = results.NewHistogram()
 	}
 	(*dst).Merge(h)
-}
-
-func show(v any) string {
-	if v == nil {
-		return "absent"
-	}
-	return fmt.Sprint(v)
 }

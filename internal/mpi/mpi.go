@@ -39,6 +39,9 @@ import (
 	"unsafe"
 )
 
+// Built says this kvbench has MPI.
+const Built = true
+
 // World is this process's place in MPI_COMM_WORLD.
 type World struct {
 	mu         sync.Mutex

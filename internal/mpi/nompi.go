@@ -2,6 +2,9 @@
 
 package mpi
 
+// Built says this kvbench has MPI.
+const Built = false
+
 // World is this process's place in MPI_COMM_WORLD; without the mpi build
 // tag there is none.
 type World struct{}

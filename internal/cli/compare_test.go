@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/kvbench/kvbench/internal/compare"
+)
+
+// runsInterleaved makes n runs of the workload into each of dirs A and B,
+// alternating A, B, A, B, ... as a comparison on a shared machine should;
+// extra are flags for B's runs only.
+func runsInterleaved(t *testing.T, n int, extra ...string) (string, string) {
+	t.Helper()
+	root := t.TempDir()
+	a, b := filepath.Join(root, "A"), filepath.Join(root, "B")
+	for range n {
+		for _, side := range []struct {
+			dir   string
+			extra []string
+		}{{a, nil}, {b, extra}} {
+			args := append([]string{"run", "testdata/compare-aa.yaml", "-q", "-o", side.dir}, side.extra...)
+			if err := execute(hangGuard(t), &bytes.Buffer{}, args...); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return a, b
+}
+
+func compareJSON(t *testing.T, a, b string) compare.Result {
+	t.Helper()
+	var out bytes.Buffer
+	if err := execute(hangGuard(t), &out, "compare", a, b, "--format", "json"); err != nil {
+		t.Fatal(err)
+	}
+	var res compare.Result
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// Five runs a side of one build, interleaved: run-to-run noise is not a
+// change, and compare marks nothing.
+func TestCompareAA(t *testing.T) {
+	a, b := runsInterleaved(t, 5)
+	res := compareJSON(t, a, b)
+	if res.RunsA != 5 || res.RunsB != 5 || len(res.Cells) != 2 {
+		t.Fatalf("%d and %d runs, %d cells", res.RunsA, res.RunsB, len(res.Cells))
+	}
+	for _, c := range res.Cells {
+		for _, m := range c.Metrics {
+			if m.Significant {
+				t.Errorf("A/A: %s %s %+.1f%% marked significant (p %.3g)", c.Key, m.Name, 100*m.Change, m.P)
+			}
+		}
+	}
+}
+
+// B runs four operations in flight on its one connection where A runs
+// one: each waits behind the others, a real slowdown of every latency,
+// which compare finds in every cell and the gate fails on.
+func TestCompareAB(t *testing.T) {
+	a, b := runsInterleaved(t, 5, "--depth", "4")
+	res := compareJSON(t, a, b)
+	for _, c := range res.Cells {
+		if m := c.Metrics[0]; m.Name != "p50" || !m.Regression {
+			t.Errorf("A/B: %s p50 %+.1f%% (p %.3g) not a significant regression", c.Key, 100*m.Change, m.P)
+		}
+	}
+	err := execute(hangGuard(t), &bytes.Buffer{}, "compare", a, b, "--fail-on-regression", "10")
+	if ExitCode(err) != 3 {
+		t.Errorf("--fail-on-regression 10 on a slowdown: %v (exit %d), want exit 3", err, ExitCode(err))
+	}
+}
