@@ -147,25 +147,35 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 		run.Rank = &results.Rank{Rank: cfg.Rank, Ranks: cfg.Ranks, From: from}
 		name = fmt.Sprintf("%s-rank%d", w.Name, cfg.Rank)
 	}
+	dir, err := saveRun(cmd, f, name, run, cells)
+	if err != nil {
+		return errors.Join(runErr, err)
+	}
+	return outcome(rep, runErr, dir)
+}
+
+// saveRun writes a run directory and says where: its path alone with
+// --quiet, else the summary table and the path.
+func saveRun(cmd *cobra.Command, f *runFlags, name string, run *results.Run, cells []results.CellLog) (string, error) {
+	stdout := cmd.OutOrStdout()
 	dir, err := results.WriteRun(f.out, name, run, cells)
 	switch {
 	case errors.Is(err, results.ErrLatest):
 		// A convenience for scripts; the run itself is complete without it.
-		fmt.Fprintf(stderr, "kvbench: warning: %v\n", err)
+		fmt.Fprintf(cmd.ErrOrStderr(), "kvbench: warning: %v\n", err)
 	case err != nil:
-		return errors.Join(runErr, err)
+		return "", err
 	}
-
 	if f.quiet {
 		fmt.Fprintln(stdout, dir)
-	} else {
-		fmt.Fprintln(stdout)
-		if err := results.WriteSummary(stdout, run); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "results: %s\n", dir)
+		return dir, nil
 	}
-	return outcome(rep, runErr, dir)
+	fmt.Fprintln(stdout)
+	if err := results.WriteSummary(stdout, run); err != nil {
+		return dir, err
+	}
+	fmt.Fprintf(stdout, "results: %s\n", dir)
+	return dir, nil
 }
 
 // progressObserver reports progress on out: redrawn lines four times a

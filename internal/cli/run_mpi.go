@@ -57,7 +57,7 @@ func abortRank(stderr io.Writer, w *mpi.World, err error) {
 // which ranks failed. The other ranks exit 0 so that the launcher lets
 // rank 0 finish.
 func finishMPI(cmd *cobra.Command, f *runFlags, world *mpi.World, w *workload.Workload, h *bench.Harness, rep *bench.Report, runErr error) error {
-	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	stderr := cmd.ErrOrStderr()
 	if rep == nil {
 		rep = &bench.Report{}
 	}
@@ -72,18 +72,9 @@ func finishMPI(cmd *cobra.Command, f *runFlags, world *mpi.World, w *workload.Wo
 	if err != nil || world.Rank() != 0 {
 		return err
 	}
-	dir, err := results.WriteRun(f.out, w.Name, merged, logs)
-	if err != nil && !errors.Is(err, results.ErrLatest) {
+	dir, err := saveRun(cmd, f, w.Name, merged, logs)
+	if err != nil {
 		return err
-	}
-	if f.quiet {
-		fmt.Fprintln(stdout, dir)
-	} else {
-		fmt.Fprintln(stdout)
-		if err := results.WriteSummary(stdout, merged); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "results: %s\n", dir)
 	}
 	if len(failed) > 0 {
 		return fmt.Errorf("%s (partial results in %s)", strings.Join(failed, "; "), dir)
