@@ -36,11 +36,7 @@ func MannWhitney(a, b []float64) float64 {
 
 // midRanks ranks xs from 1, tied values sharing the mean of their ranks.
 func midRanks(xs []float64) []float64 {
-	idx := make([]int, len(xs))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(i, j int) int { return cmpFloat(xs[i], xs[j]) })
+	idx := order(xs)
 	r := make([]float64, len(xs))
 	for i := 0; i < len(idx); {
 		j := i
@@ -53,6 +49,16 @@ func midRanks(xs []float64) []float64 {
 		i = j
 	}
 	return r
+}
+
+// order is the indexes of xs from its smallest value to its largest.
+func order(xs []float64) []int {
+	idx := make([]int, len(xs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(i, j int) int { return cmpFloat(xs[i], xs[j]) })
+	return idx
 }
 
 func cmpFloat(a, b float64) int {
@@ -124,11 +130,7 @@ func binom(n, k int) float64 {
 // method): with them, the chance that any true null is rejected stays at
 // most alpha however many cells and metrics are compared.
 func holm(ps []float64) []float64 {
-	idx := make([]int, len(ps))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(i, j int) int { return cmpFloat(ps[i], ps[j]) })
+	idx := order(ps)
 	adj := make([]float64, len(ps))
 	run := 0.0
 	for k, i := range idx {
