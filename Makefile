@@ -70,6 +70,7 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go') $$(git ls-files --others --exclude-standard '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) vet -tags mpi ./internal/mpi ./internal/cli
 
 clean:
 	rm -rf $(BIN) $(VMDIR) lib
