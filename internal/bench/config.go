@@ -45,6 +45,10 @@ type Config struct {
 	// learns whether any rank does, so all stop at the same point and all
 	// measure the same windows. An error ends the run.
 	Sync func(phase string, stop bool) (anyStop bool, err error)
+	// Checkpoint, if set, gets the report so far after each cell's
+	// measure phase (a rank of an MPI job keeps it on disk, in case the
+	// job dies before rank 0 gathers the results). An error ends the run.
+	Checkpoint func(*Report) error
 	// OpPhases records each operation's phases (OpPhase) where the target
 	// times them (OpPhasesFrom).
 	OpPhases bool

@@ -154,8 +154,13 @@ func (r *runner) threshold(th int) error {
 		if r.halted() {
 			return nil
 		}
+		n := len(r.rep.Measurements)
 		err := r.runCell(conns, th, size)
 		r.cell++
+		if err == nil && r.cfg.Checkpoint != nil && len(r.rep.Measurements) > n {
+			r.rep.End = time.Now()
+			err = r.cfg.Checkpoint(r.rep)
+		}
 		if err != nil {
 			return err
 		}

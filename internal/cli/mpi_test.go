@@ -62,6 +62,9 @@ func TestMPIJob(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v\n%s", err, log)
 		}
+		if left, _ := filepath.Glob(filepath.Join(out, "*-partial-*")); len(left) != 0 {
+			t.Errorf("a job that ended well left its ranks' checkpoints: %v", left)
+		}
 		return r
 	}
 	job := run(t.TempDir())
@@ -204,4 +207,37 @@ func rankCounts(r *results.Run) string {
 		}
 	}
 	return b.String()
+}
+
+// A rank killed in the middle of a job takes the job down, but every
+// rank's cells measured so far stay on its disk, and kvbench merge makes
+// one run of them.
+func TestMPIRankDies(t *testing.T) {
+	bin := mpiKvbench(t)
+	srv := keyServer(t, nil)
+	out := t.TempDir()
+	// Rank 2 runs kvbench and kills it once its first checkpoint exists,
+	// in the second of the two cells.
+	die := filepath.Join(t.TempDir(), "die.sh")
+	script := "#!/bin/sh\n\"$@\" &\np=$!\nwhile ! ls " + out + "/*rank2-partial*/results.json >/dev/null 2>&1; do sleep 0.1; done\nkill -9 $p\nwait $p\n"
+	if err := os.WriteFile(die, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"run", "testdata/run-quick.yaml", "--server", srv, "-q", "-o", out, "--warmup", "0", "--duration", "2s"}
+	log, err := mpirun(t, append(append(append([]string{"-np", "2", bin}, args...), ":", "-np", "1", die, bin), args...)...)
+	if err == nil {
+		t.Fatalf("a job with a killed rank succeeded:\n%s", log)
+	}
+	parts, _ := filepath.Glob(filepath.Join(out, "*-partial-*"))
+	if len(parts) != 3 {
+		t.Fatalf("checkpoints %v, want one per rank\n%s", parts, log)
+	}
+	var stdout bytes.Buffer
+	if err := execute(hangGuard(t), &stdout, append([]string{"merge", "-o", t.TempDir()}, parts...)...); err != nil {
+		t.Fatal(err)
+	}
+	r, err := results.Load(strings.TrimSpace(stdout.String()))
+	if err != nil || len(r.Ranks) != 3 || len(r.Cells) == 0 || !strings.Contains(r.EndReason, "partial") {
+		t.Fatalf("merged checkpoints: %v, %d ranks, %d cells, end %q", err, len(r.Ranks), len(r.Cells), r.EndReason)
+	}
 }

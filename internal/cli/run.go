@@ -123,6 +123,11 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	defer h.Close()
 	// An embedded server starts empty: verify then knows unwritten keys are absent.
 	cfg.Dialer, cfg.FreshServer = h.Dialer, h.Embedded != nil
+	var ck *checkpoint
+	if world != nil {
+		ck = &checkpoint{out: f.out, name: fmt.Sprintf("%s-rank%d-partial", w.Name, world.Rank()), w: w, h: h, world: world}
+		cfg.Checkpoint = ck.save
+	}
 	if !f.quiet {
 		cfg.Observer, cfg.Tick = progressObserver(stdout)
 	}
@@ -132,7 +137,7 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	rep, runErr := bench.Run(ctx, cfg)
 	stop()
 	if world != nil {
-		return finishMPI(cmd, f, world, w, h, rep, runErr)
+		return finishMPI(cmd, f, world, w, h, rep, runErr, ck)
 	}
 	if rep == nil || (runErr != nil && len(rep.Measurements) == 0) {
 		return runErr // nothing was measured: no run directory

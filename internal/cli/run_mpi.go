@@ -56,7 +56,7 @@ func abortRank(stderr io.Writer, w *mpi.World, err error) {
 // (partial when a rank failed or the job was interrupted) and reports
 // which ranks failed. The other ranks exit 0 so that the launcher lets
 // rank 0 finish.
-func finishMPI(cmd *cobra.Command, f *runFlags, world *mpi.World, w *workload.Workload, h *bench.Harness, rep *bench.Report, runErr error) error {
+func finishMPI(cmd *cobra.Command, f *runFlags, world *mpi.World, w *workload.Workload, h *bench.Harness, rep *bench.Report, runErr error, ck *checkpoint) error {
 	stderr := cmd.ErrOrStderr()
 	if rep == nil {
 		rep = &bench.Report{}
@@ -69,6 +69,9 @@ func finishMPI(cmd *cobra.Command, f *runFlags, world *mpi.World, w *workload.Wo
 	}
 	run.Rank = &results.Rank{Rank: world.Rank(), Ranks: world.Size(), From: "MPI"}
 	merged, logs, failed, err := gatherRanks(world, run, cells, stderr)
+	if err == nil && world.Rank() != 0 {
+		ck.remove() // rank 0 has this rank's results
+	}
 	if err != nil || world.Rank() != 0 {
 		return err
 	}
@@ -76,6 +79,7 @@ func finishMPI(cmd *cobra.Command, f *runFlags, world *mpi.World, w *workload.Wo
 	if err != nil {
 		return err
 	}
+	ck.remove()
 	if len(failed) > 0 {
 		return fmt.Errorf("%s (partial results in %s)", strings.Join(failed, "; "), dir)
 	}
@@ -131,4 +135,39 @@ func gatherRanks(w *mpi.World, run *results.Run, cells []results.CellLog, stderr
 		fmt.Fprintf(stderr, "kvbench: warning: %s\n", msg)
 	}
 	return merged, logs, failed, err
+}
+
+// checkpoint keeps a rank's results on its own disk after every cell, so
+// that a job that dies before rank 0 gathers them (a rank killed, a host
+// lost) leaves each surviving rank's cells for kvbench merge. A job that
+// ends normally removes them.
+type checkpoint struct {
+	out, name string
+	w         *workload.Workload
+	h         *bench.Harness
+	world     *mpi.World
+	dir       string
+}
+
+func (c *checkpoint) save(rep *bench.Report) error {
+	ver, rev := buildVersion()
+	run, cells, err := c.h.Record(c.w, c.w.Seed, rep, nil, ver, rev)
+	if err != nil {
+		return err
+	}
+	run.EndReason = "partial: this rank's cells so far; the job ended before rank 0 gathered them"
+	run.Rank = &results.Rank{Rank: c.world.Rank(), Ranks: c.world.Size(), From: "MPI"}
+	if c.dir == "" {
+		if c.dir, err = results.CreateRunDir(c.out, c.name, rep.Start); err != nil {
+			return err
+		}
+	}
+	return results.RewriteRun(c.dir, run, cells)
+}
+
+// remove deletes the checkpoint once rank 0 holds its results.
+func (c *checkpoint) remove() {
+	if c != nil && c.dir != "" {
+		os.RemoveAll(c.dir)
+	}
 }

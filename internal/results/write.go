@@ -41,6 +41,11 @@ func WriteRun(parent, workload string, run *Run, cells []CellLog) (string, error
 	return dir, nil
 }
 
+// RewriteRun writes the run into dir, an existing run directory (see
+// CreateRunDir), replacing what it held file by file, each atomically: a
+// checkpoint that grows as the run goes.
+func RewriteRun(dir string, run *Run, cells []CellLog) error { return writeRunFiles(dir, run, cells) }
+
 func writeRunFiles(dir string, run *Run, cells []CellLog) error {
 	run.Cells = run.Cells[:0]
 	for _, cl := range cells {
