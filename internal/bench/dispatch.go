@@ -45,7 +45,7 @@ const wakeLead = 25 * time.Microsecond
 // finds the slot released (due >= slot) when it looks, so one stalled
 // worker cannot delay the others' releases.
 type dispatcher struct {
-	base    time.Time
+	base    epoch
 	pacer   Pacer
 	total   int64 // slots in the schedule; < 0: unbounded
 	limitNs int64 // > 0: slots from this offset on are not scheduled
@@ -65,7 +65,7 @@ type dispatcher struct {
 	yield       bool // spin with runtime.Gosched: there is only one P
 }
 
-func newDispatcher(base time.Time, pacer Pacer, total, limitNs int64, wake []chan struct{}, done <-chan struct{}, stop *atomic.Bool) *dispatcher {
+func newDispatcher(base epoch, pacer Pacer, total, limitNs int64, wake []chan struct{}, done <-chan struct{}, stop *atomic.Bool) *dispatcher {
 	d := &dispatcher{
 		base: base, pacer: pacer, total: total, limitNs: limitNs, span: int64(len(wake)),
 		wake: wake, done: done, stop: stop, quit: make(chan struct{}),
@@ -111,7 +111,7 @@ func (d *dispatcher) run() {
 	}
 }
 
-// waitUntil returns true once time.Since(base) >= at: a timer sleep up to
+// waitUntil returns true once base.since() >= at: a timer sleep up to
 // spinWindow before it, then a nap (nanosleep, on Linux) up to napSlack
 // before it, then a spin on the clock. The spin keeps its P
 // rather than yielding on every turn: a goroutine that yields sits in the
@@ -123,7 +123,7 @@ func (d *dispatcher) run() {
 // others, and the spin yields. False if interrupted first.
 func (d *dispatcher) waitUntil(at time.Duration) bool {
 	for {
-		left := at - time.Since(d.base)
+		left := at - d.base.since()
 		if left <= 0 {
 			return true
 		}
@@ -167,8 +167,8 @@ func (d *dispatcher) end() { close(d.quit) }
 // until the dispatcher releases the slot, then spins out the wakeLead. A
 // worker that was idle before the intended start records how late it
 // issues (its issue delay); one that was busy past it goes at once.
-func (w *worker) await(d *dispatcher, g int64, base time.Time, off time.Duration) bool {
-	if time.Since(base) >= off {
+func (w *worker) await(d *dispatcher, g int64, base epoch, off time.Duration) bool {
+	if base.since() >= off {
 		// Busy past the intended start (backlog), or free only now: go.
 		return true
 	}
@@ -180,8 +180,8 @@ func (w *worker) await(d *dispatcher, g int64, base time.Time, off time.Duration
 		}
 	}
 	// Released up to wakeLead early: spin the rest of the way.
-	now := time.Since(base)
-	for ; now < off; now = time.Since(base) {
+	now := base.since()
+	for ; now < off; now = base.since() {
 		if d.yield {
 			runtime.Gosched()
 		}

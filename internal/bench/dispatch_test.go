@@ -35,7 +35,7 @@ func released(t *testing.T, rate float64, total int64, W int) []time.Duration {
 		ws[i].init()
 		wake[i] = ws[i].wake
 	}
-	base := time.Now()
+	base := newEpoch()
 	d := newDispatcher(base, pacer, total, 0, wake, nil, &stop)
 	at := make([]time.Duration, total)
 	finished := make(chan struct{})
@@ -51,7 +51,7 @@ func released(t *testing.T, rate float64, total int64, W int) []time.Duration {
 						t.Errorf("slot %d: await gave up without an interrupt", g)
 						return
 					}
-					at[g] = time.Since(base)
+					at[g] = base.since()
 				}
 			})
 		}
@@ -94,7 +94,7 @@ func TestDispatcherStuckWorker(t *testing.T) {
 	pacer := ConstantPacer{Rate: 1e6}
 	stuck, live := make(chan struct{}, 1), make(chan struct{}, 1)
 	w := &worker{id: 1, workers: W, stop: &stop, wake: live}
-	base := time.Now()
+	base := newEpoch()
 	d := newDispatcher(base, pacer, total, 0, []chan struct{}{stuck, live}, nil, &stop)
 	finished := make(chan struct{})
 	go func() {
@@ -120,7 +120,7 @@ func TestDispatcherInterrupt(t *testing.T) {
 	pacer := PacerFunc(func(n int64) (time.Duration, bool) { return time.Duration(n) * time.Hour, true })
 	w := &worker{id: 0, workers: 1, stop: &stop, done: done}
 	w.init()
-	base := time.Now()
+	base := newEpoch()
 	d := newDispatcher(base, pacer, -1, 0, []chan struct{}{w.wake}, done, &stop)
 	var gotSlot1 atomic.Bool
 	finished := make(chan struct{})
@@ -153,7 +153,7 @@ func TestDispatcherInterrupt(t *testing.T) {
 func TestOpenLoopZeroAllocs(t *testing.T) {
 	w, _ := overheadWorker(t, testKeys)
 	openRun := func(n int64) {
-		base := time.Now()
+		base := newEpoch()
 		pacer := ConstantPacer{Rate: 200000}
 		d := newDispatcher(base, pacer, n, 0, []chan struct{}{w.wake}, nil, w.stop)
 		fin := make(chan struct{})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/kvbench/kvbench/internal/keygen"
 	"github.com/kvbench/kvbench/internal/workload"
@@ -21,14 +20,14 @@ var noop = TargetFunc(func(_ context.Context, op Op, _, _ []byte, view func([]by
 // phase, so that a loop over it costs exactly the harness's per-operation
 // work: drawing the operation and key, formatting the key, two clock reads
 // and histogram recording.
-func overheadWorker(tb testing.TB, keys workload.Keys) (*worker, time.Time) {
+func overheadWorker(tb testing.TB, keys workload.Keys) (*worker, epoch) {
 	tb.Helper()
 	g, err := keygen.New(keys)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	var stop atomic.Bool
-	base := time.Now()
+	base := newEpoch()
 	w := &worker{
 		id: 0, workers: 1, t: noop, ctx: context.Background(), stop: &stop,
 		codec: Values{}, keys: g, keyCount: int64(keys.Count), keySize: keys.Size,
@@ -36,7 +35,7 @@ func overheadWorker(tb testing.TB, keys workload.Keys) (*worker, time.Time) {
 		key: make([]byte, keys.Size), val: make([]byte, 64), pub: new(pub),
 	}
 	w.init()
-	w.rec = &recorder{sink: newCollector(1, base.UnixMilli())}
+	w.rec = &recorder{sink: newCollector(1, base.t.UnixMilli())}
 	return w, base
 }
 

@@ -23,22 +23,22 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	if st.Limit == 0 && st.LimitOps == 0 {
 		st.Limit = rampLen
 	}
-	base := time.Now()
+	base := newEpoch()
 	var coll *collector
 	if measure {
-		coll = newCollector(len(ws), base.UnixMilli())
+		coll = newCollector(len(ws), base.t.UnixMilli())
 	}
 	if err := r.resetWorkers(ws, phaseID, coll); err != nil {
 		return nil, err
 	}
-	end := r.observe(st, ws, base)
+	end := r.observe(st, ws, base.t)
 	dur, precise := r.drive(ws, base, pacer, ph)
 	end()
 	if !measure {
 		return nil, nil
 	}
-	coll.end(base.Add(dur).UnixMilli())
-	ms := merge(ws, coll, Measurement{Threshold: th, ValueSize: size, Start: base, Duration: dur,
+	coll.end(base.t.Add(dur).UnixMilli())
+	ms := merge(ws, coll, Measurement{Threshold: th, ValueSize: size, Start: base.t, Duration: dur,
 		Load: r.cellLoad(pacer, precise), IssueDelay: issueDelay(ws)})
 	return ms, coll.err
 }
@@ -86,7 +86,7 @@ func (r *runner) resetWorkers(ws []*worker, phaseID int, coll *collector) error 
 
 // drive runs the workers through the phase and returns its wall time and
 // whether one dispatcher paced them precisely.
-func (r *runner) drive(ws []*worker, base time.Time, pacer Pacer, ph workload.Phase) (time.Duration, bool) {
+func (r *runner) drive(ws []*worker, base epoch, pacer Pacer, ph workload.Phase) (time.Duration, bool) {
 	W := len(ws)
 	limitNs := int64(ph.Duration)
 	total := int64(-1)
@@ -118,7 +118,7 @@ func (r *runner) drive(ws []*worker, base time.Time, pacer Pacer, ph workload.Ph
 		})
 	}
 	wg.Wait()
-	dur := time.Since(base)
+	dur := base.since()
 	if disp != nil {
 		disp.end()
 		dwg.Wait()

@@ -223,15 +223,15 @@ func (w *worker) after(op Op, p Protocol, kind ErrorKind, startNs, endNs int64) 
 
 // runClosed issues operations back to back until quota operations are done
 // (quota < 0: no quota) or the phase's time is up (limitNs > 0).
-func (w *worker) runClosed(base time.Time, quota int64, limitNs int64) {
+func (w *worker) runClosed(base epoch, quota int64, limitNs int64) {
 	w.queue = -1
 	for n := int64(0); quota < 0 || n < quota; n++ {
 		if w.stop.Load() {
 			break
 		}
-		start := int64(time.Since(base))
+		start := int64(base.since())
 		op, p, kind := w.step()
-		end := int64(time.Since(base))
+		end := int64(base.since())
 		w.after(op, p, kind, start, end)
 		if limitNs > 0 && end >= limitNs {
 			break
@@ -247,7 +247,7 @@ func (w *worker) runClosed(base time.Time, quota int64, limitNs int64) {
 // limitNs > 0 ends the schedule at that offset. With a dispatcher (precise
 // pacing) the worker waits for it to release each slot; without, it waits
 // on its own timer (coarse pacing).
-func (w *worker) runOpen(base time.Time, pacer Pacer, total int64, limitNs int64, d *dispatcher) {
+func (w *worker) runOpen(base epoch, pacer Pacer, total int64, limitNs int64, d *dispatcher) {
 	for g := int64(w.id); total < 0 || g < total; g += int64(w.workers) {
 		off, ok := pacer.Offset(g)
 		if !ok || (limitNs > 0 && int64(off) >= limitNs) {
@@ -260,7 +260,7 @@ func (w *worker) runOpen(base time.Time, pacer Pacer, total int64, limitNs int64
 			if !w.await(d, g, base, off) {
 				break
 			}
-		} else if wait := off - time.Since(base); wait > 0 {
+		} else if wait := off - base.since(); wait > 0 {
 			if !w.sleep(wait) {
 				break
 			}
@@ -269,14 +269,14 @@ func (w *worker) runOpen(base time.Time, pacer Pacer, total int64, limitNs int64
 			// not backlog from the target. It stays inside the latency
 			// (measured from off) and is reported beside it.
 			if w.rec != nil {
-				w.rec.recordLate(int64(time.Since(base) - off))
+				w.rec.recordLate(int64(base.since() - off))
 			}
 		}
 		if w.phases != nil {
-			w.queue = int64(time.Since(base) - off)
+			w.queue = int64(base.since() - off)
 		}
 		op, p, kind := w.step()
-		end := int64(time.Since(base))
+		end := int64(base.since())
 		w.after(op, p, kind, int64(off), end)
 	}
 	w.publish(true)
