@@ -10,7 +10,7 @@ LDFLAGS  := -X github.com/kvbench/kvbench/internal/cli.revision=$(REVISION)
 
 DURATION ?= 10m
 
-.PHONY: all setup build build-mpi lib run test test-go soak soak-short fuzz bench lint clean
+.PHONY: all setup build build-mpi lib run test test-go test-slurm soak soak-short fuzz bench lint clean
 
 all: build
 
@@ -37,11 +37,16 @@ build-mpi: setup
 	$(GO) build -tags mpi -ldflags '$(LDFLAGS)' -o $(BIN)/kvbench ./cmd/kvbench
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/kvserver ./cmd/kvserver
 
+# test-slurm: kvbench as an MPI job under srun --mpi=pmix on a one-node
+# Slurm cluster set up for the test (needs root; installs Slurm when missing).
+test-slurm: build-mpi
+	test/slurm/srun-test.sh $(BIN)/kvbench $(BIN)/kvserver test/slurm/srun.yaml
+
 run: build
 	$(BIN)/kvbench run $(WORKLOAD) -o results
 	$(BIN)/kvbench plot results/latest -o plots
 
-test: lint test-go soak-short fuzz test-rdma
+test: lint test-go test-slurm soak-short fuzz test-rdma
 
 # The race detector's shadow memory would swamp the per-connection memory
 # figures, so that test runs in a plain build as well.
