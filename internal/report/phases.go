@@ -100,18 +100,11 @@ func writePhaseTable(w io.Writer, run *results.Run, rows []PhaseRow, names []str
 	var b strings.Builder
 	if md {
 		fmt.Fprintf(&b, "## kvbench run %s: p50 of each phase\n\n", WorkloadName(run))
-		b.WriteString("| " + strings.Join(cols, " | ") + " |\n|")
-		for i := range cols {
-			if i < 4 {
-				b.WriteString(" --- |")
-			} else {
-				b.WriteString(" ---: |")
-			}
-		}
-		b.WriteString("\n")
+		var cells [][]string
 		for _, r := range rows {
-			b.WriteString("| " + strings.Join(phaseTableRow(r, names), " | ") + " |\n")
+			cells = append(cells, phaseTableRow(r, names))
 		}
+		mdTable(&b, cols, cells)
 		_, err := io.WriteString(w, b.String())
 		return err
 	}

@@ -150,8 +150,23 @@ func writeMarkdown(w io.Writer, run *results.Run) error {
 	for _, kv := range header(run) {
 		fmt.Fprintf(&b, "- **%s**: %s\n", kv[0], mdEscape(kv[1]))
 	}
-	b.WriteString("\n| " + strings.Join(tableColumns, " | ") + " |\n|")
-	for i := range tableColumns {
+	b.WriteString("\n")
+	var rows [][]string
+	for _, r := range Rows(run) {
+		rows = append(rows, humanRow(r))
+	}
+	mdTable(&b, tableColumns, rows)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// mdTable writes a markdown table: the first four columns (op, value,
+// threshold, protocol) left-aligned, the figures right-aligned.
+func mdTable(b *strings.Builder, cols []string, rows [][]string) {
+	b.WriteString("| " + strings.Join(cols, " | ") + " |\n|")
+	for i := range cols {
 		if i < 4 {
 			b.WriteString(" --- |")
 		} else {
@@ -159,18 +174,13 @@ func writeMarkdown(w io.Writer, run *results.Run) error {
 		}
 	}
 	b.WriteString("\n")
-	for _, r := range Rows(run) {
-		cells := humanRow(r)
+	for _, cells := range rows {
 		for i := range cells {
 			cells[i] = mdEscape(cells[i])
 		}
 		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
-
-func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 func writeCSV(w io.Writer, run *results.Run) error {
 	cw := csv.NewWriter(w)
