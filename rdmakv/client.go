@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kvbench/kvbench/rdmakv/internal/traceclock"
 	"github.com/kvbench/kvbench/rdmakv/transport"
 	"github.com/kvbench/kvbench/rdmakv/wire"
 )
@@ -77,6 +78,11 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 	}
 	if err := o.validate(); err != nil {
 		return nil, fmt.Errorf("rdmakv: dial %s: %w", addr, err)
+	}
+	if o.trace != nil {
+		if err := traceclock.Init(); err != nil {
+			return nil, fmt.Errorf("rdmakv: dial %s: %w", addr, err)
+		}
 	}
 	if o.logger == nil {
 		o.logger = slog.Default()

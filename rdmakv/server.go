@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kvbench/kvbench/rdmakv/internal/buddy"
+	"github.com/kvbench/kvbench/rdmakv/internal/traceclock"
 	"github.com/kvbench/kvbench/rdmakv/transport"
 	"github.com/kvbench/kvbench/rdmakv/wire"
 )
@@ -45,6 +46,9 @@ type Server struct {
 func Listen(cfg ServerConfig) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("rdmakv: server config: %w", err)
+	}
+	if err := traceclock.Init(); err != nil {
+		return nil, fmt.Errorf("rdmakv: %w", err)
 	}
 	cfg = cfg.withDefaults()
 	alloc, err := buddy.New(int(cfg.PoolSize), poolMinBlock)

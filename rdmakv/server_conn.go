@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kvbench/kvbench/rdmakv/internal/traceclock"
 	"github.com/kvbench/kvbench/rdmakv/transport"
 	"github.com/kvbench/kvbench/rdmakv/wire"
 )
@@ -62,7 +63,7 @@ func (sc *sconn) send(h wire.Header, key, value []byte) { sc.sendVia(&sc.hdr, h,
 func (sc *sconn) sendVia(hdr *[wire.MaxHeaderSize]byte, h wire.Header, key, value []byte, start int64) {
 	if start != 0 {
 		h.Flags |= wire.FlagTrace
-		h.Server = uint32(min(nanotime()-start, math.MaxUint32))
+		h.Server = uint32(min(traceclock.Duration(start, traceclock.Now()), math.MaxUint32))
 	}
 	h.KeyLen, h.ValueLen = uint16(len(key)), uint32(len(value))
 	n := h.Encode(hdr[:])
@@ -93,7 +94,7 @@ func (sc *sconn) Deliver(c transport.Conn, m *transport.Message) {
 	}
 	sc.start = 0
 	if f.Flags&wire.FlagTrace != 0 {
-		sc.start = nanotime()
+		sc.start = traceclock.Now()
 	}
 	if f.Type.IsReply() {
 		sc.fault("client sent a reply type %s", f.Type)

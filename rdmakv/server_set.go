@@ -3,6 +3,7 @@ package rdmakv
 import (
 	"time"
 
+	"github.com/kvbench/kvbench/rdmakv/internal/traceclock"
 	"github.com/kvbench/kvbench/rdmakv/transport"
 	"github.com/kvbench/kvbench/rdmakv/wire"
 )
@@ -97,7 +98,7 @@ func (sc *sconn) commitImm(imm uint32, n int) {
 		return
 	}
 	if l.trace {
-		sc.start = nanotime()
+		sc.start = traceclock.Now()
 	}
 	sc.commitOff(l, uint64(n), l.reqID)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/kvbench/kvbench/rdmakv/internal/traceclock"
 )
 
 // Op names a request in a Trace.
@@ -28,9 +30,12 @@ func (o Op) String() string {
 	return fmt.Sprintf("Op(%d)", uint8(o))
 }
 
-// Trace is where one request's time went. The times are readings of the
-// runtime's monotonic clock in nanoseconds, comparable with each other
-// only. Server and ServerCommit come from the server, which times each
+// Trace is where one request's time went. The times are in nanoseconds,
+// comparable with each other only: readings of the CPU's invariant
+// time-stamp counter where it has one (amd64), scaled by a rate measured
+// against the runtime's monotonic clock, or of that clock itself elsewhere
+// and with RDMAKV_TRACE_CLOCK=monotonic (see WithTrace). Server and
+// ServerCommit come from the server, which times each
 // traced request from its arrival to its reply's post, so a round trip
 // splits into the server's part and the network's (both NICs, the wire
 // and the client's completion handling).
@@ -77,6 +82,14 @@ type Trace struct {
 // two (eager) to five (rendezvous) times per request on the client and
 // twice per reply on the server, and adds 4 bytes to each reply. Off by
 // default, and then it costs a few comparisons per request.
+//
+// The clock is the time-stamp counter where the CPU's is invariant: a
+// read costs a third to a half of the runtime's clock, which on a virtual
+// machine's paravirtual clock is tens of nanoseconds. The first traced
+// client (or server) of a process measures the counter's rate over 5 ms.
+// On a host whose CPUs' counters are not in step, set
+// RDMAKV_TRACE_CLOCK=monotonic in the environment of both the client and
+// the server; any other value than tsc or monotonic fails Dial and Listen.
 func WithTrace(fn func(ctx context.Context, t *Trace)) Option {
 	return func(o *options) { o.trace = fn }
 }
@@ -84,7 +97,7 @@ func WithTrace(fn func(ctx context.Context, t *Trace)) Option {
 // traceStart begins s's trace, when tracing, as the request is posted.
 func (c *Client) traceStart(s *cslot, op Op) {
 	if c.opts.trace != nil {
-		s.trace = Trace{Op: op, Start: nanotime()}
+		s.trace = Trace{Op: op, Start: traceclock.Now()}
 	}
 }
 
@@ -92,7 +105,7 @@ func (c *Client) traceStart(s *cslot, op Op) {
 // must wait until nothing can fail any more).
 func (c *Client) traceAt(t *int64) {
 	if c.opts.trace != nil {
-		*t = nanotime()
+		*t = traceclock.Now()
 	}
 }
 
@@ -100,7 +113,7 @@ func (c *Client) traceAt(t *int64) {
 // carries the server's time on the request.
 func (c *Client) traceGrant(s *cslot) {
 	if c.opts.trace != nil {
-		s.trace.Granted, s.trace.Server = nanotime(), time.Duration(s.frame.Server)
+		s.trace.Granted, s.trace.Server = traceclock.Now(), time.Duration(s.frame.Server)
 	}
 }
 
@@ -113,13 +126,18 @@ func (c *Client) traceEnd(ctx context.Context, s *cslot, p Protocol) {
 	t := &s.trace
 	t.Protocol = p
 	if t.End == 0 {
-		t.End = nanotime()
+		t.End = traceclock.Now()
 	}
 	switch {
 	case t.Granted == 0:
 		t.Server = time.Duration(s.frame.Server)
 	case t.Op == OpSet && t.Moved != 0:
 		t.ServerCommit = time.Duration(s.frame.Server)
+	}
+	for _, p := range []*int64{&t.Start, &t.Granted, &t.Staged, &t.Moved, &t.End} {
+		if *p != 0 {
+			*p = traceclock.Nanos(*p)
+		}
 	}
 	c.opts.trace(ctx, t)
 }
