@@ -20,7 +20,8 @@ const (
 	// backlog, and the harness's own lateness.
 	PhaseQueue OpPhase = iota
 	// PhaseClient is the rest of the latency outside the target's phases:
-	// the harness and the client library on either side of the wire.
+	// the client library on either side of the wire, and the harness's
+	// clock reads around the call.
 	PhaseClient
 	// PhaseNetwork is the request's round trip (to the reply, or to the
 	// grant of a rendezvous) less the server's part: both NICs or stacks,

@@ -2,8 +2,10 @@ package bench
 
 import (
 	"context"
+	"math/rand/v2"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/kvbench/kvbench/internal/keygen"
 	"github.com/kvbench/kvbench/internal/workload"
@@ -76,6 +78,56 @@ func TestHarnessZeroAllocs(t *testing.T) {
 		}
 		if phases && w.rec.ph[OpGet][Eager][PhaseServer].TotalCount() == 0 {
 			t.Error("no phases recorded")
+		}
+	}
+}
+
+// slowKeys is a key generator that takes keyTime per key.
+type slowKeys struct{ KeyGen }
+
+const keyTime = 20 * time.Millisecond
+
+func (k slowKeys) Next(r *rand.Rand) int64 {
+	time.Sleep(keyTime)
+	return k.KeyGen.Next(r)
+}
+
+// TestTimesTheStoreCallAlone: an operation's latency is its target call,
+// not the harness's choice of operation and key before it. With a key
+// generator twenty times slower than the target, every latency must still
+// be the target's, in the closed loop and in an open one whose intended
+// starts leave room to ready each operation.
+func TestTimesTheStoreCallAlone(t *testing.T) {
+	const callTime = time.Millisecond
+	slow := TargetFunc(func(ctx context.Context, op Op, key, value []byte, view func([]byte)) (Protocol, error) {
+		time.Sleep(callTime)
+		return noop(ctx, op, key, value, view)
+	})
+	for _, open := range []bool{false, true} {
+		w, base := overheadWorker(t, testKeys)
+		w.t, w.keys = slow, slowKeys{w.keys}
+		if open {
+			// Each intended start leaves time to ready the operation first.
+			spaced := PacerFunc(func(n int64) (time.Duration, bool) { return time.Duration(n+1) * 3 * keyTime, true })
+			w.runOpen(base, spaced, 4, 0, nil)
+		} else {
+			w.runClosed(base, 4, 0)
+		}
+		var n int64
+		for op := range w.rec.total {
+			for _, h := range w.rec.total[op] {
+				if h == nil {
+					continue
+				}
+				n += h.TotalCount()
+				if lo, hi := time.Duration(h.Min()), time.Duration(h.Max()); lo < callTime || hi >= keyTime {
+					t.Errorf("open %v: %v latencies %v..%v, want each from %v (the call) to below %v (the key)",
+						open, Op(op), lo, hi, callTime, keyTime)
+				}
+			}
+		}
+		if n != 4 {
+			t.Errorf("open %v: %d operations recorded, want 4", open, n)
 		}
 	}
 }

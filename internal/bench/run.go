@@ -342,8 +342,7 @@ func (r *runner) preload(ws []*worker, th, size int) error {
 				if w.shard != nil {
 					slot = idx / int64(w.workers)
 				}
-				_, kind := w.set(slot)
-				if kind != KindNone {
+				if kind := w.set(slot); kind != KindNone {
 					err := fmt.Errorf("preload threshold %d value size %d: set %s: %s", th, size, w.key, kind)
 					first.CompareAndSwap(nil, &err)
 					break

@@ -63,6 +63,8 @@ type worker struct {
 	viewVer  uint64
 	viewLen  int
 	wantLen  int
+	want     uint64 // the version the get in progress should find
+	setVer   uint64 // the version the set in progress writes
 }
 
 func (w *worker) init() {
@@ -82,95 +84,128 @@ func (w *worker) view(b []byte) {
 	w.viewVer, w.viewKind = w.codec.Check(b, w.key, w.wantLen)
 }
 
-// step issues one operation and returns its outcome.
-func (w *worker) step() (Op, Protocol, ErrorKind) {
+// next picks the next operation and its key, and readies a set's value,
+// before the clock starts: the harness times the store call alone, as
+// go-ycsb's measurement decorator does, not its own choices.
+func (w *worker) next() (op Op, slot int64) {
 	if w.phases != nil {
 		w.phases.Has = 0
 	}
 	u := w.rng.Float64()
-	op := OpDelete
+	op = OpDelete
 	if u < w.getP {
 		op = OpGet
 	} else if u < w.setP {
 		op = OpSet
 	}
 	idx := w.keys.Next(w.rng)
-	var slot int64
 	if w.shard != nil {
 		idx = ownKey(idx, w.keyCount, w.id, w.workers)
 		slot = idx / int64(w.workers)
 	}
 	w.key = keygen.Key(w.key, idx, w.keySize)
-	var p Protocol
-	var kind ErrorKind
 	switch op {
 	case OpSet:
-		p, kind = w.set(slot)
+		w.readySet()
 	case OpGet:
-		p, kind = w.get(slot)
-	default:
-		p, kind = w.del(slot)
+		w.readyGet(slot)
 	}
-	return op, p, kind
+	return op, slot
 }
 
-func (w *worker) set(slot int64) (Protocol, ErrorKind) {
-	var ver uint64
+// issue runs op on the target: the part of an operation the clock times.
+// A get's value is checked inside it (view), while it is valid.
+func (w *worker) issue(op Op) (Protocol, error) {
+	switch op {
+	case OpSet:
+		return w.t.Set(w.ctx, w.key, w.val)
+	case OpGet:
+		return w.t.Get(w.ctx, w.key, w.viewFn)
+	}
+	return w.t.Delete(w.ctx, w.key)
+}
+
+// settle classifies op's outcome and, when verifying, records or checks
+// it against what this worker wrote; it runs after the clock stops.
+func (w *worker) settle(op Op, slot int64, err error) ErrorKind {
+	kind := Classify(err)
+	switch op {
+	case OpSet:
+		w.settleSet(slot, kind)
+		return kind
+	case OpGet:
+		return w.settleGet(kind)
+	}
+	w.settleDelete(slot, kind)
+	return kind
+}
+
+// set writes the current key, untimed (preload).
+func (w *worker) set(slot int64) ErrorKind {
+	w.readySet()
+	_, err := w.issue(OpSet)
+	return w.settle(OpSet, slot, err)
+}
+
+// readySet fills the value: when verifying, with the next version of
+// this worker's writes; otherwise once.
+func (w *worker) readySet() {
 	if w.shard != nil {
-		ver = w.shard.next
+		w.setVer = w.shard.next
 		w.shard.next++
-		w.codec.Fill(w.val, w.key, ver)
+		w.codec.Fill(w.val, w.key, w.setVer)
 	} else if !w.filled {
 		w.codec.Fill(w.val, w.key, 0)
 		w.filled = true
 	}
-	p, err := w.t.Set(w.ctx, w.key, w.val)
-	kind := Classify(err)
+}
+
+func (w *worker) settleSet(slot int64, kind ErrorKind) {
 	if s := w.shard; s != nil {
 		if kind == KindNone {
-			s.ver[slot], s.size[slot] = ver, int32(len(w.val))
+			s.ver[slot], s.size[slot] = w.setVer, int32(len(w.val))
 		} else {
 			s.ver[slot] = unknown
 		}
 	}
-	return p, kind
 }
 
-func (w *worker) del(slot int64) (Protocol, ErrorKind) {
-	p, err := w.t.Delete(w.ctx, w.key)
-	kind := Classify(err)
-	if s := w.shard; s != nil {
-		switch kind {
-		case KindNone:
-			s.ver[slot] = absent
-		case KindNotFound:
-			if v := s.ver[slot]; v != absent && v != unknown {
-				w.verify.Missing++
-			}
-			s.ver[slot] = absent
-		default:
-			s.ver[slot] = unknown
-		}
-	}
-	return p, kind
-}
-
-func (w *worker) get(slot int64) (Protocol, ErrorKind) {
-	w.seen, w.viewKind = false, KindNone
+func (w *worker) settleDelete(slot int64, kind ErrorKind) {
 	s := w.shard
-	want := uint64(unknown)
+	if s == nil {
+		return
+	}
+	switch kind {
+	case KindNone:
+		s.ver[slot] = absent
+	case KindNotFound:
+		if v := s.ver[slot]; v != absent && v != unknown {
+			w.verify.Missing++
+		}
+		s.ver[slot] = absent
+	default:
+		s.ver[slot] = unknown
+	}
+}
+
+// readyGet notes what the get should find, for view to check.
+func (w *worker) readyGet(slot int64) {
+	w.seen, w.viewKind = false, KindNone
+	w.want = uint64(unknown)
 	w.wantLen = -1
-	if s != nil {
-		want = s.ver[slot]
-		if want != absent && want != unknown {
+	if s := w.shard; s != nil {
+		w.want = s.ver[slot]
+		if w.want != absent && w.want != unknown {
 			w.wantLen = int(s.size[slot])
 		}
 	}
-	p, err := w.t.Get(w.ctx, w.key, w.viewFn)
-	kind := Classify(err)
-	if s == nil || (kind != KindNone && kind != KindNotFound) {
-		return p, kind
+}
+
+func (w *worker) settleGet(kind ErrorKind) ErrorKind {
+	if w.shard == nil || (kind != KindNone && kind != KindNotFound) {
+		return kind
 	}
+	want := w.want
 	w.verify.Checked++
 	switch {
 	case kind == KindNotFound:
@@ -193,7 +228,7 @@ func (w *worker) get(slot int64) (Protocol, ErrorKind) {
 		w.verify.Mismatches++
 		kind = KindVerifyMismatch
 	}
-	return p, kind
+	return kind
 }
 
 // publish makes progress visible to the reporter every few operations.
@@ -229,10 +264,11 @@ func (w *worker) runClosed(base epoch, quota int64, limitNs int64) {
 		if w.stop.Load() {
 			break
 		}
+		op, slot := w.next()
 		start := int64(base.since())
-		op, p, kind := w.step()
+		p, err := w.issue(op)
 		end := int64(base.since())
-		w.after(op, p, kind, start, end)
+		w.after(op, p, w.settle(op, slot, err), start, end)
 		if limitNs > 0 && end >= limitNs {
 			break
 		}
@@ -253,6 +289,8 @@ func (w *worker) runOpen(base epoch, pacer Pacer, total int64, limitNs int64, d 
 		if !ok || (limitNs > 0 && int64(off) >= limitNs) {
 			break
 		}
+		// Readied while the intended start is still ahead, when it is.
+		op, slot := w.next()
 		if w.stop.Load() {
 			break
 		}
@@ -275,9 +313,9 @@ func (w *worker) runOpen(base epoch, pacer Pacer, total int64, limitNs int64, d 
 		if w.phases != nil {
 			w.queue = int64(base.since() - off)
 		}
-		op, p, kind := w.step()
+		p, err := w.issue(op)
 		end := int64(base.since())
-		w.after(op, p, kind, int64(off), end)
+		w.after(op, p, w.settle(op, slot, err), int64(off), end)
 	}
 	w.publish(true)
 }
