@@ -63,7 +63,9 @@ func (sc *sconn) send(h wire.Header, key, value []byte) { sc.sendVia(&sc.hdr, h,
 func (sc *sconn) sendVia(hdr *[wire.MaxHeaderSize]byte, h wire.Header, key, value []byte, start int64) {
 	if start != 0 {
 		h.Flags |= wire.FlagTrace
-		h.Server = uint32(min(traceclock.Duration(start, traceclock.Now()), math.MaxUint32))
+		// A commit may be timed across cores: never let a counter
+		// slightly out of step between them wrap the time round.
+		h.Server = uint32(min(max(traceclock.Duration(start, traceclock.Now()), 0), math.MaxUint32))
 	}
 	h.KeyLen, h.ValueLen = uint16(len(key)), uint32(len(value))
 	n := h.Encode(hdr[:])

@@ -85,8 +85,9 @@ type Trace struct {
 //
 // The clock is the time-stamp counter where the CPU's is invariant: a
 // read costs a third to a half of the runtime's clock, which on a virtual
-// machine's paravirtual clock is tens of nanoseconds. The first traced
-// client (or server) of a process measures the counter's rate over 5 ms.
+// machine's paravirtual clock is tens of nanoseconds. A process's first
+// server, or its first client that traces, measures the counter's rate
+// over 5 ms.
 // On a host whose CPUs' counters are not in step, set
 // RDMAKV_TRACE_CLOCK=monotonic in the environment of both the client and
 // the server; any other value than tsc or monotonic fails Dial and Listen.
@@ -134,9 +135,9 @@ func (c *Client) traceEnd(ctx context.Context, s *cslot, p Protocol) {
 	case t.Op == OpSet && t.Moved != 0:
 		t.ServerCommit = time.Duration(s.frame.Server)
 	}
-	for _, p := range []*int64{&t.Start, &t.Granted, &t.Staged, &t.Moved, &t.End} {
-		if *p != 0 {
-			*p = traceclock.Nanos(*p)
+	for _, at := range []*int64{&t.Start, &t.Granted, &t.Staged, &t.Moved, &t.End} {
+		if *at != 0 {
+			*at = traceclock.Nanos(*at)
 		}
 	}
 	c.opts.trace(ctx, t)

@@ -103,15 +103,21 @@ func TestTimesTheStoreCallAlone(t *testing.T) {
 		time.Sleep(callTime)
 		return noop(ctx, op, key, value, view)
 	})
-	for _, open := range []bool{false, true} {
+	// Each intended start leaves time to ready the operation first.
+	spaced := PacerFunc(func(n int64) (time.Duration, bool) { return time.Duration(n+1) * 3 * keyTime, true })
+	for _, loop := range []string{"closed", "open", "open, precise pacing"} {
 		w, base := overheadWorker(t, testKeys)
 		w.t, w.keys = slow, slowKeys{w.keys}
-		if open {
-			// Each intended start leaves time to ready the operation first.
-			spaced := PacerFunc(func(n int64) (time.Duration, bool) { return time.Duration(n+1) * 3 * keyTime, true })
-			w.runOpen(base, spaced, 4, 0, nil)
-		} else {
+		switch loop {
+		case "closed":
 			w.runClosed(base, 4, 0)
+		case "open":
+			w.runOpen(base, spaced, 4, 0, nil)
+		default:
+			d := newDispatcher(base, spaced, 4, 0, []chan struct{}{w.wake}, nil, w.stop)
+			go d.run()
+			w.runOpen(base, spaced, 4, 0, d)
+			d.end()
 		}
 		var n int64
 		for op := range w.rec.total {
@@ -121,13 +127,13 @@ func TestTimesTheStoreCallAlone(t *testing.T) {
 				}
 				n += h.TotalCount()
 				if lo, hi := time.Duration(h.Min()), time.Duration(h.Max()); lo < callTime || hi >= keyTime {
-					t.Errorf("open %v: %v latencies %v..%v, want each from %v (the call) to below %v (the key)",
-						open, Op(op), lo, hi, callTime, keyTime)
+					t.Errorf("%s loop: %v latencies %v..%v, want each from %v (the call) to below %v (the key)",
+						loop, Op(op), lo, hi, callTime, keyTime)
 				}
 			}
 		}
 		if n != 4 {
-			t.Errorf("open %v: %d operations recorded, want 4", open, n)
+			t.Errorf("%s loop: %d operations recorded, want 4", loop, n)
 		}
 	}
 }

@@ -39,7 +39,7 @@ var (
 )
 
 // Init chooses and calibrates the clock, once per process; call it before
-// the first Now. Its first call on a counter clock takes up to 5 ms. It
+// the first Now. Its first call on a counter clock takes 5 ms. It
 // fails only for a value of RDMAKV_TRACE_CLOCK it does not know.
 func Init() error {
 	once.Do(func() { c, err = setup(os.Getenv(Env)) })
@@ -57,9 +57,9 @@ func setup(want string) (clock, error) {
 	default:
 		return clock{}, fmt.Errorf("%s=%q: want tsc or monotonic", Env, want)
 	}
-	t0, n0 := pair()
+	t0, n0 := pair(rdtsc)
 	time.Sleep(time.Duration(n0 + int64(span) - nanotime()))
-	t1, n1 := pair()
+	t1, n1 := pair(rdtsc)
 	rate := float64(n1-n0) / float64(t1-t0)
 	// A counter outside 100 MHz..100 GHz is not a clock to trust.
 	if !(rate > 0.01 && rate < 10) {
@@ -68,16 +68,17 @@ func setup(want string) (clock, error) {
 	return clock{tsc: true, tickBase: t1, nsBase: n1, nsPerTick: rate}, nil
 }
 
-// pair reads the counter on either side of a monotonic clock reading and
-// keeps the narrowest of a few tries, so that a preemption between the
-// reads does not skew the rate.
-func pair() (ticks, ns int64) {
+// pair reads read on either side of a monotonic clock reading and keeps
+// the narrowest of a few tries, so that a preemption between the reads
+// does not skew the rate; a try whose two reads went backwards (a move to
+// another CPU) is not a width at all.
+func pair(read func() int64) (ticks, ns int64) {
 	best := int64(-1)
 	for range 5 {
-		a := rdtsc()
+		a := read()
 		n := nanotime()
-		b := rdtsc()
-		if w := b - a; best < 0 || w < best {
+		b := read()
+		if w := b - a; w >= 0 && (best < 0 || w < best) {
 			best, ticks, ns = w, a+w/2, n
 		}
 	}
@@ -95,9 +96,6 @@ func Nanos(t int64) int64 { return c.nanos(t) }
 
 // Duration is the time from reading a to reading b.
 func Duration(a, b int64) time.Duration { return c.duration(a, b) }
-
-// Source names the clock in use: "tsc" or "monotonic".
-func Source() string { return c.source() }
 
 func (c *clock) now() int64 {
 	if c.tsc {
@@ -118,13 +116,6 @@ func (c *clock) duration(a, b int64) time.Duration {
 		return time.Duration(float64(b-a) * c.nsPerTick)
 	}
 	return time.Duration(b - a)
-}
-
-func (c *clock) source() string {
-	if c.tsc {
-		return "tsc"
-	}
-	return "monotonic"
 }
 
 //go:linkname nanotime runtime.nanotime
