@@ -163,6 +163,12 @@ func (w *writer) settle(k int, v uint64, err error) {
 // well inside it.
 const opTimeout = 5 * time.Second
 
+// dialTimeout bounds a connect. The kernel's connection manager resends a
+// connection message that drew no answer only after its response timeout,
+// about 4.3 s for rdma_cm's default, so a connect allows for two resends;
+// the report shows the slowest connect, so a slow one is never hidden.
+const dialTimeout = 15 * time.Second
+
 // run steps until ctx ends, reconnecting when the connection fails.
 func (w *writer) run(ctx context.Context) {
 	for ctx.Err() == nil {

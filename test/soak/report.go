@@ -5,6 +5,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -20,6 +21,22 @@ type report struct {
 	loaders                            []loaderTally
 	ledger                             findings
 	ft                                 faultTally
+	dials                              dialTally
+}
+
+// dialTally keeps the count and the slowest of the soak's own connects.
+type dialTally struct {
+	n, slowest atomic.Int64
+}
+
+func (d *dialTally) add(took time.Duration) {
+	d.n.Add(1)
+	for {
+		old := d.slowest.Load()
+		if int64(took) <= old || d.slowest.CompareAndSwap(old, int64(took)) {
+			return
+		}
+	}
 }
 
 // rssSlack is how far the server's RSS may end above its level after
@@ -46,6 +63,8 @@ func (r *report) print(w io.Writer) {
 		t.Stops.Load(), t.Kills.Load(), t.Churned.Load(), t.Abandoned.Load(), t.ChurnFail.Load())
 	fmt.Fprintf(w, "        %d floods, %d of %d idle connections dropped; %d of %d garbage connections dropped\n",
 		t.Floods.Load(), t.IdleDropped.Load(), t.Idle.Load(), t.GarbageDropped.Load(), t.Garbage.Load())
+	fmt.Fprintf(w, "        %d connects by the writers and churn, the slowest in %v\n",
+		r.dials.n.Load(), time.Duration(r.dials.slowest.Load()).Round(time.Millisecond))
 	var mm, miss, torn int64
 	for _, l := range r.loaders {
 		mm, miss, torn = mm+l.Verify.Mismatches, miss+l.Verify.Missing, torn+l.Verify.Torn

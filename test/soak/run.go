@@ -36,9 +36,14 @@ func run(ctx context.Context, o options) (*report, error) {
 		if o.transport == "verbs" {
 			opts = append(opts, rdmakv.WithPoll(rdmakv.PollEvent))
 		}
-		dctx, cancel := context.WithTimeout(ctx, opTimeout)
+		dctx, cancel := context.WithTimeout(ctx, dialTimeout)
 		defer cancel()
-		return rdmakv.Dial(dctx, srv.addr, opts...)
+		start := time.Now()
+		c, err := rdmakv.Dial(dctx, srv.addr, opts...)
+		if err == nil {
+			rep.dials.add(time.Since(start))
+		}
+		return c, err
 	}
 	if rep.start, err = srv.sample(); err != nil {
 		return rep, err

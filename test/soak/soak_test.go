@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -137,5 +138,19 @@ func TestFailures(t *testing.T) {
 		if f := strings.Join(r.failures(), "\n"); !strings.Contains(f, c.want) {
 			t.Errorf("%s: failures %q lack %q", name, f, c.want)
 		}
+	}
+}
+
+// TestDialTally keeps the slowest of connects added from many goroutines.
+func TestDialTally(t *testing.T) {
+	var d dialTally
+	var wg sync.WaitGroup
+	for i := range 50 {
+		wg.Add(1)
+		go func() { defer wg.Done(); d.add(time.Duration(i) * time.Millisecond) }()
+	}
+	wg.Wait()
+	if n, s := d.n.Load(), time.Duration(d.slowest.Load()); n != 50 || s != 49*time.Millisecond {
+		t.Fatalf("50 connects of 0..49 ms: tally %d, slowest %v", n, s)
 	}
 }
