@@ -63,7 +63,7 @@ func (r *report) print(w io.Writer) {
 		t.Stops.Load(), t.Kills.Load(), t.Churned.Load(), t.Abandoned.Load(), t.ChurnFail.Load())
 	fmt.Fprintf(w, "        %d floods, %d of %d idle connections dropped; %d of %d garbage connections dropped\n",
 		t.Floods.Load(), t.IdleDropped.Load(), t.Idle.Load(), t.GarbageDropped.Load(), t.Garbage.Load())
-	fmt.Fprintf(w, "        %d connects by the writers and churn, the slowest in %v\n",
+	fmt.Fprintf(w, "        %d connects by kvsoak's own clients, the slowest in %v\n",
 		r.dials.n.Load(), time.Duration(r.dials.slowest.Load()).Round(time.Millisecond))
 	var mm, miss, torn int64
 	for _, l := range r.loaders {
