@@ -289,12 +289,12 @@ func (w *worker) runOpen(base epoch, pacer Pacer, total int64, limitNs int64, d 
 		if !ok || (limitNs > 0 && int64(off) >= limitNs) {
 			break
 		}
-		// Readied while the intended start is still ahead, when it is;
-		// past it, readying is lateness like any backlog (queue phase).
-		op, slot := w.next()
 		if w.stop.Load() {
 			break
 		}
+		// Readied while the intended start is still ahead, when it is;
+		// past it, readying is lateness like any backlog (queue phase).
+		op, slot := w.next()
 		if d != nil {
 			if !w.await(d, g, base, off) {
 				break
