@@ -49,9 +49,10 @@
 // rdmakv client waits for its replies that way. Callers that find the CQ
 // taken by another goroutine yield and look at their own slot, which the
 // holder completed; spinners that find it empty yield only once per
-// 2 ms (yieldEvery), since each yield wakes a thread. The background
-// pollers then only sweep every 10 ms for what nobody waits for (late
-// replies, ring reclamation, failures, shutdown): the send CQ's always,
+// 5 ms (yieldEvery), since each yield wakes a thread. The background
+// pollers then only sweep every 100 ms (sweepEvery; a kick ends a nap at
+// once) for what nobody waits for (late replies, ring reclamation,
+// failures): the send CQ's always,
 // the receive CQ's once a caller has polled it. A listener's receive
 // poller, which serves every connection, keeps spinning. On a machine
 // with few cores this matters more than the handoff: every extra spinning
