@@ -36,12 +36,13 @@ const busySpins = 256
 // whose waiters poll it themselves. It then only picks up what nobody
 // waits for (late replies, ring reclamation, failures) and leaves the
 // cores to the callers: on a small machine a second spinning thread per
-// CQ costs more than it saves. Each sweep wakes a thread on the caller's
-// CPU, and on rxe a wake-up there in the middle of a one-sided operation
-// sends the rest of the operation's deferred kernel work to ksoftirqd,
-// which runs only when the spinning caller yields: in the Soft-RoCE
-// guest, six rounds of 64 KiB rendezvous GETs had a READ phase of 1.40 ms
-// at the median sweeping every 10 ms, 1.32 ms at 100 ms and 1.33 ms at 1 s.
+// CQ costs more than it saves. Each sweep wakes a thread, on the caller's
+// CPU when the process is pinned to one, and on rxe a wake-up there in
+// the middle of a one-sided operation can leave the rest of its deferred
+// kernel work to ksoftirqd, which runs only when the spinning caller
+// yields: in the Soft-RoCE guest, six rounds of 64 KiB rendezvous GETs
+// had a READ phase of 1.40 ms at the median sweeping every 10 ms,
+// 1.32 ms at 100 ms and 1.33 ms at 1 s.
 // A kick (shutdown, control) ends a sweeper's nap at once.
 const sweepEvery = 100 * time.Millisecond
 

@@ -8,10 +8,11 @@ import (
 
 // yieldEvery is how often a goroutine that busy-polls with nothing
 // arriving yields the processor (runtime.Gosched). A Gosched wakes another
-// thread to take the goroutine over, and that thread runs on the poller's
-// CPU: after every empty burst, as once, that was a context switch per
-// wait on each side of an eager round trip in the Soft-RoCE guest, and
-// during a rendezvous GET's READ it holds off rxe's deferred work there.
+// thread to take the goroutine over, on the poller's own CPU when the
+// process is pinned to one: yielding after every empty burst cost a
+// context switch per wait on each side of an eager round trip in the
+// Soft-RoCE guest, and a wake-up during a rendezvous GET's READ holds off
+// rxe's deferred work on that CPU.
 // Eight alternating rounds of 64 KiB rendezvous GETs in one guest boot
 // had a p50 of 2.29 ms at the median yielding every 2 ms and 1.64 ms every
 // 5 ms. Never yielding is worse: the runtime then sees one goroutine run
