@@ -2,13 +2,15 @@ package verbs
 
 /*
 #cgo LDFLAGS: -libverbs -lrdmacm
-#cgo nocallback kv_send
-#cgo nocallback kv_post_rdma
-#cgo nocallback kv_post_write_send_inv
-#cgo noescape kv_post_recvs
-#cgo nocallback kv_post_recvs
-#cgo noescape kv_poll
-#cgo nocallback kv_poll
+#cgo nocallback kv_send_h
+#cgo nocallback kv_post_rdma_h
+#cgo nocallback kv_post_write_send_inv_h
+#cgo nocallback kv_post_bind_h
+#cgo nocallback kv_post_inv_h
+#cgo noescape kv_post_recvs_h
+#cgo nocallback kv_post_recvs_h
+#cgo noescape kv_poll_h
+#cgo nocallback kv_poll_h
 #cgo noescape kv_arm_poll
 #cgo nocallback kv_arm_poll
 #cgo noescape kv_cq_events
@@ -16,6 +18,12 @@ package verbs
 #include "verbs.h"
 */
 import "C"
+
+import "unsafe"
+
+// h passes C memory to a C function's _h form (verbs.h) as an integer,
+// which cgo does not check at run time as it does a pointer.
+func h[T any](p *T) C.uintptr_t { return C.uintptr_t(uintptr(unsafe.Pointer(p))) }
 
 // wr_id layout, mirrored from verbs.h.
 const (

@@ -319,10 +319,10 @@ func (c *conn) post(off, seq uint64, sig bool, n int, a, b, d []byte, inv uint32
 	wrid := C.uint64_t(kindSend<<kindShift | seq&seqMask)
 	var r C.int
 	if wr == nil {
-		r = C.kv_send(c.qp, C.uint64_t(addr), C.uint32_t(n), c.ringLkey, c.maxInline, csig,
+		r = C.kv_send_h(h(c.qp), C.uint64_t(addr), C.uint32_t(n), c.ringLkey, c.maxInline, csig,
 			C.uint32_t(inv), wrid)
 	} else {
-		r = C.kv_post_write_send_inv(c.qp, C.uint64_t(wr.laddr), C.uint32_t(wr.n), C.uint32_t(wr.lkey),
+		r = C.kv_post_write_send_inv_h(h(c.qp), C.uint64_t(wr.laddr), C.uint32_t(wr.n), C.uint32_t(wr.lkey),
 			C.uint64_t(wr.raddr), C.uint32_t(wr.rkey), C.uint64_t(wr.wrid),
 			C.uint64_t(addr), C.uint32_t(n), c.ringLkey, c.maxInline, csig, wrid)
 	}
@@ -461,7 +461,7 @@ func (c *conn) rdma(op C.int, local transport.Region, off, n int, raddr uint64, 
 		c.opMu.RUnlock()
 		return c.abandon(i, c.closedErr())
 	}
-	rc := C.kv_post_rdma(c.qp, op, C.uint64_t(r.addr+uint64(off)), C.uint32_t(n), C.uint32_t(r.lkey),
+	rc := C.kv_post_rdma_h(h(c.qp), op, C.uint64_t(r.addr+uint64(off)), C.uint32_t(n), C.uint32_t(r.lkey),
 		C.uint64_t(raddr), C.uint32_t(rkey), C.uint32_t(imm), C.uint64_t(wrid))
 	c.opMu.RUnlock()
 	if rc != 0 {

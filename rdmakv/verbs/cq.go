@@ -147,7 +147,7 @@ func (q *cq) poll(spins int, yield bool) int {
 		y = 1
 	}
 	rq, idx, npst := q.rq.take()
-	n := int(C.kv_poll(q.c, C.int(spins), y, rq, idx, npst))
+	n := int(C.kv_poll_h(h(q.c), C.int(spins), y, h(rq), idx, npst))
 	q.rq.taken(npst)
 	if n < 0 {
 		return 0

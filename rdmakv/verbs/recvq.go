@@ -117,7 +117,7 @@ func (q *recvQueue) shared() bool { return q.rq.srq != nil }
 
 func (q *recvQueue) post(i int) C.int {
 	idx := C.uint32_t(i)
-	return C.kv_post_recvs(q.rq, &idx, 1)
+	return C.kv_post_recvs_h(h(q.rq), &idx, 1)
 }
 
 // postAll posts every buffer; called once, before any completion can come.
@@ -211,7 +211,7 @@ func (q *recvQueue) defer1(i int) {
 	q.pend[n] = C.uint32_t(i)
 	n++
 	if n == deferMax {
-		C.kv_post_recvs(q.rq, &q.pend[0], C.int(n))
+		C.kv_post_recvs_h(h(q.rq), &q.pend[0], C.int(n))
 		n = 0
 	}
 	q.pendN.Store(n)

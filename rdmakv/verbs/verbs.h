@@ -157,4 +157,53 @@ int kv_poll(struct kv_cq *c, int spins, int yield, struct kv_rq *q, const uint32
 int kv_arm_poll(struct kv_cq *c);
 int kv_cq_events(struct kv_cq *c);
 
+/*
+ * The _h forms of the calls on the data path take their C pointers as
+ * integers. cgo checks at run time every pointer argument whose type holds
+ * pointers (about 5 ns a pointer natively, many times that under CPU
+ * emulation), and these are all C memory, which the check only confirms.
+ */
+static inline int kv_poll_h(uintptr_t c, int spins, int yield, uintptr_t q, const uint32_t *idx, int n)
+{
+	return kv_poll((struct kv_cq *)c, spins, yield, (struct kv_rq *)q, idx, n);
+}
+
+static inline int kv_post_recvs_h(uintptr_t q, const uint32_t *idx, int n)
+{
+	return kv_post_recvs((struct kv_rq *)q, idx, n);
+}
+
+static inline int kv_send_h(uintptr_t qp, uint64_t slot, uint32_t n, uint32_t lkey, int max_inline, int signaled,
+			    uint32_t inv_rkey, uint64_t wr_id)
+{
+	return kv_send((struct ibv_qp *)qp, slot, n, lkey, max_inline, signaled, inv_rkey, wr_id);
+}
+
+static inline int kv_post_rdma_h(uintptr_t qp, int opcode, uint64_t laddr, uint32_t len, uint32_t lkey,
+				 uint64_t raddr, uint32_t rkey, uint32_t imm, uint64_t wr_id)
+{
+	return kv_post_rdma((struct ibv_qp *)qp, opcode, laddr, len, lkey, raddr, rkey, imm, wr_id);
+}
+
+static inline int kv_post_write_send_inv_h(uintptr_t qp, uint64_t laddr, uint32_t len, uint32_t lkey,
+					   uint64_t raddr, uint32_t rkey, uint64_t write_wr_id, uint64_t slot,
+					   uint32_t n, uint32_t slot_lkey, int max_inline, int signaled,
+					   uint64_t send_wr_id)
+{
+	return kv_post_write_send_inv((struct ibv_qp *)qp, laddr, len, lkey, raddr, rkey, write_wr_id, slot, n,
+				      slot_lkey, max_inline, signaled, send_wr_id);
+}
+
+static inline int kv_post_bind_h(uintptr_t qp, uintptr_t mw, uintptr_t mr, uint64_t addr, uint64_t len,
+				 int access, uint32_t rkey, uint64_t wr_id)
+{
+	return kv_post_bind((struct ibv_qp *)qp, (struct ibv_mw *)mw, (struct ibv_mr *)mr, addr, len, access,
+			    rkey, wr_id);
+}
+
+static inline int kv_post_inv_h(uintptr_t qp, uint32_t rkey, uint64_t wr_id)
+{
+	return kv_post_inv((struct ibv_qp *)qp, rkey, wr_id);
+}
+
 #endif

@@ -103,7 +103,7 @@ func (c *conn) postBind(w *window, mr *C.struct_ibv_mr, addr uint64, n int, acce
 		c.opMu.RUnlock()
 		return 0, c.abandon(i, c.closedErr())
 	}
-	rc := C.kv_post_bind(c.qp, w.mw, mr, C.uint64_t(addr), C.uint64_t(n), ibvAccess(access),
+	rc := C.kv_post_bind_h(h(c.qp), h(w.mw), h(mr), C.uint64_t(addr), C.uint64_t(n), ibvAccess(access),
 		C.uint32_t(rkey), C.uint64_t(wrid))
 	c.opMu.RUnlock()
 	if rc != 0 {
@@ -169,7 +169,7 @@ func (c *conn) Revoke(rkey uint32) error {
 		c.opMu.RUnlock()
 		return c.abandon(i, c.closedErr())
 	}
-	rc := C.kv_post_inv(c.qp, C.uint32_t(rkey), C.uint64_t(wrid))
+	rc := C.kv_post_inv_h(h(c.qp), C.uint32_t(rkey), C.uint64_t(wrid))
 	c.opMu.RUnlock()
 	if rc != 0 {
 		return c.abandon(i, fmt.Errorf("verbs: revoke: post invalidate: %w", errno(rc)))
