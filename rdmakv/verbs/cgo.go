@@ -36,3 +36,6 @@ const (
 	genMask = 1<<30 - 1
 	seqMask = 1<<62 - 1
 )
+
+// headSize is a receive buffer's head, mirrored from verbs.h (recvQueue).
+const headSize = C.KV_HEAD

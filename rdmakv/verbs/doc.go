@@ -24,6 +24,11 @@
 // bytes with one receive CQ, and one send CQ shared by its QPs (its size,
 // at most 32768 entries, bounds how many connections it accepts: each needs
 // 2*SendDepth+1). A client connection has its own receive queue and CQs.
+// A receive buffer larger than 256 bytes is posted as two pieces: its
+// first 256 bytes in a densely packed array of heads, the rest in the
+// buffer itself. A small message thus lands in a few shared pages rather
+// than at the start of a buffer of the largest eager message; a longer
+// one is made contiguous by copying its head in front of the rest.
 //
 // Each CQ has one goroutine polling it in batches of up to 32, and a
 // lock so that one goroutine at a time polls and dispatches (the poller,

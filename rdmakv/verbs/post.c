@@ -7,27 +7,37 @@
 /* KV_RECV_CHAIN is how many receives one ibv_post_recv call takes. */
 #define KV_RECV_CHAIN 16
 
+/* recv_sges fills sge with where buffer b of q receives into: the buffer,
+ * or its head and the rest of the buffer after KV_HEAD. Returns the count. */
+static int recv_sges(const struct kv_rq *q, uint32_t b, struct ibv_sge *sge)
+{
+	uint64_t addr = q->base + (uint64_t)b * q->size;
+
+	if (!q->heads) {
+		sge[0] = (struct ibv_sge){ .addr = addr, .length = q->size, .lkey = q->lkey };
+		return 1;
+	}
+	sge[0] = (struct ibv_sge){ .addr = q->heads + (uint64_t)b * KV_HEAD, .length = KV_HEAD, .lkey = q->lkey };
+	sge[1] = (struct ibv_sge){ .addr = addr + KV_HEAD, .length = q->size - KV_HEAD, .lkey = q->lkey };
+	return 2;
+}
+
 /* kv_post_recvs posts buffers idx[0..n) of q, chained: one provider call,
  * one lock, per KV_RECV_CHAIN buffers. */
 int kv_post_recvs(struct kv_rq *q, const uint32_t *idx, int n)
 {
-	struct ibv_sge sge[KV_RECV_CHAIN];
+	struct ibv_sge sge[2 * KV_RECV_CHAIN];
 	struct ibv_recv_wr wr[KV_RECV_CHAIN], *bad;
 	int i, j, k, ret;
 
 	for (i = 0; i < n; i += k) {
 		k = n - i < KV_RECV_CHAIN ? n - i : KV_RECV_CHAIN;
 		for (j = 0; j < k; j++) {
-			sge[j] = (struct ibv_sge){
-				.addr = q->base + (uint64_t)idx[i + j] * q->size,
-				.length = q->size,
-				.lkey = q->lkey,
-			};
 			wr[j] = (struct ibv_recv_wr){
 				.wr_id = (uint64_t)KV_KIND_RECV << KV_KIND_SHIFT | idx[i + j],
 				.next = j + 1 < k ? &wr[j + 1] : NULL,
-				.sg_list = &sge[j],
-				.num_sge = 1,
+				.sg_list = &sge[2 * j],
+				.num_sge = recv_sges(q, idx[i + j], &sge[2 * j]),
 			};
 		}
 		ret = q->srq ? ibv_post_srq_recv(q->srq, wr, &bad) : ibv_post_recv(q->qp, wr, &bad);

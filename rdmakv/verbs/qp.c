@@ -75,7 +75,7 @@ struct ibv_srq *kv_srq_open(struct kv_dev *d, int depth)
 	struct ibv_srq_init_attr a = {
 		.attr = {
 			.max_wr = depth,
-			.max_sge = 1,
+			.max_sge = 2,
 		},
 	};
 
@@ -104,7 +104,7 @@ int kv_qp_open(struct rdma_cm_id *id, struct kv_dev *d, struct kv_cq *scq, struc
 				.max_send_wr = send_wr,
 				.max_recv_wr = srq ? 0 : recv_wr,
 				.max_send_sge = 1,
-				.max_recv_sge = 1,
+				.max_recv_sge = 2,
 				.max_inline_data = inline_want < fallback[i] ? inline_want : fallback[i],
 			},
 		};
@@ -126,13 +126,13 @@ int kv_qp_error(struct ibv_qp *qp)
 	return -ibv_modify_qp(qp, &a, IBV_QP_STATE);
 }
 
-struct kv_rq *kv_rq_open(uint64_t base, uint32_t size, uint32_t lkey, int defer_max)
+struct kv_rq *kv_rq_open(uint64_t base, uint64_t heads, uint32_t size, uint32_t lkey, int defer_max)
 {
 	struct kv_rq *q = calloc(1, sizeof(*q));
 
 	if (!q)
 		return NULL;
-	*q = (struct kv_rq){ .base = base, .size = size, .lkey = lkey };
+	*q = (struct kv_rq){ .base = base, .heads = heads, .size = size, .lkey = lkey };
 	if (defer_max > 0) {
 		q->pend = calloc(defer_max, sizeof(*q->pend));
 		q->post = calloc(defer_max, sizeof(*q->post));

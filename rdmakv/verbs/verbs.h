@@ -62,9 +62,15 @@ struct kv_cq {
 	struct kv_wc *wcs;
 };
 
+/* KV_HEAD is the size of a receive buffer's head (see kv_rq). */
+#define KV_HEAD 256
+
 /*
  * kv_rq is a set of receive buffers of size bytes each from base (buffer i
  * at base + i * size), posted to a QP's receive queue or to a shared one.
+ * With heads set, buffer i is received into two pieces: its first
+ * KV_HEAD bytes into head i (at heads + i * KV_HEAD), the rest into the
+ * buffer from offset KV_HEAD (see recvq.go).
  * pend and post hold released buffers waiting to be reposted: the Go side
  * fills one while a poll reposts the other (see recvq.go).
  */
@@ -72,6 +78,7 @@ struct kv_rq {
 	struct ibv_qp *qp;
 	struct ibv_srq *srq;
 	uint64_t base;
+	uint64_t heads;
 	uint32_t size;
 	uint32_t lkey;
 	uint32_t *pend;
@@ -132,7 +139,7 @@ int kv_qp_open(struct rdma_cm_id *id, struct kv_dev *d, struct kv_cq *scq, struc
 int kv_qp_error(struct ibv_qp *qp);
 int kv_buf_open(struct kv_dev *d, size_t len, int access, struct kv_buf **out);
 void kv_buf_close(struct kv_buf *b);
-struct kv_rq *kv_rq_open(uint64_t base, uint32_t size, uint32_t lkey, int defer_max);
+struct kv_rq *kv_rq_open(uint64_t base, uint64_t heads, uint32_t size, uint32_t lkey, int defer_max);
 void kv_rq_close(struct kv_rq *q);
 struct ibv_mw *kv_mw_open(struct kv_dev *d);
 struct ibv_mr *kv_mr_open(struct kv_dev *d, uint64_t addr, uint64_t len, int access);

@@ -61,7 +61,7 @@ func TestSendRecv(t *testing.T) {
 			rec := newRecorder(false)
 			c := dialTest(t, s, cfg, rec)
 			guard(t, 60*time.Second, func() {
-				sizes := []int{0, 1, 16, 100, 255, 256, 1000, 4095, 4096}
+				sizes := []int{0, 1, 16, 100, 255, 256, 257, 1000, 4095, 4096}
 				var want [][]byte
 				for round := 0; round < 12; round++ {
 					for i, n := range sizes {
