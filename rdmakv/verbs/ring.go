@@ -19,20 +19,29 @@ func ringBytes(n, size int) int { return min(n*size, max(ringMinBytes, 4*size)) 
 // completions come back. Positions only grow; offsets are positions modulo
 // size. Reserving is guarded by the caller (sendMu); done runs on the send
 // poller.
+//
+// The sender keeps its remainders (off, slot, sigLeft) as counters rather
+// than dividing for them on every message: a 64-bit division is among the
+// slowest integer instructions, natively and far more so under emulation.
 type sendRing struct {
 	size, slots uint64
 	sigEvery    uint64          // signal at least every sigEvery messages
 	lastSig     uint64          // position after the last signaled message
 	head        uint64          // sequence number of the next message
 	pos         uint64          // position after the last message placed
+	off         uint64          // pos % size
+	slot        uint64          // head % slots
+	sigLeft     uint64          // sigEvery - head % sigEvery
+	next        uint64          // off after the message reserve placed last
 	ends        []atomic.Uint64 // position after message seq, at seq % slots
 	tail        atomic.Uint64   // sequence number of the oldest in flight
 	tailPos     atomic.Uint64   // position up to which bytes are free again
 }
 
 func newSendRing(size, slots int) *sendRing {
+	every := uint64(max(1, slots/4))
 	return &sendRing{
-		size: uint64(size), slots: uint64(slots), sigEvery: uint64(max(1, slots/4)),
+		size: uint64(size), slots: uint64(slots), sigEvery: every, sigLeft: every,
 		ends: make([]atomic.Uint64, slots),
 	}
 }
@@ -49,27 +58,38 @@ func (r *sendRing) reserve(n int) (off, seq uint64, sig, ok bool) {
 	if r.head-r.tail.Load() >= r.slots {
 		return 0, 0, false, false
 	}
-	start := r.pos
-	if o := start % r.size; o+uint64(n) > r.size {
-		start += r.size - o
+	start, off := r.pos, r.off
+	if off+uint64(n) > r.size {
+		start += r.size - off
+		off = 0
 	}
 	end := start + uint64(n)
 	if end-r.tailPos.Load() > r.size {
 		return 0, 0, false, false
 	}
 	// The entry is free: head-tail < slots, so message head-slots is done.
-	r.ends[r.head%r.slots].Store(end)
-	sig = r.head%r.sigEvery == r.sigEvery-1 || end-r.lastSig >= r.size/4
-	return start % r.size, r.head, sig, true
+	r.ends[r.slot].Store(end)
+	r.next = off + uint64(n)
+	sig = r.sigLeft == 1 || end-r.lastSig >= r.size/4
+	return off, r.head, sig, true
 }
 
 // posted counts the message reserve placed last; sig as reserve said.
 func (r *sendRing) posted(sig bool) {
-	r.pos = r.ends[r.head%r.slots].Load()
+	r.pos = r.ends[r.slot].Load()
 	if sig {
 		r.lastSig = r.pos
 	}
 	r.head++
+	if r.off = r.next; r.off == r.size {
+		r.off = 0
+	}
+	if r.slot++; r.slot == r.slots {
+		r.slot = 0
+	}
+	if r.sigLeft--; r.sigLeft == 0 {
+		r.sigLeft = r.sigEvery
+	}
 }
 
 // done reclaims every message up to and including seq.

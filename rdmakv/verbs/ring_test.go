@@ -1,6 +1,9 @@
 package verbs
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 func TestRingBytes(t *testing.T) {
 	for _, c := range []struct{ n, size, want int }{
@@ -102,6 +105,50 @@ func TestSendRingSignals(t *testing.T) {
 			_ = off
 			signaled[seq] = sig
 			r.posted(sig)
+		}
+	}
+}
+
+// TestSendRingRemainders: the offsets, slots and periodic signals the
+// ring keeps as counters are the positions' remainders, whatever the
+// sizes and however the ring wraps.
+func TestSendRingRemainders(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, c := range []struct{ size, slots, maxMsg int }{{1000, 7, 300}, {4096, 64, 4096}, {1 << 20, 513, 70000}} {
+		r := newSendRing(c.size, c.slots)
+		every := uint64(max(1, c.slots/4))
+		for range 20000 {
+			n := rng.IntN(c.maxMsg + 1)
+			if rng.IntN(4) == 0 {
+				n = 0
+			}
+			pos, lastSig := r.pos, r.lastSig
+			off, seq, sig, ok := r.reserve(n)
+			if !ok {
+				r.done(r.head - 1)
+				continue
+			}
+			want := pos % uint64(c.size)
+			if want+uint64(n) > uint64(c.size) {
+				want = 0
+			}
+			if off != want {
+				t.Fatalf("size %d: %d-byte message %d at %d, want %d", c.size, n, seq, off, want)
+			}
+			end := pos - pos%uint64(c.size) + want + uint64(n)
+			if want == 0 && pos%uint64(c.size) != 0 {
+				end += uint64(c.size)
+			}
+			if wantSig := seq%every == every-1 || end-lastSig >= uint64(c.size)/4; sig != wantSig {
+				t.Fatalf("size %d: message %d signaled %v, want %v", c.size, seq, sig, wantSig)
+			}
+			r.posted(sig)
+			if got := &r.ends[seq%uint64(c.slots)]; got.Load() != r.pos {
+				t.Fatalf("size %d: message %d's end not at slot %d", c.size, seq, seq%uint64(c.slots))
+			}
+			if rng.IntN(3) == 0 {
+				r.done(seq)
+			}
 		}
 	}
 }
