@@ -21,8 +21,8 @@ func ringBytes(n, size int) int { return min(n*size, max(ringMinBytes, 4*size)) 
 // poller.
 //
 // The sender keeps its remainders (off, slot, sigLeft) as counters rather
-// than dividing for them on every message: a 64-bit division is among the
-// slowest integer instructions, natively and far more so under emulation.
+// than dividing for them on every message: a 64-bit division takes tens of
+// cycles, and reserving and posting a message took five.
 type sendRing struct {
 	size, slots uint64
 	sigEvery    uint64          // signal at least every sigEvery messages
