@@ -36,9 +36,14 @@ type figures struct {
 	sendLat, sendLat2, readLat2, readLat64K, writeBW1M series // perftest: us, us, us, us, MiB/s
 	eagerGet, rdvGet                                   series // kvbench p50, us
 	set1M                                              series // kvbench MiB/s
+	// every holds each draw of the compared figures in run order, and draws
+	// how many draws make a round; the series above keep each round's
+	// fastest draw.
+	every drawn
+	draws int
 	// polls is the set of polling modes the kvbench reports name.
 	polls map[string]bool
-	// rounds is the most kvbench runs any case has.
+	// rounds is the most rounds any kvbench case has.
 	rounds int
 	// clock is the guest's clock source and aslr its randomize_va_space
 	// setting, "" when not recorded.
@@ -62,6 +67,11 @@ func run(dir string, w io.Writer) error {
 // one run reports all of them.
 func load(dir string) *figures {
 	r := &figures{polls: map[string]bool{}}
+	var err error
+	if r.draws, err = readDraws(dir); err != nil {
+		r.errs = append(r.errs, err)
+		r.draws = 1
+	}
 	pt := func(file string, bytes int64, col string) series {
 		f, err := os.Open(filepath.Join(dir, file))
 		if err != nil {
@@ -93,7 +103,7 @@ func load(dir string) *figures {
 			r.errs = append(r.errs, fmt.Errorf("%s: %w", sub, err))
 			return nil
 		}
-		r.rounds = max(r.rounds, len(runs))
+		r.rounds = max(r.rounds, len(runs)/r.draws)
 		vals := make(series, len(runs))
 		for i, run := range runs {
 			r.polls[run.poll] = true
@@ -105,6 +115,20 @@ func load(dir string) *figures {
 	r.eagerGet = kv("get-eager-64", "get", smallSize, "eager", p50us)
 	r.rdvGet = kv("get-rdv-64k", "get", rdvSize, "rendezvous", p50us)
 	r.set1M = kv("set-1m", "set", setSize, "rendezvous", func(k kvbenchRound) float64 { return k.mibPerSec })
+	r.every = drawn{r.sendLat, r.readLat64K, r.writeBW1M, r.eagerGet, r.rdvGet, r.set1M}
+	best := func(name string, s series, higher bool) series {
+		b, err := bestOfDraws(s, r.draws, higher)
+		if err != nil {
+			r.errs = append(r.errs, fmt.Errorf("%s: %w", name, err))
+		}
+		return b
+	}
+	r.sendLat = best("ib_send_lat-64.txt", r.sendLat, false)
+	r.readLat64K = best("ib_read_lat-65536.txt", r.readLat64K, false)
+	r.writeBW1M = best("ib_write_bw-1048576.txt", r.writeBW1M, true)
+	r.eagerGet = best("kvbench-get-eager-64", r.eagerGet, false)
+	r.rdvGet = best("kvbench-get-rdv-64k", r.rdvGet, false)
+	r.set1M = best("kvbench-set-1m", r.set1M, true)
 	r.clock = readNote(dir, "clocksource.txt")
 	r.aslr = readNote(dir, "aslr.txt")
 	r.pin = readNote(dir, "pin.txt")
@@ -112,13 +136,21 @@ func load(dir string) *figures {
 	return r
 }
 
+// drawn is every draw of the compared figures, in run order.
+type drawn struct {
+	sendLat, readLat64K, writeBW1M, eagerGet, rdvGet, set1M series
+}
+
 // comparison is one row of the table: a kvbench case against its perftest
 // baseline, both per round.
 type comparison struct {
 	name, metric, baselineIs string
 	kv, base                 series
-	format                   func(*float64) string
-	goal                     goal
+	// everyKV and everyBase hold every draw: each kvbench draw pairs with
+	// the baseline draw just before it.
+	everyKV, everyBase series
+	format             func(*float64) string
+	goal               goal
 }
 
 // goal is the target for a row's ratio: at most limit for a
@@ -211,18 +243,32 @@ func render(w io.Writer, r *figures) error {
 	fmt.Fprintf(&b, "guest address space randomisation: %s\n", aslrNote(r.aslr))
 	fmt.Fprintf(&b, "CPU pinning: %s\n", pinNote(r.pin))
 	fmt.Fprintf(&b, "kvserver flags: %s\n\n", serverNote(r.server))
+	e := r.every
 	rows := []comparison{
-		{"eager GET 64 B", "p50", "2 x ib_send_lat 64 B typical (one round trip)", r.eagerGet, roundTrip(r.sendLat), us, goal{limit: 1.3}},
-		{"rendezvous GET 64 KiB", "p50", "round trip + ib_read_lat 64 KiB typical", r.rdvGet, roundTrip(r.sendLat, r.readLat64K), us, goal{limit: 1.3}},
-		{"SET 1 MiB", "throughput", "ib_write_bw 1 MiB average", r.set1M, r.writeBW1M, mibs, goal{limit: 0.8, atLeast: true}},
+		{"eager GET 64 B", "p50", "2 x ib_send_lat 64 B typical (one round trip)", r.eagerGet, roundTrip(r.sendLat),
+			e.eagerGet, roundTrip(e.sendLat), us, goal{limit: 1.3}},
+		{"rendezvous GET 64 KiB", "p50", "round trip + ib_read_lat 64 KiB typical", r.rdvGet, roundTrip(r.sendLat, r.readLat64K),
+			e.rdvGet, roundTrip(e.sendLat, e.readLat64K), us, goal{limit: 1.3}},
+		{"SET 1 MiB", "throughput", "ib_write_bw 1 MiB average", r.set1M, r.writeBW1M,
+			e.set1M, e.writeBW1M, mibs, goal{limit: 0.8, atLeast: true}},
+	}
+	drawCol := func(c comparison) string { return "" }
+	header := "case\tmetric\tkvbench\tbaseline\tratio\tgoal\tbaseline is"
+	if r.draws > 1 {
+		header = "case\tmetric\tkvbench\tbaseline\tratio\tgoal\tevery draw\tbaseline is"
+		drawCol = func(c comparison) string {
+			v, _ := comparison{kv: c.everyKV, base: c.everyBase}.ratio()
+			return ratio(v) + "\t"
+		}
 	}
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "case\tmetric\tkvbench\tbaseline\tratio\tgoal\tbaseline is")
+	fmt.Fprintln(tw, header)
 	paired := true
 	var perRound []string
 	for _, c := range rows {
 		v, per := c.ratio()
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.name, c.metric, c.format(c.kv.med()), c.format(c.base.med()), ratio(v), c.goal.verdict(v), c.baselineIs)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s%s\n", c.name, c.metric, c.format(c.kv.med()), c.format(c.base.med()),
+			ratio(v), c.goal.verdict(v), drawCol(c), c.baselineIs)
 		if per == nil {
 			paired = false
 			continue
@@ -258,6 +304,10 @@ func render(w io.Writer, r *figures) error {
 	}
 	if r.rounds > 1 {
 		fmt.Fprintf(&b, "\nEach figure is the median of %d rounds; in every round each kvbench case runs right after its perftest baselines.", r.rounds)
+		if r.draws > 1 {
+			fmt.Fprintf(&b, "\nA round runs each case %d times, a fresh process pair each time, and keeps each side's fastest draw;"+
+				"\n\"every draw\" is the median ratio of each kvbench draw to the perftest draw just before it.", r.draws)
+		}
 		if paired {
 			b.WriteString("\nEach ratio is the median of the per-round ratios.")
 		} else {

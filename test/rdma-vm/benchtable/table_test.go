@@ -15,12 +15,14 @@ import (
 )
 
 // TestRunGolden renders testdata/bench, whose reports differ in how many
-// rounds they hold (ratios of medians), and testdata/paired, three rounds
-// of everything (medians of per-round ratios).
+// rounds they hold (ratios of medians), testdata/paired, three rounds of
+// everything (medians of per-round ratios), and testdata/draws, two rounds
+// of three draws (each side's fastest draw per round).
 func TestRunGolden(t *testing.T) {
 	for dir, file := range map[string]string{
 		"testdata/bench":  "table.golden",
 		"testdata/paired": "table-paired.golden",
+		"testdata/draws":  "table-draws.golden",
 	} {
 		var out bytes.Buffer
 		if err := run(dir, &out); err != nil {
@@ -230,6 +232,51 @@ func TestGoalVerdict(t *testing.T) {
 				v = fmt.Sprint(*c.v)
 			}
 			t.Errorf("goal %+v, ratio %s: %q, want %q", c.g, v, got, c.want)
+		}
+	}
+}
+
+func TestBestOfDraws(t *testing.T) {
+	s := series{40, 28, 45, 30, 50, 29}
+	if got, err := bestOfDraws(s, 3, false); err != nil || !slices.Equal(got, series{28, 29}) {
+		t.Errorf("latency: got %v, %v; want [28 29]", got, err)
+	}
+	if got, err := bestOfDraws(s, 3, true); err != nil || !slices.Equal(got, series{45, 50}) {
+		t.Errorf("throughput: got %v, %v; want [45 50]", got, err)
+	}
+	if got, err := bestOfDraws(s, 1, false); err != nil || !slices.Equal(got, s) {
+		t.Errorf("one draw: got %v, %v; want the series as it is", got, err)
+	}
+	if _, err := bestOfDraws(s, 4, false); err == nil || !strings.Contains(err.Error(), "6 reports are not whole rounds of 4 draws") {
+		t.Errorf("6 values in draws of 4: got %v", err)
+	}
+}
+
+// TestRunDraws: the draws a round holds come from draws.txt; a count that
+// does not divide the reports, or a bad file, is an error naming it.
+func TestRunDraws(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/draws")); err != nil {
+		t.Fatal(err)
+	}
+	r := load(dir)
+	if len(r.errs) > 0 || r.draws != 3 || r.rounds != 2 {
+		t.Fatalf("draws %d, rounds %d, errors %v; want 3 draws, 2 rounds, none", r.draws, r.rounds, r.errs)
+	}
+	if !slices.Equal(r.eagerGet, series{28, 29}) || len(r.every.eagerGet) != 6 {
+		t.Errorf("eager GET per round %v (want [28 29]), every draw %v", r.eagerGet, r.every.eagerGet)
+	}
+	for content, want := range map[string]string{
+		"4\n":  "ib_send_lat-64.txt: 6 reports are not whole rounds of 4 draws",
+		"many": `draws.txt: want a positive count, got "many"`,
+		"0":    `draws.txt: want a positive count, got "0"`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, "draws.txt"), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := run(dir, &out); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("draws.txt %q: want an error containing %q, got %v", content, want, err)
 		}
 	}
 }
