@@ -58,10 +58,15 @@ echo "$SERVER_FLAGS" >bench/kvserver.txt
 # benchtable shows the median over the rounds of every figure. The first
 # argument sets it (make bench-rdma RDMA_BENCH_ROUNDS=N).
 ROUNDS=${1:-3}
-case $ROUNDS in
-'' | *[!0-9]*) die "rounds must be a positive number, got '$ROUNDS'" ;;
-esac
-[ "$ROUNDS" -ge 1 ] || die "rounds must be a positive number, got '$ROUNDS'"
+
+# positive WHAT VALUE dies unless VALUE is a whole number of at least 1.
+positive() {
+	case $2 in
+	'' | *[!0-9]*) die "$1 must be a positive number, got '$2'" ;;
+	esac
+	[ "$2" -ge 1 ] || die "$1 must be a positive number, got '$2'"
+}
+positive rounds "$ROUNDS"
 
 # DRAWS (the third argument, 3 by default; make bench-rdma
 # RDMA_BENCH_DRAWS=N) is how many times a round runs each compared case,
@@ -72,15 +77,12 @@ esac
 # side's fastest draw per round, the code's cost rather than the draw, and
 # also shows the ratio over every draw.
 DRAWS=${3:-3}
-case $DRAWS in
-'' | *[!0-9]*) die "draws must be a positive number, got '$DRAWS'" ;;
-esac
-[ "$DRAWS" -ge 1 ] || die "draws must be a positive number, got '$DRAWS'"
+positive draws "$DRAWS"
 echo "$DRAWS" >bench/draws.txt
 
 # perftest_case TAG NAME ARGS... is perftest_pair, run once more when the
 # report holds inf or nan (perftest divides by a zero-length interval now
-# and then under emulation). Each round's report is appended to
+# and then under emulation). Each draw's report is appended to
 # bench/NAME-TAG.txt.
 perftest_case() {
 	_tag=$1

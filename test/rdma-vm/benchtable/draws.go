@@ -9,11 +9,8 @@ import (
 )
 
 // A round of guest-bench.sh runs each compared case DRAWS times in a row,
-// each draw a fresh process pair: perftest's baseline, then kvbench. Under
-// emulation a process's speed is partly a draw of its own: some run every
-// post 40-100% slower from start to end (docs/MEASUREMENTS.md). A round
-// keeps each side's fastest draw, the program's cost rather than that
-// draw; perftest gets the same rule.
+// each draw a fresh process pair: perftest's baseline, then kvbench. A
+// round keeps each side's fastest draw (guest-bench.sh says why).
 
 // readDraws is the draws per round guest-bench.sh recorded in draws.txt, 1
 // when the file is missing (a run from before draws).

@@ -22,7 +22,7 @@ type kvbenchRound struct {
 }
 
 // loadKvbenchRuns reads every run directory under dir, oldest first (their
-// names end in the start time; the latest link is skipped), one per round,
+// names end in the start time; the latest link is skipped), one per draw,
 // and returns each run's cell of op at size, which must have travelled by
 // protocol and finished without errors.
 func loadKvbenchRuns(dir, op string, size int, protocol string) ([]kvbenchRound, error) {

@@ -6,7 +6,7 @@
 // DIR holds the files guest-bench.sh writes: perftest client reports
 // (ib_send_lat-64.txt, ib_read_lat-65536.txt, ib_write_bw-1048576.txt) and
 // one directory per case (kvbench-<case>) holding a kvbench run directory
-// per round.
+// per draw, with draws.txt saying how many draws make a round.
 package main
 
 import (

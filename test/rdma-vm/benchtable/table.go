@@ -95,7 +95,7 @@ func load(dir string) *figures {
 	r.readLat64K = pt("ib_read_lat-65536.txt", rdvSize, colTypicalUsec)
 	r.writeBW1M = pt("ib_write_bw-1048576.txt", setSize, colBWAverage)
 
-	// A case's directory holds one kvbench run directory per round.
+	// A case's directory holds one kvbench run directory per draw.
 	kv := func(name, op string, size int, protocol string, pick func(kvbenchRound) float64) series {
 		sub := "kvbench-" + name
 		runs, err := loadKvbenchRuns(filepath.Join(dir, sub), op, size, protocol)
