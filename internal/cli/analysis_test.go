@@ -132,10 +132,10 @@ func TestTuneCommandEndToEnd(t *testing.T) {
 	if err := json.Unmarshal(js, &res); err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Ops) != 2 {
-		t.Fatalf("%d ops", len(res.Ops))
+	if len(res.Loads) != 1 || len(res.Loads[0].Ops) != 2 {
+		t.Fatalf("%d loads", len(res.Loads))
 	}
-	for _, o := range res.Ops {
+	for _, o := range res.Loads[0].Ops {
 		for _, p := range o.Points {
 			if len(p.Eager) != 2 || len(p.Rendezvous) != 2 || p.EagerP50 <= 0 || p.RdvP50 <= 0 {
 				t.Errorf("%s %d: %+v", o.Op, p.Size, p)

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -20,15 +19,20 @@ import (
 	"github.com/kvbench/kvbench/internal/units"
 	"github.com/kvbench/kvbench/internal/workload"
 	"github.com/kvbench/kvbench/rdmakv"
+	"github.com/kvbench/kvbench/rdmakv/wire"
 )
 
 func init() { register(newTuneCmd) }
 
 type tuneFlags struct {
-	repeats int
-	alpha   float64
-	ops     string
-	out     string
+	repeats   int
+	alpha     float64
+	ops       string
+	out       string
+	objective string
+	cpuSide   string
+	slo       string
+	lists     loadLists
 	workloadFlags
 }
 
@@ -38,8 +42,14 @@ func newTuneCmd() *cobra.Command {
 		Use:   "tune WORKLOAD.yaml",
 		Short: "Measure forced eager against forced rendezvous and recommend an eager threshold",
 		Long: `tune measures, for every value size of the workload and each op (get,
-set), the p50 latency and throughput with eager forced (threshold above the
-size) and with rendezvous forced (threshold 0). Each pair is repeated
+set), latency, throughput and CPU per operation with eager forced
+(threshold above the size) and with rendezvous forced (threshold 0), and
+compares them by --objective: p50 (the default), p99, throughput (ops/s at
+the workload's closed-loop load) or cpu (the server's CPU per operation,
+the client's with --cpu-side client; with an embedded server the one
+figure of the kvbench process). A p99 needs 2000 operations per
+measurement (20 beyond the percentile): tune refuses shorter measure
+phases and names the length to use. Each pair is repeated
 --repeats times, interleaved, the order of the two protocols alternating
 between repetitions so that drift falls on both alike. The workload's
 thresholds are ignored; its keys, phases and load model are used.
@@ -68,46 +78,48 @@ op_phases says) and names the phase that decides each crossover: the one
 whose eager-minus-rendezvous difference grows most from the size below
 the crossover to the crossover.
 
+--slo p99=500us (p50, p90, p99 or p99.9) compares capacities instead: per
+size and protocol, the highest open-loop rate whose latency at that
+percentile (coordinated-omission corrected) meets the goal, found by
+doubling or halving from the closed-loop throughput and then bisecting to
+within 5%; each measurement is then long enough for the percentile. The
+protocol with the higher capacity wins the size: by the sign test with
+--repeats 5 or more, else (one search, the default with --slo) when its
+capacity is more than 10% higher.
+
+--connections, --depth and --rate take lists (--connections 1,4,16
+--depth 1,8): the comparison is repeated at every combination, each load
+gets its own recommendation, tune says where the loads disagree, prints a
+map of winners over size and load and draws tune-map-OP.png.
+
 A table in the manner of UCX's protocol info is printed; tune.txt,
 tune.json, tune-OP.png/.svg (both curves, crossover marked) and
 tune-phases-OP.png/.svg (stacked phase p50s, eager and rendezvous side by
 side per size) are saved in a new directory under --out.`,
 		Example: `  kvbench tune workloads/threshold-sweep.yaml
   kvbench tune workloads/threshold-sweep.yaml --ops get --repeats 8 --duration 2s
+  kvbench tune workloads/threshold-sweep.yaml --connections 16 --slo p99=1ms
+  kvbench tune workloads/threshold-sweep.yaml --connections 1,4,16 --depth 1,8 --objective p99 --duration 3s
+  kvbench tune workloads/threshold-sweep.yaml --server 10.0.0.2:7471 --objective cpu
   kvbench tune workloads/threshold-sweep.yaml --server 10.0.0.2:7471 --transport verbs --poll busy`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runTune(cmd, args[0], f) },
 	}
 	fl := cmd.Flags()
-	fl.IntVar(&f.repeats, "repeats", tune.DefaultRepeats, "eager/rendezvous pairs measured per (op, size); 8 or more tolerates one disturbed pair")
+	fl.IntVar(&f.repeats, "repeats", tune.DefaultRepeats, "eager/rendezvous pairs measured per (op, size, load); 8 or more tolerates one disturbed pair (with --slo the default is 1 search)")
 	fl.Float64Var(&f.alpha, "alpha", tune.DefaultAlpha, "significance level of the sign test over the pairs")
 	fl.StringVar(&f.ops, "ops", "", "comma-separated ops to tune: get, set (default: those in the workload's mix)")
 	fl.StringVarP(&f.out, "out", "o", results.DefaultParent, "directory to create the tune directory in")
+	fl.StringVar(&f.objective, "objective", "p50", "what a protocol wins by: p50, p99, throughput or cpu")
+	fl.StringVar(&f.cpuSide, "cpu-side", "", "whose CPU the cpu objective compares: server or client (default server)")
+	fl.StringVar(&f.slo, "slo", "", "compare capacity under a latency goal, e.g. p99=500us (p50, p90, p99 or p99.9)")
+	fl.IntSliceVar(&f.lists.conns, "connections", nil, "client connections; a list (1,4,16) compares at each (default load.connections)")
+	fl.IntSliceVar(&f.lists.depths, "depth", nil, "operations in flight per connection; a list compares at each (default load.depth)")
+	fl.Float64SliceVar(&f.lists.rates, "rate", nil, "open-loop rates in ops/s over all connections; a list compares at each (default: the workload's load)")
+	f.workloadFlags.lists = &f.lists
 	f.registerTarget(cmd, "measure phase per measurement, replacing the workload's phases.measure")
+	cmd.RegisterFlagCompletionFunc("objective", cobra.FixedCompletions([]string{"p50", "p99", "throughput", "cpu"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
-}
-
-// tuneOps is --ops, or the ops the workload's mix issues.
-func tuneOps(flag string, mix workload.Mix) []string {
-	var ops []string
-	if flag != "" {
-		for _, op := range strings.Split(flag, ",") {
-			if op = strings.TrimSpace(op); op != "" {
-				ops = append(ops, op)
-			}
-		}
-		return ops
-	}
-	if mix.Get > 0 {
-		ops = append(ops, "get")
-	}
-	if mix.Set > 0 {
-		ops = append(ops, "set")
-	}
-	if len(ops) == 0 {
-		ops = []string{"get", "set"}
-	}
-	return ops
 }
 
 func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
@@ -118,7 +130,7 @@ func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
 	}
 	// tune explains its crossover with the phases unless told not to.
 	w.OpPhases = f.phases || !cmd.Flags().Changed("phases")
-	cfg, err := f.config(w, stderr)
+	cfg, err := f.config(cmd, w, stderr)
 	if err != nil {
 		return err
 	}
@@ -127,13 +139,7 @@ func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
 		return err
 	}
 	defer h.Close()
-	total := cfg.Repeats * len(cfg.Sizes) * len(cfg.Ops) * 2
-	fmt.Fprintf(stderr, "kvbench tune: %s over %s: %d ops x %d sizes x 2 protocols x %d repeats = %d measurements",
-		w.Name, h.Transport(), len(cfg.Ops), len(cfg.Sizes), cfg.Repeats, total)
-	if per := time.Duration(w.Phases.Warmup.Duration) + time.Duration(w.Phases.Measure.Duration); per > 0 {
-		fmt.Fprintf(stderr, " of about %s (at least %s)", per, per*time.Duration(total))
-	}
-	fmt.Fprintln(stderr)
+	announceTune(stderr, w, cfg, h.Transport())
 	cfg.Progress = tuneProgress(stderr)
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -145,6 +151,8 @@ func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
 		}
 		return err
 	}
+	ver, rev := buildVersion()
+	res.Build = tune.Build{Version: ver, Revision: rev, Protocol: wire.ProtocolVersion}
 	if err := res.WriteTable(stdout); err != nil {
 		return err
 	}
@@ -160,30 +168,31 @@ func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
 	return nil
 }
 
-// config is the tuning plan for w, checked; a repeat count too small to
-// ever decide is warned about on stderr.
-func (f *tuneFlags) config(w *workload.Workload, stderr io.Writer) (tune.Config, error) {
-	cfg := tune.Config{Ops: tuneOps(f.ops, w.Mix), Repeats: f.repeats, Alpha: f.alpha, KeySize: w.Keys.Size}
-	for _, s := range w.ValueSizes() {
-		cfg.Sizes = append(cfg.Sizes, int(s))
+// announceTune says on stderr what tune is about to measure and, where it
+// can tell, for how long.
+func announceTune(stderr io.Writer, w *workload.Workload, cfg tune.Config, transport string) {
+	loads := ""
+	if n := len(cfg.Loads); n > 1 {
+		loads = fmt.Sprintf(" x %d loads", n)
 	}
-	if err := cfg.Validate(); err != nil {
-		return cfg, err
+	if cfg.SLO != nil {
+		fmt.Fprintf(stderr, "kvbench tune: %s over %s: capacity at %s: %d ops x %d sizes x 2 protocols%s x %d repeats = %d searches of several measurements each\n",
+			w.Name, transport, cfg.SLO, len(cfg.Ops), len(cfg.Sizes), loads, cfg.Repeats, cfg.Repeats*len(cfg.Sizes)*len(cfg.Ops)*2*len(cfg.Loads))
+		return
 	}
-	if f.alpha == 0 {
-		return cfg, errors.New("--alpha 0: want a significance level in (0, 0.5)")
+	total := cfg.Repeats * len(cfg.Sizes) * len(cfg.Ops) * 2 * len(cfg.Loads)
+	fmt.Fprintf(stderr, "kvbench tune: %s over %s: %d ops x %d sizes x 2 protocols%s x %d repeats = %d measurements",
+		w.Name, transport, len(cfg.Ops), len(cfg.Sizes), loads, cfg.Repeats, total)
+	if per := time.Duration(w.Phases.Warmup.Duration) + time.Duration(w.Phases.Measure.Duration); per > 0 {
+		fmt.Fprintf(stderr, " of about %s (at least %s)", per, per*time.Duration(total))
 	}
-	if n := tune.MinDecisiveRepeats(f.alpha); f.repeats < n {
-		fmt.Fprintf(stderr, "kvbench tune: warning: with --repeats %d no size can show a significant winner at --alpha %g; use %d or more\n",
-			f.repeats, f.alpha, n)
-	}
-	return cfg, nil
+	fmt.Fprintln(stderr)
 }
 
 // tuneHarness opens the harness tune measures against and its measurer.
 // Eager is forced with threshold key + size + 1, so an embedded server's
 // max eager is raised to the largest of those: eager is then measured
-// wherever rendezvous is.
+// wherever rendezvous is. The harness is sized for the heaviest load.
 func tuneHarness(w *workload.Workload, cfg tune.Config, stderr io.Writer) (*bench.Harness, *tune.BenchMeasurer, error) {
 	maxValue := cfg.Sizes[len(cfg.Sizes)-1]
 	if w.Target.Server == "" {
@@ -191,8 +200,12 @@ func tuneHarness(w *workload.Workload, cfg tune.Config, stderr io.Writer) (*benc
 			return nil, nil, fmt.Errorf("embedded server: %w", err)
 		}
 	}
+	hw := *w
+	for _, l := range cfg.Loads {
+		hw.Load.Connections, hw.Load.Depth = max(hw.Load.Connections, l.Connections), max(hw.Load.Depth, l.Depth)
+	}
 	h, err := bench.OpenHarness(bench.HarnessConfig{
-		Workload: w, MaxValue: maxValue, MaxThreshold: w.Keys.Size + maxValue + 1,
+		Workload: &hw, MaxValue: maxValue, MaxThreshold: w.Keys.Size + maxValue + 1,
 		Host: results.CollectHost(), Logger: noticeLogger(stderr),
 	})
 	if err != nil {
@@ -209,20 +222,33 @@ func tuneHarness(w *workload.Workload, cfg tune.Config, stderr io.Writer) (*benc
 }
 
 // tuneProgress reports each measurement on stderr: one redrawn line on a
-// terminal, else a line per twentieth of the work.
-func tuneProgress(stderr io.Writer) func(done, total int, op string, size int, p tune.Protocol) {
+// terminal, else a line per twentieth of the work (every tenth
+// measurement of a capacity search, whose length is not known ahead).
+func tuneProgress(stderr io.Writer) func(tune.Progress) {
 	tty := false
 	if file, ok := stderr.(*os.File); ok {
 		tty = progress.IsTerminal(file)
 	}
-	return func(done, total int, op string, size int, p tune.Protocol) {
-		line := fmt.Sprintf("[%d/%d] %s %s %s", done, total, op, units.Bytes(int64(size)), p)
-		if tty {
-			fmt.Fprintf(stderr, "\r%-40s", line)
-			if done == total {
+	return func(p tune.Progress) {
+		r := p.Req
+		line := fmt.Sprintf("[%d/%d] %s %s %s", p.Done, p.Total, r.Op, units.Bytes(int64(r.Size)), r.Protocol)
+		if p.Total == 0 {
+			line = fmt.Sprintf("[%d] %s %s %s", p.Done, r.Op, units.Bytes(int64(r.Size)), r.Protocol)
+		}
+		if r.Load != (tune.Load{Connections: 1, Depth: 1}) {
+			line += " at " + r.Load.String()
+		}
+		every := max(1, p.Total/20)
+		if p.Total == 0 {
+			every = 10
+		}
+		switch {
+		case tty:
+			fmt.Fprintf(stderr, "\r%-60s", line)
+			if p.Done == p.Total {
 				fmt.Fprintln(stderr)
 			}
-		} else if done%max(1, total/20) == 0 || done == total {
+		case p.Done%every == 0 || p.Done == p.Total:
 			fmt.Fprintln(stderr, line)
 		}
 	}

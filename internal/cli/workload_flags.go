@@ -19,6 +19,15 @@ type workloadFlags struct {
 	rate               float64
 	seed               uint64
 	verify, phases     bool
+	// lists, for tune, holds --connections, --depth and --rate as lists;
+	// their first values override the workload like run's single ones.
+	lists *loadLists
+}
+
+// loadLists are the loads tune compares at: every combination.
+type loadLists struct {
+	conns, depths []int
+	rates         []float64
 }
 
 // registerTarget adds the flags every workload command has; durationHelp
@@ -31,8 +40,6 @@ func (f *workloadFlags) registerTarget(cmd *cobra.Command, durationHelp string) 
 	fl.StringVar(&f.authFile, "auth-file", "", "file holding the server's shared secret (default: the workload's target.auth_file); an embedded server requires it")
 	fl.DurationVar(&f.duration, "duration", 0, durationHelp)
 	fl.DurationVar(&f.warmup, "warmup", 0, "unrecorded warmup before each measure phase, replacing the workload's phases.warmup (0: none)")
-	fl.IntVar(&f.connections, "connections", 0, "client connections (load.connections)")
-	fl.IntVar(&f.depth, "depth", 0, "operations in flight per connection (load.depth)")
 	fl.Uint64Var(&f.seed, "seed", 0, "seed for every random choice; same seed, same operations")
 	fl.BoolVar(&f.phases, "phases", false, "record a histogram per phase of the operations: client, network, server and the rendezvous steps (op_phases)")
 	cmd.RegisterFlagCompletionFunc("transport", cobra.FixedCompletions([]string{"tcp", "verbs", "auto"}, cobra.ShellCompDirectiveNoFileComp))
@@ -42,6 +49,8 @@ func (f *workloadFlags) registerTarget(cmd *cobra.Command, durationHelp string) 
 // registerLoad adds the flags that change the load model and checking (run).
 func (f *workloadFlags) registerLoad(cmd *cobra.Command) {
 	fl := cmd.Flags()
+	fl.IntVar(&f.connections, "connections", 0, "client connections (load.connections)")
+	fl.IntVar(&f.depth, "depth", 0, "operations in flight per connection (load.depth)")
 	fl.Float64Var(&f.rate, "rate", 0, "run open loop at this many ops/s over all connections (load.rate)")
 	fl.BoolVar(&f.verify, "verify", false, "check every get against what was written (--verify=false turns it off)")
 }
@@ -69,14 +78,18 @@ func (f *workloadFlags) overrides(cmd *cobra.Command) workload.Overrides {
 	if set("duration") {
 		o.Measure = &f.duration
 	}
+	conns, depth, rate := &f.connections, &f.depth, &f.rate
+	if l := f.lists; l != nil {
+		conns, depth, rate = first(l.conns), first(l.depths), first(l.rates)
+	}
 	if set("connections") {
-		o.Connections = &f.connections
+		o.Connections = conns
 	}
 	if set("depth") {
-		o.Depth = &f.depth
+		o.Depth = depth
 	}
 	if set("rate") {
-		o.Rate = &f.rate
+		o.Rate = rate
 	}
 	if set("seed") {
 		o.Seed = &f.seed
@@ -88,6 +101,15 @@ func (f *workloadFlags) overrides(cmd *cobra.Command) workload.Overrides {
 		o.OpPhases = &f.phases
 	}
 	return o
+}
+
+// first points to a list's first value (to a zero when it is empty, which
+// validation then refuses).
+func first[T any](list []T) *T {
+	if len(list) == 0 {
+		return new(T)
+	}
+	return &list[0]
 }
 
 // load reads a workload file, applies the flags the user set, and validates

@@ -11,23 +11,32 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// Curve is one protocol's median latency against value size, with the
+// Curve is one protocol's median figure against value size, with the
 // spread of the repetitions (Lo, Hi) drawn as error bars.
 type Curve struct {
 	Name        string
 	Sizes       []int
-	P50, Lo, Hi []float64 // ns
+	Mid, Lo, Hi []float64
+}
+
+// Quantity is what a crossover chart's y axis shows.
+type Quantity struct {
+	// Label is the axis label, e.g. "p50 latency (median of repeats)".
+	Label string
+	// Rate says the values are per second (ops/s), else nanoseconds.
+	Rate bool
 }
 
 // Crossover draws the curves of a threshold tuning for one op, marking the
-// crossover size and the chosen threshold when positive.
-func Crossover(op string, curves []Curve, crossover, threshold int) (*Figure, error) {
-	p := newPlot(op+": forced eager vs forced rendezvous", "value size (bytes, log2)", "p50 latency (median of repeats)")
+// crossover size and the chosen threshold when positive. title follows
+// "op: ".
+func Crossover(op, title string, q Quantity, curves []Curve, crossover, threshold int) (*Figure, error) {
+	p := newPlot(op+": "+title, "value size (bytes, log2)", q.Label)
 	panel := &Panel{Plot: p}
 	var xs, ys []float64
 	for _, c := range curves {
 		for i, s := range c.Sizes {
-			if s > 0 && c.P50[i] > 0 {
+			if s > 0 && c.Mid[i] > 0 {
 				xs = append(xs, float64(s))
 				ys = append(ys, c.Lo[i], c.Hi[i])
 			}
@@ -38,15 +47,19 @@ func Crossover(op string, curves []Curve, crossover, threshold int) (*Figure, er
 		return nil, fmt.Errorf("%s: nothing measured to plot", op)
 	}
 	byteAxis(&p.X, slices.Min(xs), slices.Max(xs))
-	logAxis(&p.Y, slices.Min(ys), slices.Max(ys), durationLabel)
+	format := durationLabel
+	if q.Rate {
+		format = rateLabel
+	}
+	logAxis(&p.Y, slices.Min(ys), slices.Max(ys), format)
 	for i, c := range curves {
 		var pts plotter.XYs
 		var errs plotter.YErrors
 		for j, s := range c.Sizes {
-			if c.P50[j] > 0 {
-				pts = append(pts, plotter.XY{X: float64(s), Y: c.P50[j]})
+			if c.Mid[j] > 0 {
+				pts = append(pts, plotter.XY{X: float64(s), Y: c.Mid[j]})
 				errs = append(errs, struct{ Low, High float64 }{
-					Low: math.Max(0, c.P50[j]-c.Lo[j]), High: math.Max(0, c.Hi[j]-c.P50[j])})
+					Low: math.Max(0, c.Mid[j]-c.Lo[j]), High: math.Max(0, c.Hi[j]-c.Mid[j])})
 			}
 		}
 		if err := panel.addLine(c.Name, pts, colorAt(i), nil, nil, true); err != nil {

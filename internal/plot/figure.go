@@ -42,8 +42,9 @@ type Series struct {
 type Panel struct {
 	Plot    *gplot.Plot
 	Series  []Series
-	Markers []float64 // x positions of vertical marker lines
+	Markers []float64 // x positions of vertical marker lines (a map's: y of its threshold lines)
 	Bars    []Bar     // stacked bars (PhaseBars)
+	Tiles   []Tile    // map cells (ThresholdMap)
 }
 
 // Figure is one output image: panels stacked top to bottom, each with its
@@ -52,6 +53,9 @@ type Figure struct {
 	// Name is the file name without extension.
 	Name   string
 	Panels []*Panel
+	// Caption, when set, is printed small at the bottom right: the build
+	// that measured, so a published figure names it.
+	Caption string
 }
 
 // Formats are the image formats Save writes.
@@ -139,7 +143,7 @@ func (f *Figure) Draw(c draw.Canvas) (data []vg.Rectangle) {
 			p.Plot.Y.Label.Text = ylabels[i]
 		}
 	}()
-	area := draw.Crop(c, yw, -lw, 0, 0)
+	area := draw.Crop(c, yw, -lw, f.drawCaption(c), 0)
 	canvases := gplot.Align(plots, draw.Tiles{Rows: len(f.Panels), Cols: 1, PadY: vg.Points(4)}, area)
 	for i, p := range f.Panels {
 		pc := canvases[i][0]
@@ -159,6 +163,18 @@ func (f *Figure) Draw(c draw.Canvas) (data []vg.Rectangle) {
 		}
 	}
 	return data
+}
+
+// drawCaption writes the caption at the bottom right of c and returns the
+// height it takes (0 without one).
+func (f *Figure) drawCaption(c draw.Canvas) vg.Length {
+	if f.Caption == "" {
+		return 0
+	}
+	sty := text.Style{Color: color.Gray{Y: 110}, Font: font.From(sansFont(8), 8), XAlign: draw.XRight, YAlign: draw.YBottom,
+		Handler: &text.Plain{Fonts: font.DefaultCache}}
+	c.FillText(sty, vg.Point{X: c.Max.X - 2, Y: c.Min.Y + 2}, f.Caption)
+	return sty.Height(f.Caption) + 4
 }
 
 // drawYLabel writes a rotated y axis label at the left edge of c, centred
@@ -191,9 +207,7 @@ func styledPlot(title, xLabel, yLabel string) *gplot.Plot {
 	p.Y.Label.Text = yLabel
 	// Sans at these sizes stays legible when an 800x500 image is scaled
 	// down in a README or a slide.
-	sans := func(size float64) font.Font {
-		return font.Font{Typeface: "Liberation", Variant: "Sans", Size: font.Length(size)}
-	}
+	sans := sansFont
 	p.Title.TextStyle.Font = sans(13)
 	p.X.Label.TextStyle.Font = sans(11)
 	p.Y.Label.TextStyle.Font = sans(11)
@@ -202,6 +216,11 @@ func styledPlot(title, xLabel, yLabel string) *gplot.Plot {
 	p.Legend.TextStyle.Font = sans(10)
 	p.Legend.ThumbnailWidth = vg.Points(18)
 	return p
+}
+
+// sansFont is Liberation Sans at size points.
+func sansFont(size float64) font.Font {
+	return font.Font{Typeface: "Liberation", Variant: "Sans", Size: font.Length(size)}
 }
 
 // palette is the Okabe-Ito colour-blind safe set (yellow dropped: it

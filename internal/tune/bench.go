@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"time"
 
 	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/workload"
@@ -24,7 +26,8 @@ type BenchMeasurer struct {
 }
 
 // Measure implements Measurer.
-func (b *BenchMeasurer) Measure(ctx context.Context, op string, size int, p Protocol) (Sample, error) {
+func (b *BenchMeasurer) Measure(ctx context.Context, r Request) (Sample, error) {
+	op, size, p := r.Op, r.Size, r.Protocol
 	cfg := b.Config
 	cfg.ValueSizes = []int{size}
 	cfg.Thresholds = []int{0}
@@ -32,6 +35,7 @@ func (b *BenchMeasurer) Measure(ctx context.Context, op string, size int, p Prot
 		cfg.Thresholds = []int{cfg.Keys.Size + size + 1}
 	}
 	cfg.Verify = false
+	withLoad(&cfg, r)
 	var want bench.Op
 	switch op {
 	case "get":
@@ -69,13 +73,7 @@ func (b *BenchMeasurer) Measure(ctx context.Context, op string, size int, p Prot
 		if 2*failed > m.Count {
 			return Sample{}, fmt.Errorf("%d of %d operations failed", failed, m.Count)
 		}
-		secs := m.Duration.Seconds()
-		if secs <= 0 {
-			return Sample{}, errors.New("measure phase took no time")
-		}
-		ops := float64(m.Count) / secs
-		return Sample{P50: float64(m.Hist.ValueAtQuantile(50)), OpsPerSec: ops, BytesPerSec: ops * float64(size),
-			Phases: phaseP50s(&m.Phases)}, nil
+		return sample(&m)
 	}
 	if other {
 		// The target chose the other protocol despite the forced threshold:
@@ -83,6 +81,36 @@ func (b *BenchMeasurer) Measure(ctx context.Context, op string, size int, p Prot
 		return Sample{}, fmt.Errorf("%w: target used another protocol", ErrUnsupported)
 	}
 	return Sample{}, fmt.Errorf("no %s operation completed", op)
+}
+
+// withLoad sets cfg's load to r's: its connections and depth, closed
+// loop or open at its rate. An open loop's measure phase is counted in
+// operations when r needs a minimum: at least that many, else as many
+// as the workload's measure duration holds at the rate.
+func withLoad(cfg *bench.Config, r Request) {
+	l := &cfg.Load
+	l.Connections, l.Depth, l.Ramp = r.Load.Connections, r.Load.Depth, nil
+	if !r.Load.Open() {
+		l.Mode, l.Rate, l.Pacing = "closed", 0, ""
+		return
+	}
+	l.Mode, l.Rate = "open", r.Load.Rate
+	if r.MinOps > 0 {
+		ops := int64(math.Ceil(r.Load.Rate * time.Duration(cfg.Measure.Duration).Seconds()))
+		cfg.Measure = workload.Phase{Ops: max(r.MinOps, ops, cfg.Measure.Ops)}
+	}
+}
+
+// sample is what tune reads of a measurement.
+func sample(m *bench.Measurement) (Sample, error) {
+	secs := m.Duration.Seconds()
+	if secs <= 0 {
+		return Sample{}, errors.New("measure phase took no time")
+	}
+	ops := float64(m.Count) / secs
+	q := func(pct float64) float64 { return float64(m.Hist.ValueAtQuantile(pct)) }
+	return Sample{P50: q(50), P90: q(90), P99: q(99), P999: q(99.9), Count: m.Count,
+		OpsPerSec: ops, BytesPerSec: ops * float64(m.ValueSize), Phases: phaseP50s(&m.Phases)}, nil
 }
 
 // phaseP50s is the p50 of each recorded phase, by name (nil without any).

@@ -31,7 +31,7 @@ func TestBenchMeasurerForcesProtocol(t *testing.T) {
 			// The fake answers eager only when key+value is below the
 			// threshold, so a wrongly placed threshold shows up as the
 			// other protocol and an error here.
-			s, err := m.Measure(context.Background(), op, 4096, p)
+			s, err := m.Measure(context.Background(), Request{Op: op, Size: 4096, Protocol: p, Load: Load{Connections: 1, Depth: 1}})
 			if err != nil {
 				t.Fatalf("%s %s: %v", op, p, err)
 			}
@@ -63,14 +63,14 @@ func (c capped) Dial(ctx context.Context, threshold int) (bench.Conn, error) {
 
 func TestBenchMeasurerUnsupported(t *testing.T) {
 	m := &BenchMeasurer{Config: benchConfig(capped{&benchtest.Fake{}, 1024})}
-	if _, err := m.Measure(context.Background(), "set", 512, Eager); err != nil {
+	if _, err := m.Measure(context.Background(), Request{Op: "set", Size: 512, Protocol: Eager, Load: Load{Connections: 1, Depth: 1}}); err != nil {
 		t.Fatalf("eager below the cap: %v", err)
 	}
-	_, err := m.Measure(context.Background(), "set", 4096, Eager)
+	_, err := m.Measure(context.Background(), Request{Op: "set", Size: 4096, Protocol: Eager, Load: Load{Connections: 1, Depth: 1}})
 	if !errors.Is(err, ErrUnsupported) {
 		t.Errorf("eager above the cap: %v, want ErrUnsupported", err)
 	}
-	if _, err := m.Measure(context.Background(), "delete", 64, Eager); err == nil {
+	if _, err := m.Measure(context.Background(), Request{Op: "delete", Size: 64, Protocol: Eager, Load: Load{Connections: 1, Depth: 1}}); err == nil {
 		t.Error("delete accepted")
 	}
 	dialErr := errors.New("threshold too large")
@@ -78,7 +78,7 @@ func TestBenchMeasurerUnsupported(t *testing.T) {
 		Config:      benchConfig(bench.DialerFunc(func(context.Context, int) (bench.Conn, error) { return nil, dialErr })),
 		Unsupported: func(err error) bool { return errors.Is(err, dialErr) },
 	}
-	if _, err := m.Measure(context.Background(), "get", 64, Eager); !errors.Is(err, ErrUnsupported) {
+	if _, err := m.Measure(context.Background(), Request{Op: "get", Size: 64, Protocol: Eager, Load: Load{Connections: 1, Depth: 1}}); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("dial error: %v", err)
 	}
 }
@@ -91,7 +91,7 @@ func TestRunOverBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range res.Ops[0].Points {
+	for _, p := range res.Loads[0].Ops[0].Points {
 		if len(p.Eager) != 2 || len(p.Rendezvous) != 2 {
 			t.Errorf("size %d: %d eager, %d rendezvous samples", p.Size, len(p.Eager), len(p.Rendezvous))
 		}
@@ -117,7 +117,7 @@ func TestRunOverBenchServerLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range res.Ops {
+	for _, o := range res.Loads[0].Ops {
 		if o.Found || fmt.Sprint(o.EagerUnmeasured) != "[4096 8192]" {
 			t.Errorf("%s: found=%v unmeasured=%v", o.Op, o.Found, o.EagerUnmeasured)
 		}

@@ -2,7 +2,9 @@
 // measures forced eager (threshold above the size) against forced
 // rendezvous (threshold 0), repeated and interleaved so that drift cancels,
 // and finds the size from which rendezvous beats eager by more than the
-// run-to-run noise.
+// run-to-run noise. It compares by the objective the user names (p50, p99,
+// throughput or CPU per operation) or by capacity under a latency goal,
+// and repeats the comparison at every load asked for.
 package tune
 
 import (
@@ -22,16 +24,56 @@ const (
 	Rendezvous = bench.Rendezvous
 )
 
-// Sample is one repetition's result for one (op, size, protocol).
+// Request is one measurement: op ("get" or "set") on values of Size bytes
+// with Protocol forced, under Load.
+type Request struct {
+	Op       string
+	Size     int
+	Protocol Protocol
+	Load     Load
+	// MinOps, when positive, is the fewest operations the measurement must
+	// complete (an open loop's measure phase is made at least this long).
+	MinOps int64
+}
+
+// Sample is one measurement's result.
 type Sample struct {
-	// P50 is the median latency in nanoseconds.
-	P50 float64 `json:"p50_ns"`
+	// P50 to P999 are latency percentiles in nanoseconds (coordinated-
+	// omission corrected in an open loop).
+	P50  float64 `json:"p50_ns"`
+	P90  float64 `json:"p90_ns,omitempty"`
+	P99  float64 `json:"p99_ns,omitempty"`
+	P999 float64 `json:"p999_ns,omitempty"`
+	// Count is the operations completed in the measure phase.
+	Count int64 `json:"count,omitempty"`
 	// OpsPerSec and BytesPerSec are the throughput (bytes count values).
 	OpsPerSec   float64 `json:"ops_per_sec"`
 	BytesPerSec float64 `json:"bytes_per_sec"`
+	// ClientCPU and ServerCPU are CPU time per operation in nanoseconds
+	// (user plus system). CPUScope is "client" when the two sides were
+	// measured apart, "process" when the server ran inside the measuring
+	// process: ClientCPU then holds the process's figure and ServerCPU is
+	// 0. Empty when CPU was not measured.
+	ClientCPU float64 `json:"client_cpu_ns_per_op,omitempty"`
+	ServerCPU float64 `json:"server_cpu_ns_per_op,omitempty"`
+	CPUScope  string  `json:"cpu_scope,omitempty"`
 	// Phases are the p50 of each phase of the operations in nanoseconds,
 	// by name (results.PhaseNames), when they were recorded.
 	Phases map[string]float64 `json:"phases_p50_ns,omitempty"`
+	// Warnings are the measurement's reasons not to trust it, by kind
+	// (results.Warning.Kind) with their evidence.
+	Warnings []Warning `json:"warnings,omitempty"`
+	// Capacity (a search under a latency goal) is the highest rate found
+	// to meet the goal, in ops/s; Search holds the steps that found it.
+	Capacity   float64 `json:"capacity_ops,omitempty"`
+	Search     []Step  `json:"search,omitempty"`
+	SearchNote string  `json:"search_note,omitempty"`
+}
+
+// Warning is a measurement's reason not to be trusted.
+type Warning struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
 }
 
 // ErrUnsupported is returned (wrapped) by a Measurer when the protocol
@@ -39,16 +81,13 @@ type Sample struct {
 // eager message. Tuning then treats rendezvous as the only choice there.
 var ErrUnsupported = errors.New("protocol cannot carry this size")
 
-// Measurer measures one repetition of op ("get", "set", "delete") with
-// values of size bytes under protocol p.
+// Measurer measures one request.
 type Measurer interface {
-	Measure(ctx context.Context, op string, size int, p Protocol) (Sample, error)
+	Measure(ctx context.Context, r Request) (Sample, error)
 }
 
 // MeasurerFunc adapts a function to Measurer.
-type MeasurerFunc func(ctx context.Context, op string, size int, p Protocol) (Sample, error)
+type MeasurerFunc func(ctx context.Context, r Request) (Sample, error)
 
 // Measure implements Measurer.
-func (f MeasurerFunc) Measure(ctx context.Context, op string, size int, p Protocol) (Sample, error) {
-	return f(ctx, op, size, p)
-}
+func (f MeasurerFunc) Measure(ctx context.Context, r Request) (Sample, error) { return f(ctx, r) }

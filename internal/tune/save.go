@@ -52,36 +52,79 @@ func (r *Result) Save(dir string) ([]string, error) {
 	return paths, nil
 }
 
-// Figures draws, per op, the eager and rendezvous p50 curves with the
-// repetitions' spread, the crossover and the recommended threshold, and
-// when phases were recorded the stacked phase p50s per size. The
-// eager curve has no point where eager could not be measured (its legend
-// says where), and no crossover is drawn unless one was measured.
+// Figures draws, per load and op, the two protocols' curves of the
+// compared figure with the repetitions' spread, the crossover and the
+// load's threshold, and when phases were recorded the stacked phase p50s
+// per size; with several loads, per op, the map of winners over size and
+// load. The eager curve has no point where eager could not be measured
+// (its legend says where), and no crossover is drawn unless one was
+// measured. Every figure is captioned with the build.
 func (r *Result) Figures() []*plot.Figure {
 	var figs []*plot.Figure
-	for _, o := range r.Ops {
-		e := plot.Curve{Name: "forced eager"}
-		if u := o.EagerUnmeasured; len(u) > 0 {
-			e.Name += " (not measured at " + sizeList(u) + ")"
-			if len(u) > 2 {
-				e.Name = fmt.Sprintf("forced eager (not measured at %d sizes, %s)", len(u), sizeSpan(u[0], u[len(u)-1]))
+	for _, l := range r.Loads {
+		suffix := ""
+		if len(r.Loads) > 1 {
+			suffix = "-" + l.Load.Label()
+		}
+		for _, o := range l.Ops {
+			if fig, err := r.curves(&l, &o); err == nil {
+				fig.Name += suffix
+				figs = append(figs, fig)
+			}
+			if fig, err := plot.PhaseBars(o.Op, o.phaseSizes()); err == nil && fig != nil {
+				fig.Name = "tune-" + fig.Name + suffix
+				figs = append(figs, fig)
 			}
 		}
-		rv := plot.Curve{Name: "forced rendezvous"}
-		for _, p := range o.Points {
-			if len(p.Eager) > 0 {
-				lo, hi := bounds(p.Eager)
-				e.Sizes, e.P50, e.Lo, e.Hi = append(e.Sizes, p.Size), append(e.P50, p.EagerP50), append(e.Lo, lo), append(e.Hi, hi)
-			}
-			lo, hi := bounds(p.Rendezvous)
-			rv.Sizes, rv.P50, rv.Lo, rv.Hi = append(rv.Sizes, p.Size), append(rv.P50, p.RdvP50), append(rv.Lo, lo), append(rv.Hi, hi)
+	}
+	if len(r.Loads) > 1 {
+		figs = append(figs, r.mapFigures()...)
+	}
+	for _, f := range figs {
+		f.Caption = r.Build.String()
+	}
+	return figs
+}
+
+// curves is op's crossover chart at one load.
+func (r *Result) curves(l *LoadResult, o *OpResult) (*plot.Figure, error) {
+	e := plot.Curve{Name: "forced eager"}
+	if u := o.EagerUnmeasured; len(u) > 0 {
+		e.Name += " (not measured at " + sizeList(u) + ")"
+		if len(u) > 2 {
+			e.Name = fmt.Sprintf("forced eager (not measured at %d sizes, %s)", len(u), sizeSpan(u[0], u[len(u)-1]))
 		}
-		fig, err := plot.Crossover(o.Op, []plot.Curve{e, rv}, o.Crossover, r.Recommended)
-		if err == nil {
-			figs = append(figs, fig)
+	}
+	rv := plot.Curve{Name: "forced rendezvous"}
+	j := r.Config.judge()
+	for _, p := range o.Points {
+		if len(p.Eager) > 0 {
+			lo, hi := bounds(p.Eager, j.value)
+			e.Sizes, e.Mid, e.Lo, e.Hi = append(e.Sizes, p.Size), append(e.Mid, p.EagerValue), append(e.Lo, lo), append(e.Hi, hi)
 		}
-		if fig, err := plot.PhaseBars(o.Op, o.phaseSizes()); err == nil && fig != nil {
-			fig.Name = "tune-" + fig.Name
+		lo, hi := bounds(p.Rendezvous, j.value)
+		rv.Sizes, rv.Mid, rv.Lo, rv.Hi = append(rv.Sizes, p.Size), append(rv.Mid, p.RdvValue), append(rv.Lo, lo), append(rv.Hi, hi)
+	}
+	title := "forced eager vs forced rendezvous"
+	if len(r.Loads) > 1 || l.Load != (Load{Connections: 1, Depth: 1}) {
+		title += " at " + l.Load.String()
+	}
+	q := plot.Quantity{Label: r.Config.objectiveName() + " (median of repeats)", Rate: r.Objective.higher()}
+	return plot.Crossover(o.Op, title, q, []plot.Curve{e, rv}, o.Crossover, l.Recommended)
+}
+
+// mapFigures are the per-op maps of winners over size and load.
+func (r *Result) mapFigures() []*plot.Figure {
+	var figs []*plot.Figure
+	var loads []string
+	var thresholds []int
+	for _, l := range r.Loads {
+		loads = append(loads, l.Load.String())
+		thresholds = append(thresholds, l.Recommended)
+	}
+	for _, op := range r.Config.Ops {
+		sizes, cells := r.Map(op)
+		if fig, err := plot.ThresholdMap(op, r.Config.objectiveName(), sizes, loads, cells, thresholds, r.Config.KeySize); err == nil {
 			figs = append(figs, fig)
 		}
 	}
@@ -99,13 +142,15 @@ func (o *OpResult) phaseSizes() []plot.PhaseSize {
 	return out
 }
 
-func bounds(ss []Sample) (lo, hi float64) {
+// bounds is the range of f over ss.
+func bounds(ss []Sample, f func(Sample) float64) (lo, hi float64) {
 	for i, s := range ss {
-		if i == 0 || s.P50 < lo {
-			lo = s.P50
+		v := f(s)
+		if i == 0 || v < lo {
+			lo = v
 		}
-		if s.P50 > hi {
-			hi = s.P50
+		if v > hi {
+			hi = v
 		}
 	}
 	return lo, hi

@@ -34,7 +34,8 @@ func (l *linear) crossover() float64 {
 	return (l.rdvBase - l.eagerBase) / (l.eagerPerByte - l.rdvPerByte)
 }
 
-func (l *linear) Measure(_ context.Context, op string, size int, p Protocol) (Sample, error) {
+func (l *linear) Measure(_ context.Context, r Request) (Sample, error) {
+	op, size, p := r.Op, r.Size, r.Protocol
 	l.calls = append(l.calls, fmt.Sprintf("%s/%d/%s", op, size, p))
 	if p == Eager && l.maxEager > 0 && size > l.maxEager {
 		return Sample{}, fmt.Errorf("size %d above max eager: %w", size, ErrUnsupported)
@@ -44,7 +45,7 @@ func (l *linear) Measure(_ context.Context, op string, size int, p Protocol) (Sa
 		lat = l.eagerBase + l.eagerPerByte*float64(size)
 	}
 	lat *= 1 + l.sigma*l.rnd.NormFloat64()
-	s := Sample{P50: lat, OpsPerSec: 1e9 / lat, BytesPerSec: 1e9 / lat * float64(size)}
+	s := Sample{P50: lat, OpsPerSec: 1e9 / lat, BytesPerSec: 1e9 / lat * float64(size), Count: 1000}
 	if l.phases {
 		s.Phases = linearPhases(lat, p)
 	}
@@ -81,7 +82,7 @@ func TestFindsKnownCrossover(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, o := range res.Ops {
+		for _, o := range res.Loads[0].Ops {
 			if !o.Found || o.Crossover != 8192 || o.Below != 4096 {
 				t.Fatalf("seed %d %s: found=%v crossover=%d below=%d (%s)", seed, o.Op, o.Found, o.Crossover, o.Below, o.Verdict)
 			}
@@ -119,7 +120,7 @@ func TestCrossoverAboveRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := res.Ops[0]
+	o := res.Loads[0].Ops[0]
 	if o.Found || res.Recommended != 0 {
 		t.Fatalf("found a crossover in %v", o)
 	}
@@ -140,7 +141,7 @@ func TestCrossoverBelowRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := res.Ops[0]
+	o := res.Loads[0].Ops[0]
 	if o.Found || !strings.Contains(o.Suggestion, "extend values.range.min below 64KiB") {
 		t.Errorf("found=%v suggestion %q", o.Found, o.Suggestion)
 	}
@@ -158,7 +159,7 @@ func TestAlikeProtocolsFindNoCrossover(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := res.Ops[0]
+		o := res.Loads[0].Ops[0]
 		if o.Found || res.Recommended != 0 {
 			t.Errorf("seed %d: crossover %d found between identical protocols (%s)", seed, o.Crossover, o.Verdict)
 		}
@@ -181,9 +182,10 @@ func TestDisturbedRepetitionStillFindsCrossover(t *testing.T) {
 	for seed := uint64(1); seed <= 5; seed++ {
 		m := newLinear(seed)
 		n := map[string]int{}
-		slow := MeasurerFunc(func(ctx context.Context, op string, size int, p Protocol) (Sample, error) {
-			s, err := m.Measure(ctx, op, size, p)
-			k := fmt.Sprintf("%s/%d/%s", op, size, p)
+		slow := MeasurerFunc(func(ctx context.Context, r Request) (Sample, error) {
+			s, err := m.Measure(ctx, r)
+			k := fmt.Sprintf("%s/%d/%s", r.Op, r.Size, r.Protocol)
+			p := r.Protocol
 			n[k]++
 			// Eager's hiccup and rendezvous's fall in different pairs.
 			if (p == Eager && n[k] == 3) || (p == Rendezvous && n[k] == 6) {
@@ -195,7 +197,7 @@ func TestDisturbedRepetitionStillFindsCrossover(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := res.Ops[0]
+		o := res.Loads[0].Ops[0]
 		if !o.Found || o.Crossover != 8192 {
 			t.Errorf("seed %d: found=%v crossover=%d (%s)", seed, o.Found, o.Crossover, o.Verdict)
 		}
@@ -227,8 +229,8 @@ func TestTooFewRepeatsSaysSo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Ops[0].Found || !strings.Contains(strings.Join(res.Explanation, "\n"), "use --repeats 5 or more") {
-		t.Errorf("found=%v explanation %q", res.Ops[0].Found, res.Explanation)
+	if res.Loads[0].Ops[0].Found || !strings.Contains(strings.Join(res.Explanation, "\n"), "use --repeats 5 or more") {
+		t.Errorf("found=%v explanation %q", res.Loads[0].Ops[0].Found, res.Explanation)
 	}
 }
 
@@ -242,7 +244,7 @@ func TestEagerUnsupported(t *testing.T) {
 	}
 	// Eager refused at 32KiB and 64KiB is no rendezvous win: the limit is
 	// not a crossover.
-	o := res.Ops[0]
+	o := res.Loads[0].Ops[0]
 	if o.Found || o.Crossover != 0 || o.Threshold != 0 || res.Recommended != 0 {
 		t.Errorf("found=%v crossover=%d threshold=%d recommended=%d", o.Found, o.Crossover, o.Threshold, res.Recommended)
 	}
@@ -298,7 +300,7 @@ func TestLimitIsNotACrossover(t *testing.T) {
 		m := newLinear(seed)
 		m.eagerPerByte, m.rdvPerByte = 0.1, 0.01
 		res := limitedRun(t, m)
-		o := res.Ops[0]
+		o := res.Loads[0].Ops[0]
 		if o.Found || o.Crossover != 0 || res.Recommended != 0 {
 			t.Fatalf("seed %d: found=%v crossover=%d recommended=%d (%s)", seed, o.Found, o.Crossover, res.Recommended, o.Verdict)
 		}
@@ -356,7 +358,7 @@ func TestLimitedRunWithMeasuredCrossover(t *testing.T) {
 	// The lines cross near 4KiB, far below the limit: that crossover is
 	// recommended, and the sizes above the limit are still reported.
 	res := limitedRun(t, newLinear(11))
-	o := res.Ops[0]
+	o := res.Loads[0].Ops[0]
 	if !o.Found || o.Crossover != 8192 || o.Threshold != 8192 || res.Recommended != 8192 {
 		t.Fatalf("found=%v crossover=%d threshold=%d recommended=%d (%s)", o.Found, o.Crossover, o.Threshold, res.Recommended, o.Verdict)
 	}
@@ -408,7 +410,7 @@ func TestEmbeddedEagerEverywhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := res.Ops[0]
+	o := res.Loads[0].Ops[0]
 	if !o.Found || o.Crossover != 8192 || res.Recommended != 8192 || len(o.EagerUnmeasured) != 0 {
 		t.Errorf("found=%v crossover=%d recommended=%d unmeasured=%v", o.Found, o.Crossover, res.Recommended, o.EagerUnmeasured)
 	}
@@ -443,18 +445,18 @@ func TestSmallestCrossoverWins(t *testing.T) {
 	set := newLinear(7)
 	get := newLinear(8)
 	get.rdvBase = 20000 // get crosses near 20KiB: 32KiB measured
-	mux := MeasurerFunc(func(ctx context.Context, op string, size int, p Protocol) (Sample, error) {
-		if op == "get" {
-			return get.Measure(ctx, op, size, p)
+	mux := MeasurerFunc(func(ctx context.Context, r Request) (Sample, error) {
+		if r.Op == "get" {
+			return get.Measure(ctx, r)
 		}
-		return set.Measure(ctx, op, size, p)
+		return set.Measure(ctx, r)
 	})
 	res, err := Run(context.Background(), Config{Ops: []string{"get", "set"}, Sizes: pow2(64, 1<<20), Repeats: 5}, mux)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Ops[0].Threshold != 32768 || res.Ops[1].Threshold != 8192 || res.Recommended != 8192 {
-		t.Errorf("thresholds get=%d set=%d overall=%d", res.Ops[0].Threshold, res.Ops[1].Threshold, res.Recommended)
+	if res.Loads[0].Ops[0].Threshold != 32768 || res.Loads[0].Ops[1].Threshold != 8192 || res.Recommended != 8192 {
+		t.Errorf("thresholds get=%d set=%d overall=%d", res.Loads[0].Ops[0].Threshold, res.Loads[0].Ops[1].Threshold, res.Recommended)
 	}
 	all := strings.Join(res.Explanation, "\n")
 	if !strings.Contains(all, "smallest per-op crossover (set") || !strings.Contains(all, "get alone would use 32KiB") {
@@ -484,7 +486,7 @@ func TestValidate(t *testing.T) {
 
 func TestMeasureErrorStops(t *testing.T) {
 	boom := errors.New("link down")
-	m := MeasurerFunc(func(context.Context, string, int, Protocol) (Sample, error) { return Sample{}, boom })
+	m := MeasurerFunc(func(context.Context, Request) (Sample, error) { return Sample{}, boom })
 	_, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: []int{64, 128}, Repeats: 2}, m)
 	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "get 64B eager") {
 		t.Errorf("err = %v", err)
@@ -511,7 +513,7 @@ func TestSaveGolden(t *testing.T) {
 	golden.Assert(t, string(txt), "tune.txt.golden")
 	var back Result
 	js, _ := os.ReadFile(filepath.Join(dir, JSONFile))
-	if err := json.Unmarshal(js, &back); err != nil || back.Recommended != res.Recommended || len(back.Ops[0].Points) != 7 {
+	if err := json.Unmarshal(js, &back); err != nil || back.Recommended != res.Recommended || len(back.Loads[0].Ops[0].Points) != 7 {
 		t.Errorf("tune.json round trip: %v, %+v", err, back.Recommended)
 	}
 	figs := res.Figures()
@@ -536,8 +538,8 @@ func TestSaveGoldenLimited(t *testing.T) {
 	golden.Assert(t, string(txt), "tune-limited.txt.golden")
 	var back Result
 	js, _ := os.ReadFile(filepath.Join(dir, JSONFile))
-	if err := json.Unmarshal(js, &back); err != nil || fmt.Sprint(back.Ops[0].EagerUnmeasured) != "[65536 131072 262144]" {
-		t.Errorf("tune.json round trip: %v, %v", err, back.Ops[0].EagerUnmeasured)
+	if err := json.Unmarshal(js, &back); err != nil || fmt.Sprint(back.Loads[0].Ops[0].EagerUnmeasured) != "[65536 131072 262144]" {
+		t.Errorf("tune.json round trip: %v, %v", err, back.Loads[0].Ops[0].EagerUnmeasured)
 	}
 }
 
@@ -563,13 +565,13 @@ func TestLoneWinAtLargestSizeIsNotACrossover(t *testing.T) {
 }
 
 func TestProtocolRanges(t *testing.T) {
-	r := &Result{Config: Config{KeySize: 16}, Recommended: 8192}
-	got := fmt.Sprint(r.protocolRanges("get")[1:])
+	r := &Result{Config: Config{KeySize: 16}}
+	got := fmt.Sprint(r.protocolRanges("get", 8192)[1:])
 	if want := "[[0..8175 eager] [8176..inf rendezvous]]"; got != want {
 		t.Errorf("ranges %s, want %s", got, want)
 	}
-	r.Recommended = 16 // every request carries the key: nothing fits eager
-	if got := fmt.Sprint(r.protocolRanges("get")[1:]); got != "[[0..inf rendezvous]]" {
+	// Every request carries the key: nothing fits eager.
+	if got := fmt.Sprint(r.protocolRanges("get", 16)[1:]); got != "[[0..inf rendezvous]]" {
 		t.Errorf("ranges %s", got)
 	}
 }
@@ -581,7 +583,7 @@ func TestDeciderNamesThePhase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := res.Ops[0]
+	o := res.Loads[0].Ops[0]
 	if !o.Found || !strings.Contains(o.Decider, "the network phase decides the crossover: from 4KiB to 8KiB") {
 		t.Fatalf("found %v at %d, decider %q", o.Found, o.Crossover, o.Decider)
 	}
@@ -597,7 +599,7 @@ func TestDeciderNamesThePhase(t *testing.T) {
 		t.Errorf("figures: %d, want the curves and tune-phases-get with a pair of bars per size", len(figs))
 	}
 	m.phases = false
-	if res, _ := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(1024, 65536), Repeats: 5}, m); res.Ops[0].Decider != "" {
-		t.Errorf("a run without phases names a decider: %q", res.Ops[0].Decider)
+	if res, _ := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(1024, 65536), Repeats: 5}, m); res.Loads[0].Ops[0].Decider != "" {
+		t.Errorf("a run without phases names a decider: %q", res.Loads[0].Ops[0].Decider)
 	}
 }

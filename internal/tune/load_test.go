@@ -1,0 +1,343 @@
+package tune
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// loadModel is a fake system in which load changes the winner. Eager
+// copies the value on a CPU that the operations in flight contend for,
+// so its cost per byte grows with them; rendezvous pays a fixed extra
+// round trip and leaves the bytes to the NIC. Latency is the service time
+// in a closed loop; an open loop adds queueing that grows without bound
+// as the rate nears the workers' capacity.
+type loadModel struct {
+	rtt, eagerPerByte, contention, rdvExtra, rdvPerByte float64
+	sigma                                               float64
+	rnd                                                 *rand.Rand
+	// cpu adds CPU figures: the server copies eager values (cpuPerByte)
+	// and handles a rendezvous grant (cpuGrant); scope is their CPUScope.
+	cpuPerByte, cpuGrant float64
+	scope                string
+	// count is the operations a closed-loop measurement reports.
+	count int64
+}
+
+func newLoadModel(seed uint64) *loadModel {
+	return &loadModel{rtt: 1000, eagerPerByte: 1, contention: 0.5, rdvExtra: 4000, rdvPerByte: 0.05,
+		sigma: 0.01, rnd: rand.New(rand.NewPCG(seed, 7)), count: 5000}
+}
+
+// queueTail is ln(100): the p99 of an exponential wait in means.
+var queueTail = math.Log(100)
+
+func (m *loadModel) service(r Request) float64 {
+	w := float64(r.Load.Connections * r.Load.Depth)
+	if r.Protocol == Eager {
+		return m.rtt + m.eagerPerByte*float64(r.Size)*(1+m.contention*(w-1))
+	}
+	return m.rtt + m.rdvExtra + m.rdvPerByte*float64(r.Size)
+}
+
+// capacity is the highest open-loop rate whose p99 is within goal.
+func (m *loadModel) capacity(r Request, goal float64) float64 {
+	s, w := m.service(r), float64(r.Load.Connections*r.Load.Depth)
+	if goal <= s {
+		return 0
+	}
+	x := (goal/s - 1) / queueTail
+	return x / (1 + x) * w / s * 1e9
+}
+
+// crossover is where eager's and rendezvous's service times meet at w in
+// flight.
+func (m *loadModel) crossover(w int) float64 {
+	return m.rdvExtra / (m.eagerPerByte*(1+m.contention*float64(w-1)) - m.rdvPerByte)
+}
+
+func (m *loadModel) Measure(_ context.Context, r Request) (Sample, error) {
+	s := m.service(r) * (1 + m.sigma*m.rnd.NormFloat64())
+	w := float64(r.Load.Connections * r.Load.Depth)
+	out := Sample{P50: s, P90: s, P99: s, P999: s, OpsPerSec: w / s * 1e9, Count: m.count}
+	if r.Load.Open() {
+		rho := r.Load.Rate * s / 1e9 / w
+		out.OpsPerSec, out.Count = r.Load.Rate, max(r.MinOps, int64(r.Load.Rate))
+		if rho >= 1 {
+			out.OpsPerSec = w / s * 1e9
+			out.P50, out.P99 = 1000*s, 1000*s
+		} else {
+			q := rho / (1 - rho)
+			out.P50, out.P99 = s*(1+math.Ln2*q), s*(1+queueTail*q)
+		}
+	}
+	out.BytesPerSec = out.OpsPerSec * float64(r.Size)
+	if m.scope != "" {
+		out.CPUScope, out.ClientCPU, out.ServerCPU = m.scope, 500, m.cpuGrant
+		if r.Protocol == Eager {
+			out.ServerCPU = m.cpuPerByte * float64(r.Size)
+		}
+	}
+	return out, nil
+}
+
+var c1c16 = []Load{{Connections: 1, Depth: 1}, {Connections: 16, Depth: 1}}
+
+func TestMapFindsACrossoverPerLoad(t *testing.T) {
+	m := newLoadModel(1)
+	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(64, 65536), Repeats: 5, KeySize: 16, Loads: c1c16}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Loads) != 2 {
+		t.Fatalf("%d loads", len(res.Loads))
+	}
+	// The model crosses near 4.2KiB at one connection and near 470B at
+	// sixteen: the first measured sizes above are 8KiB and 512B.
+	for i, want := range []int{8192, 512} {
+		o := res.Loads[i].Ops[0]
+		if cross := m.crossover(res.Loads[i].Load.Connections); !o.Found || o.Crossover != want || math.Abs(o.EqualAt-cross)/cross > 0.1 {
+			t.Errorf("at %s: found=%v crossover %d (equal at %.0f), want %d (model %.0f): %s",
+				res.Loads[i].Load, o.Found, o.Crossover, o.EqualAt, want, cross, o.Verdict)
+		}
+		if res.Loads[i].Recommended != want {
+			t.Errorf("at %s: recommended %d, want %d", res.Loads[i].Load, res.Loads[i].Recommended, want)
+		}
+	}
+	if res.Recommended != 0 {
+		t.Errorf("loads disagree, but %d recommended overall", res.Recommended)
+	}
+	var buf bytes.Buffer
+	if err := res.WriteTable(&buf); err != nil {
+		t.Fatal(err)
+	}
+	txt := buf.String()
+	for _, want := range []string{
+		"the loads disagree: 8KiB at 1 connection, 512B from 16 connections",
+		"== at 16 connections ==",
+		"get: winner by p50 at each load",
+		"| threshold | 8KiB         | 512B           |",
+	} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("table lacks %q:\n%s", want, txt)
+		}
+	}
+	sizes, cells := res.Map("get")
+	if len(sizes) != 11 || cells[0][0].Winner != "eager" || cells[len(sizes)-1][1].Winner != "rendezvous" {
+		t.Errorf("map %v %v", sizes, cells)
+	}
+	// 1KiB: eager at one connection, rendezvous at sixteen.
+	if c := cells[4]; sizes[4] != 1024 || c[0].Winner != "eager" || c[1].Winner != "rendezvous" || c[1].Ratio <= 1 {
+		t.Errorf("1KiB row %v", c)
+	}
+}
+
+func TestMapAgreeingLoads(t *testing.T) {
+	m := newLoadModel(2)
+	m.contention = 0 // load changes nothing
+	loads := []Load{{Connections: 1, Depth: 1}, {Connections: 4, Depth: 8}}
+	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(64, 65536), Repeats: 5, Loads: loads}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Recommended != 8192 || !strings.Contains(strings.Join(res.Explanation, "\n"), "every load agrees: eager threshold 8KiB") {
+		t.Errorf("recommended %d: %q", res.Recommended, res.Explanation)
+	}
+	figs := res.Figures()
+	names := map[string]bool{}
+	for _, f := range figs {
+		names[f.Name] = true
+	}
+	for _, want := range []string{"tune-get-c1", "tune-get-c4d8", "tune-map-get"} {
+		if !names[want] {
+			t.Errorf("figures %v lack %s", names, want)
+		}
+	}
+}
+
+func TestDisagreementWording(t *testing.T) {
+	l := func(c, thr int) LoadResult { return LoadResult{Load: Load{Connections: c, Depth: 1}, Recommended: thr} }
+	for _, c := range []struct {
+		loads []LoadResult
+		want  string
+	}{
+		{[]LoadResult{l(1, 4096), l(4, 32768), l(16, 32768)}, "4KiB at 1 connection, 32KiB from 4 connections"},
+		{[]LoadResult{l(1, 4096), l(4, 4096), l(16, 0)}, "4KiB at 1 connection to 4 connections, none from 16 connections"},
+		{[]LoadResult{l(1, 4096), l(4, 8192), l(16, 4096)}, "4KiB at 1 connection, 8KiB at 4 connections, 4KiB from 16 connections"},
+	} {
+		r := &Result{Loads: c.loads}
+		if got := r.disagreement(); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
+	}
+}
+
+func TestCapacitySearchFindsTheModelsRate(t *testing.T) {
+	m := newLoadModel(3)
+	m.sigma = 0
+	slo := &SLO{Percentile: 99, Goal: 200e3}
+	loads := []Load{{Connections: 1, Depth: 1}, {Connections: 4, Depth: 1}}
+	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: []int{512, 2048, 8192}, Repeats: 1, SLO: slo, Loads: loads, Measure: 1}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range res.Loads {
+		for _, p := range l.Ops[0].Points {
+			for _, side := range []struct {
+				proto Protocol
+				got   float64
+			}{{Eager, p.EagerValue}, {Rendezvous, p.RdvValue}} {
+				want := m.capacity(Request{Size: p.Size, Protocol: side.proto, Load: l.Load}, slo.Goal)
+				if math.Abs(side.got-want)/want > SearchTolerance {
+					t.Errorf("%s %d %s: capacity %.0f, model %.0f", l.Load, p.Size, side.proto, side.got, want)
+				}
+			}
+			if !p.ByMargin {
+				t.Errorf("one search decided by the sign test: %+v", p)
+			}
+		}
+	}
+	// At one connection eager's copy costs it the lead at 8KiB; at four
+	// the copies contend and rendezvous leads from 2KiB.
+	winners := func(i int) (w []string) {
+		for _, p := range res.Loads[i].Ops[0].Points {
+			w = append(w, p.Winner)
+		}
+		return w
+	}
+	if got := strings.Join(winners(0), " "); got != "eager eager rendezvous" {
+		t.Errorf("1 connection: %s", got)
+	}
+	if got := strings.Join(winners(1), " "); got != "eager rendezvous rendezvous" {
+		t.Errorf("4 connections: %s", got)
+	}
+	var buf bytes.Buffer
+	if err := res.WriteTable(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"eager capacity", "capacity: the highest open-loop rate whose p99 <= 200µs", "more than 10% higher"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, buf.String())
+		}
+	}
+}
+
+func TestCapacityGoalNoneMeets(t *testing.T) {
+	m := newLoadModel(4)
+	m.sigma = 0
+	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: []int{64, 128}, Repeats: 1, SLO: &SLO{Percentile: 99, Goal: 500}, Measure: 1}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range res.Loads[0].Ops[0].Points {
+		if p.Winner != "neither" || p.EagerValue != 0 || !strings.Contains(p.Eager[0].SearchNote, "the goal fails down to") {
+			t.Errorf("%d: winner %s, eager capacity %g, note %q", p.Size, p.Winner, p.EagerValue, p.Eager[0].SearchNote)
+		}
+	}
+}
+
+func TestObjectiveP99NeedsOperations(t *testing.T) {
+	m := newLoadModel(5)
+	m.count = 1999
+	_, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: []int{64, 128}, Repeats: 2, Objective: ObjP99}, m)
+	if err == nil || !strings.Contains(err.Error(), "1999 operations measured; a p99 tune can compare needs at least 2000") {
+		t.Errorf("err = %v", err)
+	}
+	m.count = 2000
+	if _, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: []int{64, 128}, Repeats: 2, Objective: ObjP99}, m); err != nil {
+		t.Error(err)
+	}
+	if MinOps(99) != 2000 || MinOps(99.9) != 20000 {
+		t.Errorf("MinOps: %d %d", MinOps(99), MinOps(99.9))
+	}
+}
+
+func TestObjectiveCPU(t *testing.T) {
+	m := newLoadModel(6)
+	m.scope, m.cpuPerByte, m.cpuGrant = "client", 2, 3000 // server CPU: eager dearer from 1.5KiB
+	res, err := Run(context.Background(), Config{Ops: []string{"set"}, Sizes: pow2(64, 65536), Repeats: 5, Objective: ObjCPU}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := res.Loads[0].Ops[0]; !o.Found || o.Crossover != 2048 || !strings.Contains(o.Verdict, "rendezvous is cheaper from 2KiB on (server CPU 3µs CPU vs eager 4.1µs CPU") {
+		t.Errorf("found=%v crossover=%d: %s", o.Found, o.Crossover, o.Verdict)
+	}
+	// The client's CPU is the same for both: no winner.
+	res, err = Run(context.Background(), Config{Ops: []string{"set"}, Sizes: pow2(64, 65536), Repeats: 5, Objective: ObjCPU, CPUSide: CPUClient}, m)
+	if err != nil || res.Loads[0].Ops[0].Found {
+		t.Errorf("client side: %v %+v", err, res.Loads[0].Ops[0].Verdict)
+	}
+	m.scope = "process"
+	res, err = Run(context.Background(), Config{Ops: []string{"set"}, Sizes: []int{64, 128}, Repeats: 2, Objective: ObjCPU}, m)
+	if err != nil || !strings.Contains(strings.Join(res.Explanation, "\n"), "CPU per op is the whole process's") {
+		t.Errorf("process scope: %v %q", err, res.Explanation)
+	}
+	m.scope = ""
+	_, err = Run(context.Background(), Config{Ops: []string{"set"}, Sizes: []int{64, 128}, Repeats: 2, Objective: ObjCPU}, m)
+	if err == nil || !strings.Contains(err.Error(), "has no server CPU per op to compare") {
+		t.Errorf("no CPU figure: %v", err)
+	}
+}
+
+func TestObjectiveThroughput(t *testing.T) {
+	m := newLoadModel(7)
+	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(64, 65536), Repeats: 5, Objective: ObjThroughput}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := res.Loads[0].Ops[0]
+	if !o.Found || o.Crossover != 8192 || !strings.Contains(o.Verdict, "rendezvous is ahead from 8KiB on (throughput") {
+		t.Errorf("found=%v crossover=%d: %s", o.Found, o.Crossover, o.Verdict)
+	}
+	if p := o.Points[len(o.Points)-1]; p.Ratio <= 1 || p.RdvValue <= p.EagerValue {
+		t.Errorf("64KiB: ratio %.2f, rdv %.0f eager %.0f ops/s", p.Ratio, p.RdvValue, p.EagerValue)
+	}
+}
+
+func TestPairFlagsWarningsOnOneSide(t *testing.T) {
+	m := newLoadModel(8)
+	warn := MeasurerFunc(func(ctx context.Context, r Request) (Sample, error) {
+		s, err := m.Measure(ctx, r)
+		if r.Protocol == Eager && r.Size == 64 {
+			s.Warnings = []Warning{{Kind: "bimodal", Message: "two modes"}}
+		}
+		return s, err
+	})
+	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: []int{64, 128}, Repeats: 4}, warn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts := res.Loads[0].Ops[0].Points
+	if len(pts[0].Flags) != 1 || !strings.Contains(pts[0].Flags[0], "eager warns bimodal in 4 of 4 measurements, the other protocol in none") || len(pts[1].Flags) != 0 {
+		t.Errorf("flags %q %q", pts[0].Flags, pts[1].Flags)
+	}
+	var buf bytes.Buffer
+	if err := res.WriteTable(&buf); err != nil || !strings.Contains(buf.String(), "! get 64B: eager warns bimodal") {
+		t.Errorf("table: %v\n%s", err, buf.String())
+	}
+}
+
+func TestConfigRejectsMixedJudging(t *testing.T) {
+	cfg := Config{Ops: []string{"get"}, Sizes: []int{64, 128}, Repeats: 2, Objective: "p75", CPUSide: "both",
+		SLO: &SLO{Percentile: 99, Goal: 1e6}, Loads: []Load{{Connections: 0, Depth: 1}, {Connections: 1, Depth: 1, Rate: 100}}}
+	err := cfg.Validate()
+	for _, want := range []string{`objective "p75"`, "choose one", `cpu side "both"`, "connections 0", "a latency goal searches the rate itself"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v lacks %q", err, want)
+		}
+	}
+}
+
+func TestParseSLO(t *testing.T) {
+	if s, err := ParseSLO("p99.9=2ms"); err != nil || s.Percentile != 99.9 || s.Goal != 2e6 || s.String() != "p99.9 <= 2ms" {
+		t.Errorf("%+v %v", s, err)
+	}
+	for _, bad := range []string{"p99", "p75=1ms", "99=1ms", "p99=-1ms", "p99=soon"} {
+		if _, err := ParseSLO(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

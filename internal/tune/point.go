@@ -1,0 +1,216 @@
+package tune
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+)
+
+// Point is one (op, size) comparison.
+type Point struct {
+	Size int `json:"size"`
+	// Eager and Rendezvous are the repetitions in measurement order. Eager
+	// is empty when eager could not be measured at the size (the target
+	// refused it, e.g. key + value above the server's max eager).
+	Eager      []Sample `json:"eager,omitempty"`
+	Rendezvous []Sample `json:"rendezvous"`
+	// Medians over the repetitions (p50 in ns, throughput in bytes/s).
+	EagerP50  float64 `json:"eager_p50_ns"`
+	RdvP50    float64 `json:"rdv_p50_ns"`
+	EagerRate float64 `json:"eager_bytes_per_sec"`
+	RdvRate   float64 `json:"rdv_bytes_per_sec"`
+	// EagerValue and RdvValue are the medians of what the comparison
+	// judges by (Result.Objective): ns for latency and CPU, ops/s for
+	// throughput and capacity.
+	EagerValue float64 `json:"eager_value"`
+	RdvValue   float64 `json:"rdv_value"`
+	// EagerPhases and RdvPhases are, per phase, the median over the
+	// repetitions of the phase's p50 (ns); absent without phases.
+	EagerPhases map[string]float64 `json:"eager_phases_p50_ns,omitempty"`
+	RdvPhases   map[string]float64 `json:"rdv_phases_p50_ns,omitempty"`
+	// Ratio compares the medians so that above 1 rendezvous is better:
+	// eager/rendezvous for latency and CPU, rendezvous/eager for
+	// throughput and capacity.
+	Ratio float64 `json:"ratio"`
+	// RdvWins and EagerWins count the repetitions (pairs measured back to
+	// back) in which that protocol was better; equal pairs count for
+	// neither.
+	RdvWins   int `json:"rdv_wins"`
+	EagerWins int `json:"eager_wins"`
+	// P is the sign test's one-sided p-value for the protocol that won
+	// more pairs: the chance of at least that many wins if neither
+	// protocol were better.
+	P float64 `json:"p"`
+	// ByMargin says the medians decided (too few repeats for the sign
+	// test: a capacity search run once): a protocol wins when the ratio
+	// is beyond SLOMargin.
+	ByMargin bool `json:"by_margin,omitempty"`
+	// Winner is "eager" or "rendezvous" when the test decides, else "tie";
+	// "neither" when no protocol met a latency goal at any rate;
+	// "unmeasured" when eager could not be measured, so that nothing was
+	// compared (this is no evidence that rendezvous is faster).
+	Winner string `json:"winner"`
+	// Flags name warnings the measurements of one protocol raise and the
+	// other's do not: the pair did not measure alike, whatever the winner.
+	Flags []string `json:"flags,omitempty"`
+}
+
+// judge compares the samples of a point by the run's objective.
+type judge struct {
+	obj   Objective
+	side  string
+	alpha float64
+	// margin, when positive, decides by the medians' ratio instead of the
+	// sign test.
+	margin float64
+}
+
+func (c *Config) judge() judge {
+	j := judge{obj: c.objective(), side: c.cpuSide(), alpha: c.alpha()}
+	if c.SLO != nil && c.Repeats < MinDecisiveRepeats(j.alpha) {
+		j.margin = SLOMargin
+	}
+	return j
+}
+
+func (j judge) value(s Sample) float64 {
+	v, _ := j.obj.value(s, j.side)
+	return v
+}
+
+// point summarises the repetitions of one (op, size): eager[i] and rdv[i]
+// are the i-th pair, measured back to back. A nil eager means eager could
+// not be measured at the size: the point's winner is "unmeasured", and
+// Analyze leaves it out of the comparison.
+//
+// The winner comes from a sign test over the pairs rather than from the
+// spread of the repeats: a pair shares the machine's state of the moment,
+// so background load that slows one repetition slows both of its halves,
+// and the alternating order puts slow drift on each protocol equally. One
+// disturbed measurement then costs one pair's vote, however far off it
+// is, instead of widening a max-min spread until no difference can beat
+// it. (A signed-rank test, which weighs pairs by how far they lean, was
+// tried: it gains a little power on mild noise but loses a clear winner to
+// a single large hiccup, the common case on a loaded machine.)
+func (j judge) point(size int, eager, rdv []Sample) Point {
+	pt := Point{Size: size, Eager: eager, Rendezvous: rdv}
+	p50 := func(s Sample) float64 { return s.P50 }
+	rate := func(s Sample) float64 { return s.BytesPerSec }
+	pt.RdvP50, pt.RdvRate, pt.RdvValue = median(rdv, p50), median(rdv, rate), median(rdv, j.value)
+	pt.RdvPhases = medianPhases(rdv)
+	if len(eager) == 0 {
+		pt.Winner = "unmeasured"
+		return pt
+	}
+	pt.EagerP50, pt.EagerRate, pt.EagerValue = median(eager, p50), median(eager, rate), median(eager, j.value)
+	pt.EagerPhases = medianPhases(eager)
+	pt.Ratio = j.obj.ratio(pt.EagerValue, pt.RdvValue)
+	pt.Flags = pairFlags(eager, rdv)
+	for i := range min(len(eager), len(rdv)) {
+		e, r := j.value(eager[i]), j.value(rdv[i])
+		switch {
+		case j.obj.better(r, e):
+			pt.RdvWins++
+		case j.obj.better(e, r):
+			pt.EagerWins++
+		}
+	}
+	n := pt.RdvWins + pt.EagerWins
+	pt.P = SignTestP(n, max(pt.RdvWins, pt.EagerWins))
+	if j.margin > 0 {
+		pt.ByMargin = true
+		pt.Winner = j.byMargin(pt)
+		return pt
+	}
+	switch {
+	case pt.P > j.alpha || pt.RdvWins == pt.EagerWins:
+		pt.Winner = "tie"
+	case pt.RdvWins > pt.EagerWins:
+		pt.Winner = "rendezvous"
+	default:
+		pt.Winner = "eager"
+	}
+	return pt
+}
+
+// byMargin decides a point by its medians: capacities further apart than
+// the margin, or one protocol alone meeting the goal.
+func (j judge) byMargin(pt Point) string {
+	e, r := pt.EagerValue, pt.RdvValue
+	switch {
+	case e <= 0 && r <= 0:
+		return "neither"
+	case j.obj.better(r, e*(1+j.margin)) || (e <= 0 && r > 0):
+		return "rendezvous"
+	case j.obj.better(e, r*(1+j.margin)) || (r <= 0 && e > 0):
+		return "eager"
+	}
+	return "tie"
+}
+
+// pairFlags names the warning kinds that at least half of one protocol's
+// measurements raise and none of the other's: the two did not measure
+// alike, which a winner alone does not show.
+func pairFlags(eager, rdv []Sample) []string {
+	count := func(ss []Sample) map[string]int {
+		n := map[string]int{}
+		for _, s := range ss {
+			seen := map[string]bool{}
+			for _, w := range s.Warnings {
+				if !seen[w.Kind] {
+					seen[w.Kind] = true
+					n[w.Kind]++
+				}
+			}
+		}
+		return n
+	}
+	ne, nr := count(eager), count(rdv)
+	var flags []string
+	for _, side := range []struct {
+		name         string
+		mine, theirs map[string]int
+		n            int
+	}{{"eager", ne, nr, len(eager)}, {"rendezvous", nr, ne, len(rdv)}} {
+		for _, kind := range slices.Sorted(maps.Keys(side.mine)) {
+			if k := side.mine[kind]; 2*k >= side.n && side.theirs[kind] == 0 {
+				flags = append(flags, fmt.Sprintf("%s warns %s in %d of %d measurements, the other protocol in none", side.name, kind, k, side.n))
+			}
+		}
+	}
+	return flags
+}
+
+// SignTestP is the one-sided sign test p-value: the probability of k or
+// more successes in n fair coin flips.
+func SignTestP(n, k int) float64 {
+	if k <= 0 {
+		return 1
+	}
+	// Sum C(n, i) / 2^n for i = k..n, the terms built by ratio so that no
+	// factorial overflows.
+	term := math.Pow(0.5, float64(n)) // i = n
+	p := 0.0
+	for i := n; i >= k; i-- {
+		p += term
+		term *= float64(i) / float64(n-i+1)
+	}
+	return math.Min(1, p)
+}
+
+func median(ss []Sample, f func(Sample) float64) float64 {
+	if len(ss) == 0 {
+		return 0
+	}
+	v := make([]float64, len(ss))
+	for i, s := range ss {
+		v[i] = f(s)
+	}
+	slices.Sort(v)
+	n := len(v)
+	if n%2 == 0 {
+		return (v[n/2-1] + v[n/2]) / 2
+	}
+	return v[n/2]
+}
