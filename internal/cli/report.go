@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,7 +14,7 @@ func init() { register(newReportCmd) }
 
 func newReportCmd() *cobra.Command {
 	var format string
-	var phases bool
+	var phases, spread bool
 	cmd := &cobra.Command{
 		Use:   "report RESULTS_DIR",
 		Short: "Print a run's cells as a table, markdown, CSV or JSON",
@@ -23,16 +24,26 @@ throughput and latency percentiles. table and markdown are for people
 (units scaled); csv and json keep raw numbers (nanoseconds, bytes/s).
 With --phases it prints where each cell's time went instead: the p50 of
 each phase (client, network, server, and the rendezvous steps) of a run
-recorded with --phases.`,
+recorded with --phases. With --spread it prints, for every (op, value size,
+protocol) measured at two or more thresholds, the spread of its p50
+across them: the threshold does not change a protocol's path, so a wide
+spread says some of those cells are not to be trusted.`,
 		Example: `  kvbench report results/latest
   kvbench report results/latest --format csv > cells.csv
   kvbench report results/latest --phases
+  kvbench report results/latest --spread
   kvbench report results/quickstart-20261125-074413/results.json --format markdown`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			run, _, err := results.Open(args[0])
 			if err != nil {
 				return err
+			}
+			if phases && spread {
+				return errors.New("--phases and --spread: choose one")
+			}
+			if spread {
+				return report.WriteSpread(cmd.OutOrStdout(), run, format)
 			}
 			if phases {
 				return report.WritePhases(cmd.OutOrStdout(), run, format)
@@ -42,5 +53,6 @@ recorded with --phases.`,
 	}
 	cmd.Flags().StringVar(&format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
 	cmd.Flags().BoolVar(&phases, "phases", false, "print each cell's phases (a run with op_phases or --phases): p50 per phase in table and markdown; count, p50, p90, p99 and max per phase in csv and json")
+	cmd.Flags().BoolVar(&spread, "spread", false, "print, per (op, value size, protocol) measured at several thresholds, the spread of p50 across them")
 	return cmd
 }

@@ -1,0 +1,42 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/kvbench/kvbench/internal/results"
+)
+
+func TestSpreadAcrossThresholds(t *testing.T) {
+	cell := func(size, threshold int, proto string, p50 int64) results.Cell {
+		return results.Cell{Op: "get", ValueSize: size, Threshold: threshold, Protocol: proto, Count: 100,
+			Latency: results.Latency{P50: p50}}
+	}
+	run := &results.Run{Cells: []results.Cell{
+		cell(64, 1024, "eager", 40_000), cell(64, 4096, "eager", 7_400_000), cell(64, 16384, "eager", 46_000),
+		cell(4096, 1024, "rendezvous", 1_000_000), cell(4096, 16384, "eager", 200_000),
+		cell(65536, 1024, "rendezvous", 2_000_000), cell(65536, 4096, "rendezvous", 2_200_000),
+	}}
+	rows := Spread(run)
+	if len(rows) != 2 {
+		t.Fatalf("rows %+v: want 64B eager and 64KiB rendezvous (4KiB has one cell per protocol)", rows)
+	}
+	if r := rows[0]; r.ValueSize != 64 || r.Thresholds != 3 || r.MinP50 != 40_000 || r.MedianP50 != 46_000 || r.MaxP50 != 7_400_000 || r.Spread != 185 {
+		t.Errorf("64B: %+v", r)
+	}
+	if r := rows[1]; r.ValueSize != 65536 || r.Spread != 1.1 {
+		t.Errorf("64KiB: %+v", r)
+	}
+	var b bytes.Buffer
+	if err := WriteSpread(&b, run, "table"); err != nil || !strings.Contains(b.String(), "185.00") {
+		t.Errorf("table: %v\n%s", err, b.String())
+	}
+	b.Reset()
+	if err := WriteSpread(&b, &results.Run{}, "table"); err != nil || !strings.Contains(b.String(), "no (op, value size, protocol)") {
+		t.Errorf("empty: %v %q", err, b.String())
+	}
+	if err := WriteSpread(&b, run, "xml"); err == nil {
+		t.Error("format xml accepted")
+	}
+}
