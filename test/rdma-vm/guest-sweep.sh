@@ -1,10 +1,12 @@
 #!/bin/sh
 # guest-sweep.sh: make sweep-rdma inside the Soft-RoCE guest. kvbench runs
-# the threshold sweep (with phases), tune and the connections sweep over verbs against
-# one kvserver; everything lands in sweep/ in the share, where the host
-# draws the plots. Arguments: WARMUP MEASURE TUNE_MEASURE (durations),
-# shortened from the workloads' own so the whole run fits in about ten
-# minutes under emulation.
+# the threshold sweep (with phases), four tunes (p50 at one connection, a
+# p50 map over 1, 4 and 16 connections, server CPU per op, capacity under a
+# p99 goal) and the connections sweep over verbs against one kvserver;
+# everything lands in sweep/ in the share, where the host draws the plots.
+# Arguments: WARMUP MEASURE TUNE_MEASURE (durations), shortened from the
+# workloads' own so the whole run fits in about half an hour under
+# emulation.
 set -e
 . ./guest-lib.sh
 : "${RDMAKV_ADDR:?not in the test guest}"
@@ -21,10 +23,11 @@ echo 0 >/proc/sys/kernel/randomize_va_space
 # max-eager covers eager at every size tune measures (1 MiB values, 16-byte
 # keys). The server registers recv-depth buffers of max-eager bytes, and as
 # many again per connection for its replies: 16 keeps that at 32 MiB a
-# connection, so the 16-connection run fits and each of tune's 300
-# connections registers in well under a second under emulation.
+# connection, so the 16-connection runs fit and each of tune's connections
+# registers in well under a second under emulation.
 SERVER_FLAGS="--poll busy --busy-idle 5ms --max-eager 2MiB --recv-depth 16 --pool-size 512MiB"
 echo "$SERVER_FLAGS" >sweep/kvserver.txt
+./kvbench version >sweep/build.txt
 # shellcheck disable=SC2086 # SERVER_FLAGS is several flags
 taskset 2 ./kvserver --transport verbs $SERVER_FLAGS --listen "$RDMAKV_ADDR:$PORT" &
 srv=$!
@@ -32,13 +35,26 @@ wait_listen $PORT $srv
 
 KV="taskset 1 ./kvbench"
 TARGET="--server $RDMAKV_ADDR:$PORT --transport verbs --poll busy"
+TUNE="$TARGET --warmup $WARMUP --duration $TUNE_MEASURE"
 log "threshold sweep (warmup $WARMUP, measure $MEASURE per cell)"
 $KV run workloads/threshold-sweep.yaml $TARGET --phases --warmup "$WARMUP" --duration "$MEASURE" -o sweep/run --quiet ||
 	die "kvbench run threshold-sweep"
-log "tune (warmup $WARMUP, measure $TUNE_MEASURE per measurement)"
-$KV tune workloads/threshold-sweep.yaml $TARGET --warmup "$WARMUP" --duration "$TUNE_MEASURE" -o sweep/tune >sweep/tune.out ||
-	die "kvbench tune"
+$KV report sweep/run/latest --spread | tee sweep/spread.txt
+log "tune, p50 at one connection (warmup $WARMUP, measure $TUNE_MEASURE per measurement)"
+$KV tune workloads/threshold-sweep.yaml $TUNE -o sweep/tune >sweep/tune.out || die "kvbench tune"
 cat sweep/tune.out
+log "tune, a p50 map of get over 1, 4 and 16 connections"
+$KV tune workloads/threshold-sweep.yaml $TUNE --ops get --connections 1,4,16 -o sweep/tune-map >sweep/tune-map.out ||
+	die "kvbench tune --connections 1,4,16"
+cat sweep/tune-map.out
+log "tune, the server's CPU per op at 4 connections"
+$KV tune workloads/threshold-sweep.yaml $TUNE --objective cpu --connections 4 -o sweep/tune-cpu >sweep/tune-cpu.out ||
+	die "kvbench tune --objective cpu"
+cat sweep/tune-cpu.out
+log "tune, capacity under a p99 goal at 4 connections"
+$KV tune workloads/tune-slo.yaml $TARGET --slo p99=5ms -o sweep/tune-slo >sweep/tune-slo.out ||
+	die "kvbench tune --slo"
+cat sweep/tune-slo.out
 for c in 1 4 16; do
 	log "connections sweep: $c connections"
 	$KV run workloads/connections-sweep.yaml $TARGET --connections $c --warmup "$WARMUP" --duration "$MEASURE" -o sweep/conns --quiet ||

@@ -4,7 +4,7 @@
 #   make test-rdma    verbs device tests + kvserver with kvperf, kvbench and the C API end to end (pass/fail)
 #   make bench-rdma   perftest baselines + kvbench cases, printed side by side
 #   make soak-rdma    kvsoak over verbs for DURATION (default 10m)
-#   make sweep-rdma   kvbench's threshold sweep, tune and connections sweep over verbs
+#   make sweep-rdma   kvbench's threshold sweep, four tunes and the connections sweep over verbs
 #   make rdma-vm-selftest   prove the rig itself (traffic, failure, timeout)
 #
 # Needs root the first time (setup.sh installs packages and caches Debian's
@@ -77,15 +77,17 @@ soak-rdma: rdma-vm-build
 rdma-vm-selftest:
 	$(RDMA_VM_DIR)/selftest.sh $(RDMA_VM_FLAGS)
 
-# sweep-rdma: the threshold sweep, tune and the connections sweep measured by
+# sweep-rdma: the threshold sweep, tune (p50, a map over connections, server
+# CPU, capacity under a p99 goal) and the connections sweep measured by
 # kvbench over verbs in the guest (guest-sweep.sh), then their results and
-# plots on the host under results/ and plots/*-rdma (sweep-collect.sh).
+# plots on the host under results/ and plots/*-rdma (sweep-collect.sh),
+# which prints each value size and protocol's p50 spread across thresholds.
 # Phases are shortened so the whole run takes about ten minutes under
 # emulation.
 RDMA_SWEEP_WARMUP ?= 250ms
 RDMA_SWEEP_MEASURE ?= 1500ms
 RDMA_SWEEP_TUNE_MEASURE ?= 500ms
-RDMA_SWEEP_TIMEOUT ?= 1800
+RDMA_SWEEP_TIMEOUT ?= 3600
 
 .PHONY: sweep-rdma
 sweep-rdma: rdma-vm-build build
