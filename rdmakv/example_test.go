@@ -93,6 +93,31 @@ func ExampleClient_Info() {
 	// Output: tcp event
 }
 
+// ServerStats asks the server over the client's connection. The CPU time
+// is the server process's since it started: what the server spent on some
+// work is the difference between a call before and a call after it.
+func ExampleClient_ServerStats() {
+	ctx := context.Background()
+	srv, c := localPair()
+	defer srv.Close()
+	defer c.Close()
+
+	before, err := c.ServerStats(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := c.Set(ctx, []byte("k"), []byte("v")); err != nil {
+		log.Fatal(err)
+	}
+	after, err := c.ServerStats(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	spent := after.CPUUser + after.CPUSys - before.CPUUser - before.CPUSys
+	fmt.Println(after.Conns, after.Keys, after.PoolUsed, spent >= 0)
+	// Output: 1 1 64 true
+}
+
 // localPair is Example's server and client, with opts for the client.
 func localPair(opts ...rdmakv.Option) (*rdmakv.Server, *rdmakv.Client) {
 	srv, err := rdmakv.Listen(rdmakv.ServerConfig{Local: true, PoolSize: 1 << 20})

@@ -32,6 +32,7 @@ type sconn struct {
 	nonce    []byte // the challenge awaiting an answer
 	recvSize int
 	hdr      [wire.MaxHeaderSize]byte
+	stats    [wire.StatsBodySize]byte // every STATS_REPLY body; see handleStats
 	// start is when the request being delivered arrived, if it asked to
 	// be timed (wire.FlagTrace), else 0.
 	start int64
@@ -123,14 +124,17 @@ func (sc *sconn) Deliver(c transport.Conn, m *transport.Message) {
 		sc.handleFin(&f)
 	case wire.Delete:
 		sc.handleDelete(&f)
+	case wire.Stats:
+		sc.handleStats(&f)
 	default:
 		sc.fault("unexpected %s", f.Type)
 	}
 }
 
 // minRecvSize is the smallest receive buffer a client may have: it must
-// hold HELLO_REPLY with its limits, and every reply without inline bytes.
-const minRecvSize = max(wire.MaxHeaderSize, wire.BaseSize+wire.LimitsSize)
+// hold HELLO_REPLY with its limits, STATS_REPLY with its body, and every
+// reply without inline bytes.
+const minRecvSize = max(wire.MaxHeaderSize, wire.BaseSize+wire.LimitsSize, wire.BaseSize+wire.StatsBodySize)
 
 func (sc *sconn) handleHello(f *wire.Frame) {
 	body, proof := wire.SplitHello(f.Value)
@@ -166,6 +170,15 @@ func (sc *sconn) handleDelete(f *wire.Frame) {
 		st = wire.NotFound
 	}
 	sc.send(wire.Header{Type: wire.DeleteReply, Status: st, ReqID: f.ReqID}, nil, nil)
+}
+
+// handleStats answers STATS with the server's figures. The body is
+// encoded into the connection's own buffer, which the send copies, so a
+// STATS costs no more memory than any other reply.
+func (sc *sconn) handleStats(f *wire.Frame) {
+	body := statsBody(sc.s.Stats())
+	body.Encode(sc.stats[:])
+	sc.send(wire.Header{Type: wire.StatsReply, ReqID: f.ReqID}, nil, sc.stats[:])
 }
 
 // Closed releases what the connection held. A transport error (for

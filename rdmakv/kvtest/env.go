@@ -83,6 +83,7 @@ func Run(t *testing.T, env Env) {
 		{"GetLeaseExpiry", testGetLeaseExpiry},
 		{"PeerInvalidate", testPeerInvalidate},
 		{"Trace", testTrace},
+		{"ServerStats", testServerStats},
 		{"RawStatuses", testRawStatuses},
 		{"MisbehavingClients", testMisbehaving},
 		{"SlowConsumer", testSlowConsumer},

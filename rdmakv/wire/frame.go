@@ -48,12 +48,15 @@ var shapes = [typeEnd]shape{
 	SetFin:         {token: true},
 	Delete:         {key: true},
 	DeleteReply:    {},
+	Stats:          {},
+	StatsReply:     {body: StatsBodySize},
 }
 
 // mayCarry reports whether a type with status st may carry flag:
 // FlagPeerInvalidate is asked for in GET and SET_RDV_REQ and granted in a
 // successful GET_REPLY_RDV or SET_RDV_GRANT; FlagTrace goes on a request
-// that has a reply, and on any reply but HELLO_REPLY.
+// that has a reply and on its reply, but not on the handshake or STATS,
+// which are not operations to time.
 func (t Type) mayCarry(flag Flag, st Status) bool {
 	switch flag {
 	case FlagPeerInvalidate:
@@ -68,7 +71,7 @@ func (t Type) mayCarry(flag Flag, st Status) bool {
 		case Set, Get, SetRdvReq, SetFin, Delete:
 			return true
 		}
-		return t.IsReply() && t != HelloReply
+		return t.IsReply() && t != HelloReply && t != StatsReply
 	}
 	return false
 }
@@ -157,9 +160,9 @@ func (h *Header) check(n int) error {
 }
 
 // checkBody checks the length of a fixed-size body: a HELLO is the bare
-// body or the body with a proof; a successful HELLO_REPLY carries the
-// limits, a THRESHOLD refusal the limits or nothing, AUTH_REQUIRED the
-// challenge and any other refusal nothing.
+// body or the body with a proof; a successful reply carries its body; a
+// HELLO_REPLY's THRESHOLD refusal carries the limits or nothing,
+// AUTH_REQUIRED the challenge, and any other refusal nothing.
 func (h *Header) checkBody(s shape) error {
 	n := int(h.ValueLen)
 	var ok bool
@@ -168,9 +171,9 @@ func (h *Header) checkBody(s shape) error {
 		ok = n == s.body || n == s.alt
 	case h.Status == OK:
 		ok = n == s.body
-	case h.Status == AuthRequired:
+	case h.Type == HelloReply && h.Status == AuthRequired:
 		ok = n == s.alt
-	case h.Status == Threshold:
+	case h.Type == HelloReply && h.Status == Threshold:
 		ok = n == 0 || n == s.body
 	default:
 		ok = n == 0

@@ -26,9 +26,10 @@ const ServerSize = 4
 // carries, after the base, only the fields its type uses (HeaderLen), so
 // a GET and its eager reply spend no bytes on addresses and tokens they do
 // not have; the flags byte carries FlagPeerInvalidate and FlagTrace, and a
-// traced reply's header ends with the server's time. Peers of different
-// versions refuse each other at HELLO.
-const ProtocolVersion = 4
+// traced reply's header ends with the server's time; STATS asks the
+// server for its process CPU time. Peers of different versions refuse each
+// other at HELLO.
+const ProtocolVersion = 5
 
 // Magic is the first two header bytes, "KV".
 const Magic = "KV"
@@ -107,8 +108,8 @@ func HeaderLen(t Type) int {
 type Header struct {
 	Type   Type
 	Status Status
-	// Flags holds Flag bits; only GET, SET_RDV_REQ, and GET_REPLY_RDV and
-	// SET_RDV_GRANT with status OK may carry any.
+	// Flags holds Flag bits; FlagPeerInvalidate and FlagTrace say which
+	// types may carry them.
 	Flags Flag
 	// KeyLen is the number of key bytes after the header.
 	KeyLen uint16
@@ -152,7 +153,8 @@ const FlagPeerInvalidate Flag = 1 << 0
 // FlagTrace in a request that has a reply (SET, GET, SET_RDV_REQ,
 // SET_FIN, DELETE) asks the server to time it; the reply then carries the
 // flag and ends its header with Server. A SET_RDV_REQ's flag also times
-// the SET_REPLY that a WRITE_WITH_IMM commit gets.
+// the SET_REPLY that a WRITE_WITH_IMM commit gets. STATS is not timed:
+// neither it nor STATS_REPLY carries the flag.
 const FlagTrace Flag = 1 << 1
 
 // knownFlags is every defined Flag bit.

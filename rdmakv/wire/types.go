@@ -38,15 +38,20 @@ const (
 	Delete Type = 12
 	// DeleteReply answers Delete.
 	DeleteReply Type = 13
+	// Stats asks for the server's process CPU time and what it holds; it
+	// carries no key and no value.
+	Stats Type = 14
+	// StatsReply answers Stats; body is a StatsBody.
+	StatsReply Type = 15
 
-	typeEnd = 14
+	typeEnd = 16
 )
 
 var typeNames = [typeEnd]string{
 	Hello: "HELLO", HelloReply: "HELLO_REPLY", Set: "SET", SetReply: "SET_REPLY",
 	Get: "GET", GetReplyInline: "GET_REPLY_INLINE", GetReplyRdv: "GET_REPLY_RDV",
 	GetRelease: "GET_RELEASE", SetRdvReq: "SET_RDV_REQ", SetRdvGrant: "SET_RDV_GRANT",
-	SetFin: "SET_FIN", Delete: "DELETE", DeleteReply: "DELETE_REPLY",
+	SetFin: "SET_FIN", Delete: "DELETE", DeleteReply: "DELETE_REPLY", Stats: "STATS", StatsReply: "STATS_REPLY",
 }
 
 // Valid reports whether t is a known type.
@@ -62,7 +67,7 @@ func (t Type) String() string {
 // IsReply reports whether t travels server to client.
 func (t Type) IsReply() bool {
 	switch t {
-	case HelloReply, SetReply, GetReplyInline, GetReplyRdv, SetRdvGrant, DeleteReply:
+	case HelloReply, SetReply, GetReplyInline, GetReplyRdv, SetRdvGrant, DeleteReply, StatsReply:
 		return true
 	}
 	return false

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,6 +18,9 @@ func sampleFrames() map[string][]byte {
 	(&Limits{PoolSize: 256 << 20, MaxValue: 64 << 20, MaxEager: 65536, MaxKey: 1024, LeaseMillis: 10000, MaxInflight: 256}).Encode(lim[:])
 	challenge := bytes.Repeat([]byte{0xc4}, ChallengeSize)
 	proof := Proof([]byte("golden shared secret, 32 bytes!"), challenge, hello[:])
+	var stats [StatsBodySize]byte
+	(&StatsBody{CPUUserNs: 1_500_000_000, CPUSysNs: 250_000_000, Conns: 3, Keys: 1000, PoolUsed: 128 << 10,
+		PoolSize: 256 << 20}).Encode(stats[:])
 	return map[string][]byte{
 		"hello":         AppendFrame(nil, Header{Type: Hello, ReqID: 1}, nil, hello[:]),
 		"auth_required": AppendFrame(nil, Header{Type: HelloReply, Status: AuthRequired, ReqID: 1}, nil, challenge),
@@ -46,6 +50,8 @@ func sampleFrames() map[string][]byte {
 		"set_rdv_grant_traced": AppendFrame(nil, Header{Type: SetRdvGrant, Flags: FlagTrace | FlagPeerInvalidate,
 			ReqID: 16, Addr: 0x7f0000200000, Length: 1 << 20, RKey: 0x01020304, Token: 8, Aux: 10000, Server: 98765},
 			nil, nil),
+		"stats":       AppendFrame(nil, Header{Type: Stats, ReqID: 17}, nil, nil),
+		"stats_reply": AppendFrame(nil, Header{Type: StatsReply, ReqID: 17}, nil, stats[:]),
 	}
 }
 
@@ -59,21 +65,30 @@ func TestGolden(t *testing.T) {
 func TestLayout(t *testing.T) {
 	b := AppendFrame(nil, Header{Type: GetReplyRdv, Status: OK, ReqID: 0x04030201, Addr: 0x1122334455667788,
 		Length: 0x99, Version: 0xaa, RKey: 0xbbccddee, Token: 0x0f0e0d0c, Aux: 0x77}, nil, nil)
-	want := "4b56040700000000" + "0102030400000000" + "8877665544332211" + "9900000000000000" +
+	want := "4b56050700000000" + "0102030400000000" + "8877665544332211" + "9900000000000000" +
 		"aa00000000000000" + "eeddccbb" + "0c0d0e0f" + "77000000"
 	if got := hex.EncodeToString(b); got != want {
 		t.Fatalf("layout\n got %s\nwant %s", got, want)
 	}
 	b = AppendFrame(nil, Header{Type: SetFin, ReqID: 1, Length: 0x55, Token: 0x66}, nil, nil)
-	want = "4b56040b00000000" + "0100000000000000" + "5500000000000000" + "66000000"
+	want = "4b56050b00000000" + "0100000000000000" + "5500000000000000" + "66000000"
 	if got := hex.EncodeToString(b); got != want {
 		t.Fatalf("SET_FIN layout\n got %s\nwant %s", got, want)
 	}
 	// A traced reply ends its header with the server's time.
 	b = AppendFrame(nil, Header{Type: DeleteReply, Flags: FlagTrace, ReqID: 2, Server: 0x01020304}, nil, nil)
-	want = "4b56040d00020000" + "0200000000000000" + "04030201"
+	want = "4b56050d00020000" + "0200000000000000" + "04030201"
 	if got := hex.EncodeToString(b); got != want {
 		t.Fatalf("traced DELETE_REPLY layout\n got %s\nwant %s", got, want)
+	}
+	// A STATS_REPLY is the base and the body's six u64s in order.
+	var body [StatsBodySize]byte
+	(&StatsBody{CPUUserNs: 0x0102, CPUSysNs: 0x0304, Conns: 5, Keys: 6, PoolUsed: 7, PoolSize: 0x1122334455667788}).Encode(body[:])
+	b = AppendFrame(nil, Header{Type: StatsReply, ReqID: 3}, nil, body[:])
+	want = "4b56050f00000000" + "0300000030000000" + "0201000000000000" + "0403000000000000" +
+		"0500000000000000" + "0600000000000000" + "0700000000000000" + "8877665544332211"
+	if got := hex.EncodeToString(b); got != want {
+		t.Fatalf("STATS_REPLY layout\n got %s\nwant %s", got, want)
 	}
 }
 
@@ -84,6 +99,7 @@ func TestHeaderLens(t *testing.T) {
 	want := map[Type]int{
 		Hello: 16, HelloReply: 16, Set: 16, SetReply: 24, Get: 20, GetReplyInline: 24, GetReplyRdv: 52,
 		GetRelease: 20, SetRdvReq: 24, SetRdvGrant: 44, SetFin: 28, Delete: 16, DeleteReply: 16,
+		Stats: 16, StatsReply: 16,
 	}
 	all := Header{Addr: 1, Length: 2, Version: 3, RKey: 4, Token: 5, Aux: 6}
 	for ty := Type(1); ty.Valid(); ty++ {
@@ -160,6 +176,27 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil || lim.MaxEager != 65536 || lim.PoolSize != 256<<20 || lim.MaxInflight != 256 {
 		t.Fatalf("limits %+v, %v", lim, err)
 	}
+	st, err := DecodeStats(mustDecode(t, sampleFrames()["stats_reply"]).Value)
+	if err != nil || st.CPUUserNs != 1_500_000_000 || st.CPUSysNs != 250_000_000 || st.Keys != 1000 || st.PoolSize != 256<<20 {
+		t.Fatalf("stats body %+v, %v", st, err)
+	}
+}
+
+// TestStatsBody: every field of a STATS_REPLY body survives a round trip,
+// and a body of any other length is refused naming its length.
+func TestStatsBody(t *testing.T) {
+	want := StatsBody{CPUUserNs: 1, CPUSysNs: 1 << 40, Conns: 3, Keys: 1<<64 - 1, PoolUsed: 5, PoolSize: 6}
+	var b [StatsBodySize + 1]byte
+	want.Encode(b[:])
+	if got, err := DecodeStats(b[:StatsBodySize]); err != nil || got != want {
+		t.Fatalf("DecodeStats = %+v, %v; want %+v", got, err, want)
+	}
+	for _, n := range []int{0, StatsBodySize - 1, StatsBodySize + 1} {
+		_, err := DecodeStats(b[:n])
+		if !errors.Is(err, ErrLength) || !strings.Contains(err.Error(), strconv.Itoa(n)+" bytes") {
+			t.Errorf("DecodeStats of %d bytes: %v, want ErrLength naming the length", n, err)
+		}
+	}
 }
 
 func mustDecode(t *testing.T, b []byte) Frame {
@@ -187,6 +224,7 @@ func TestDecodeRejects(t *testing.T) {
 		{"version1", mut(func(b []byte) []byte { b[2] = 1; return b }), ErrVersion}, // before FlagPeerInvalidate
 		{"version2", mut(func(b []byte) []byte { b[2] = 2; return b }), ErrVersion}, // the fixed 56-byte header
 		{"version3", mut(func(b []byte) []byte { b[2] = 3; return b }), ErrVersion}, // before FlagTrace
+		{"version4", mut(func(b []byte) []byte { b[2] = 4; return b }), ErrVersion}, // before STATS
 		{"type0", mut(func(b []byte) []byte { b[3] = 0; return b }), ErrType},
 		{"type99", mut(func(b []byte) []byte { b[3] = 99; return b }), ErrType},
 		{"status", mut(func(b []byte) []byte { b[4] = 200; return b }), ErrStatus},
@@ -209,6 +247,17 @@ func TestDecodeRejects(t *testing.T) {
 		{"reply with key", AppendFrame(nil, Header{Type: SetReply}, []byte("k"), nil), ErrField},
 		{"release token 0", AppendFrame(nil, Header{Type: GetRelease}, nil, nil), ErrField},
 		{"hello body size", AppendFrame(nil, Header{Type: Hello}, nil, make([]byte, 3)), ErrLength},
+		{"stats with key", AppendFrame(nil, Header{Type: Stats}, []byte("k"), nil), ErrField},
+		{"stats with value", AppendFrame(nil, Header{Type: Stats}, nil, []byte("v")), ErrField},
+		{"traced stats", AppendFrame(nil, Header{Type: Stats, Flags: FlagTrace}, nil, nil), ErrField},
+		{"stats reply without body", AppendFrame(nil, Header{Type: StatsReply}, nil, nil), ErrLength},
+		{"stats reply body short", AppendFrame(nil, Header{Type: StatsReply}, nil, make([]byte, StatsBodySize-1)), ErrLength},
+		{"stats reply body long", AppendFrame(nil, Header{Type: StatsReply}, nil, make([]byte, StatsBodySize+1)), ErrLength},
+		{"refused stats reply with body", AppendFrame(nil, Header{Type: StatsReply, Status: Threshold}, nil,
+			make([]byte, StatsBodySize)), ErrLength},
+		{"stats reply with key", AppendFrame(nil, Header{Type: StatsReply}, []byte("k"), make([]byte, StatsBodySize)), ErrField},
+		{"traced stats reply", AppendFrame(nil, Header{Type: StatsReply, Flags: FlagTrace}, nil,
+			make([]byte, StatsBodySize)), ErrField},
 	}
 	for _, c := range cases {
 		if _, err := Decode(c.b); !errors.Is(err, c.want) {
@@ -273,6 +322,11 @@ func FuzzDecode(f *testing.F) {
 		if fr.Type == HelloReply && fr.Status == OK {
 			if _, err := DecodeLimits(fr.Value); err != nil {
 				t.Fatalf("limits body: %v", err)
+			}
+		}
+		if fr.Type == StatsReply && fr.Status == OK {
+			if _, err := DecodeStats(fr.Value); err != nil {
+				t.Fatalf("stats body: %v", err)
 			}
 		}
 	})
