@@ -121,8 +121,10 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 		return err
 	}
 	defer h.Close()
-	// An embedded server starts empty: verify then knows unwritten keys are absent.
-	cfg.Dialer, cfg.FreshServer = h.Dialer, h.Embedded != nil
+	// An embedded server starts empty: verify then knows unwritten keys are
+	// absent; and its CPU time is the process's, not to be told apart.
+	cfg.Dialer, cfg.FreshServer, cfg.CPUProcess = h.Dialer, h.Embedded != nil, h.Embedded != nil
+	cfg.Logger = noticeLogger(stderr)
 	var ck *checkpoint
 	if world != nil {
 		ck = &checkpoint{out: f.out, name: fmt.Sprintf("%s-rank%d-partial", w.Name, world.Rank()), w: w, h: h, world: world}
