@@ -1,8 +1,10 @@
 package bench
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/kvbench/kvbench/internal/workload"
@@ -59,6 +61,21 @@ type Config struct {
 	Dialer Dialer
 	// Codec fills values and checks them in verify mode.
 	Codec Codec
+	// ServerCPU, if set, returns the server's CPU time so far (user and
+	// system): each measure phase calls it just before its workers start
+	// and after they all finish, outside the latency measurement, and
+	// records the difference as the server's CPU over the phase. Each
+	// call gets 5 s. A call that fails costs the cell its server figure
+	// only, and the first failure is logged. Nil: the server's CPU is not
+	// measured. It is not called when CPUProcess is set.
+	ServerCPU func(ctx context.Context) (user, sys time.Duration, err error)
+	// CPUProcess says the server runs inside this process (embedded): the
+	// process's CPU time is then both sides' and cannot be split, so the
+	// cells record it in process scope and have no server figure.
+	CPUProcess bool
+	// Logger, if set, hears what a run fails to measure without failing
+	// (a CPU reading).
+	Logger *slog.Logger
 	// Observer, if set, hears about phases and progress.
 	Observer Observer
 	// Tick is how often the Observer gets progress; default 1s.

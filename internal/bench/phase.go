@@ -23,6 +23,12 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	if st.Limit == 0 && st.LimitOps == 0 {
 		st.Limit = rampLen
 	}
+	// The CPU clocks are read before the epoch an open loop schedules
+	// from, so that a slow server answer delays no operation.
+	var cpu0 cpuMark
+	if measure {
+		cpu0 = r.readCPU(th, size, false)
+	}
 	base := newEpoch()
 	var coll *collector
 	if measure {
@@ -33,13 +39,16 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	}
 	end := r.observe(st, ws, base.t)
 	dur, precise := r.drive(ws, base, pacer, ph)
-	end()
 	if !measure {
+		end()
 		return nil, nil
 	}
+	cpu1 := r.readCPU(th, size, true)
+	end()
 	coll.end(base.t.Add(dur).UnixMilli())
 	ms := merge(ws, coll, Measurement{Threshold: th, ValueSize: size, Start: base.t, Duration: dur,
 		Load: r.cellLoad(pacer, precise), IssueDelay: issueDelay(ws)})
+	r.attachCPU(ms, cpu0, cpu1, th, size)
 	return ms, coll.err
 }
 

@@ -59,8 +59,13 @@ func TestRanksPartitionTheWork(t *testing.T) {
 				if rep.Verify.Failed() || rep.Verify.Checked == 0 {
 					t.Errorf("rank %d: verify %+v", r, rep.Verify)
 				}
+				own := phaseOps(rep, 4096, 64)
 				for _, m := range rep.Measurements {
 					total += m.Count
+					// Each rank reads its own CPU clock over its own operations.
+					if m.CPU == nil || m.CPU.Ops != own {
+						t.Errorf("rank %d %s: CPU %+v, want the rank's own %d operations", r, m.Op, m.CPU, own)
+					}
 				}
 				for k := range keys[r] {
 					for o := r + 1; o < len(keys); o++ {

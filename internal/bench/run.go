@@ -39,6 +39,9 @@ type Measurement struct {
 	// Phases split the latencies into their parts when the run records
 	// them (Config.OpPhases) and the target timed its operations.
 	Phases PhaseHists
+	// CPU is the measure phase's CPU time, shared by every Measurement of
+	// the phase; nil when this process's could not be read.
+	CPU *PhaseCPU
 }
 
 // Report is what a run measured.
@@ -90,6 +93,9 @@ type runner struct {
 	// agreed is set when the ranks agreed to stop (Config.Sync);
 	// syncFailed when a meeting itself failed.
 	agreed, syncFailed bool
+	// clientCPUWarned and serverCPUWarned are set once a failed CPU
+	// reading of that side has been logged.
+	clientCPUWarned, serverCPUWarned bool
 }
 
 // keyGen returns worker id's key generator for a phase. Generators without
@@ -402,6 +408,9 @@ func (m *Measurement) Cell() (results.Cell, error) {
 	}
 	if c.Phases, err = m.Phases.cellPhases(); err != nil {
 		return c, err
+	}
+	if m.CPU != nil {
+		c.CPU = m.CPU.cell()
 	}
 	return c, nil
 }

@@ -23,7 +23,8 @@ func newCompareCmd() *cobra.Command {
 		Use:   "compare A B",
 		Short: "Compare two sets of runs cell by cell and flag changes beyond the run-to-run noise",
 		Long: `compare matches the cells of A (baseline) and B on op, value size,
-threshold and protocol and prints the change of p50, p99 and throughput.
+threshold and protocol and prints the change of p50, p99 and throughput,
+and beside them, never judged, of CPU time per operation (cpu_c, cpu_s).
 A and B are each a results directory or a directory of several runs of one
 workload (what kvbench run --repeat N -o DIR leaves).
 

@@ -23,6 +23,9 @@ writes PNG and SVG charts into the output directory:
 
   throughput-ops-OP, throughput-mib-OP   throughput against value size
   latency-OP                             p50, p99, p99.9 against value size
+  cpu-OP                                 CPU time per operation against value
+                                         size, client (or process) and server,
+                                         eager beside rendezvous
   phases-OP                              p50 of each phase per value size, eager
                                          beside rendezvous (runs with --phases)
   percentiles-OP-SIZE                    latency by percentile (HdrHistogram style)

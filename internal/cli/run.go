@@ -39,9 +39,12 @@ func newRunCmd() *cobra.Command {
 without recording, then measures. Latencies go into HdrHistograms per
 (operation, protocol) in nanoseconds; open-loop runs measure each operation
 from its intended start, so stalls are not hidden (coordinated omission).
+Each measure phase also records this process's CPU time per operation
+(getrusage, read before and after the phase).
 
 Without target.server (or --server) an rdmakv server is started in-process
-on 127.0.0.1, sized for the workload.
+on 127.0.0.1, sized for the workload; its CPU time is then inside the
+process's, recorded as such ("process" scope).
 
 Results go to a new directory results/<workload>-<YYYYmmdd-HHMMSS> (or under
 -o DIR): results.json, hlog/*.hlog (HdrHistogram interval logs, one per
@@ -121,8 +124,10 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 		return err
 	}
 	defer h.Close()
-	// An embedded server starts empty: verify then knows unwritten keys are absent.
-	cfg.Dialer, cfg.FreshServer = h.Dialer, h.Embedded != nil
+	// An embedded server starts empty: verify then knows unwritten keys are
+	// absent; and its CPU time is the process's, not to be told apart.
+	cfg.Dialer, cfg.FreshServer, cfg.CPUProcess = h.Dialer, h.Embedded != nil, h.Embedded != nil
+	cfg.Logger = noticeLogger(stderr)
 	var ck *checkpoint
 	if world != nil {
 		ck = &checkpoint{out: f.out, name: fmt.Sprintf("%s-rank%d-partial", w.Name, world.Rank()), w: w, h: h, world: world}

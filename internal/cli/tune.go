@@ -212,7 +212,7 @@ func tuneHarness(w *workload.Workload, cfg tune.Config, stderr io.Writer) (*benc
 		return nil, nil, err
 	}
 	bcfg := bench.FromWorkload(w)
-	bcfg.Codec, bcfg.Dialer = bench.Values{}, h.Dialer
+	bcfg.Codec, bcfg.Dialer, bcfg.CPUProcess = bench.Values{}, h.Dialer, h.Embedded != nil
 	return h, &tune.BenchMeasurer{
 		Config: bcfg,
 		// A server whose eager limit is below the forced threshold refuses

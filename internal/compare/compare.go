@@ -65,9 +65,13 @@ type Metric struct {
 	// for the whole comparison; A and B are then the runs' median and
 	// range.
 	P float64 `json:"p,omitempty"`
+	// Informational: the metric is shown but never judged, so never
+	// significant and never a regression (CPU time, cpuMetrics).
+	Informational bool `json:"informational,omitempty"`
 }
 
-// Worse is the change expressed so that positive is worse.
+// Worse is the change expressed so that positive is worse: latency and
+// CPU time up, throughput down.
 func (m Metric) Worse() float64 {
 	if m.Name == "ops/s" {
 		return -m.Change
@@ -79,6 +83,13 @@ func (m Metric) Worse() float64 {
 type CellDiff struct {
 	Key     Key      `json:"cell"`
 	Metrics []Metric `json:"metrics"`
+	// CPU are the informational CPU times per operation, "cpu_c" and,
+	// where the server's was measured, "cpu_s" (cpuMetrics); absent
+	// unless every run of both sides has them in one scope.
+	CPU []Metric `json:"cpu,omitempty"`
+	// CPUScope is the scope of cpu_c: "client", or "process" when the
+	// server ran inside kvbench and cpu_c is both sides'.
+	CPUScope string `json:"cpu_scope,omitempty"`
 }
 
 // Result is a comparison of run A (baseline) with run B.
@@ -158,6 +169,7 @@ func compareCell(ca, cb results.Cell, opt Options) (CellDiff, error) {
 		d.Metrics = append(d.Metrics, judge(m, opt.MinEffect))
 	}
 	d.Metrics = append(d.Metrics, judge(throughput(ca, cb, ha, hb, opt), opt.MinEffect))
+	d.CPU, d.CPUScope = cpuMetrics([]results.Cell{ca}, []results.Cell{cb})
 	return d, nil
 }
 

@@ -132,6 +132,7 @@ func compareMany(as, bs []Run, opt Options, alpha float64) (*Result, error) {
 			ps = append(ps, m.P)
 			d.Metrics = append(d.Metrics, m)
 		}
+		d.CPU, d.CPUScope = cpuMetrics(ka[k], cb)
 		res.Cells = append(res.Cells, d)
 	}
 	for _, k := range sortedKeys(kb) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -34,16 +35,46 @@ func (m Metric) value(v float64) string {
 }
 
 // delta prints the change with a mark: "*" significant, "?" no noise
-// estimate, nothing when within noise or below the minimum effect.
+// estimate, nothing when within noise or below the minimum effect, or
+// informational.
 func (m Metric) delta() string {
 	s := fmt.Sprintf("%+.1f%%", 100*m.Change)
 	switch {
 	case m.Significant:
 		s += " *"
-	case !m.Known:
+	case !m.Known && !m.Informational:
 		s += " ?"
 	}
 	return s
+}
+
+// cpuNames are the CPU metrics' columns, in order.
+var cpuNames = []string{"cpu_c", "cpu_s"}
+
+// hasCPU says whether any cell has CPU metrics, which then get columns.
+func (r *Result) hasCPU() bool {
+	for _, c := range r.Cells {
+		if len(c.CPU) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// cpuColumns are a cell's CPU metrics, A, B and change each, "-" where
+// the cell has none.
+func (c CellDiff) cpuColumns() []string {
+	var out []string
+	for _, name := range cpuNames {
+		i := slices.IndexFunc(c.CPU, func(m Metric) bool { return m.Name == name })
+		if i < 0 {
+			out = append(out, "-", "-", "-")
+			continue
+		}
+		m := c.CPU[i]
+		out = append(out, m.value(m.A.Est), m.value(m.B.Est), m.delta())
+	}
+	return out
 }
 
 func (c CellDiff) verdict() string {
@@ -65,12 +96,20 @@ func (c CellDiff) verdict() string {
 
 func (r *Result) writeTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "op\tvalue\tthreshold\tprotocol\tp50 A\tp50 B\tΔp50\tp99 A\tp99 B\tΔp99\tops/s A\tops/s B\tΔops/s\t\t")
+	head := "op\tvalue\tthreshold\tprotocol\tp50 A\tp50 B\tΔp50\tp99 A\tp99 B\tΔp99\tops/s A\tops/s B\tΔops/s\t"
+	cpu := r.hasCPU()
+	if cpu {
+		head += "cpu_c A\tcpu_c B\tΔcpu_c\tcpu_s A\tcpu_s B\tΔcpu_s\t"
+	}
+	fmt.Fprintln(tw, head+"\t")
 	var regressed, improved int
 	for _, c := range r.Cells {
 		row := []string{c.Key.Op, units.Bytes(int64(c.Key.ValueSize)), units.Bytes(int64(c.Key.Threshold)), c.Key.Protocol}
 		for _, m := range c.Metrics {
 			row = append(row, m.value(m.A.Est), m.value(m.B.Est), m.delta())
+		}
+		if cpu {
+			row = append(row, c.cpuColumns()...)
 		}
 		v := c.verdict()
 		switch v {
@@ -93,6 +132,9 @@ func (r *Result) writeTable(w io.Writer) error {
 	} else {
 		fmt.Fprintf(&b, "* significant: 95%% intervals do not overlap and |change| >= %.1f%% (see docs/COMPARE.md); ? no noise estimate.\n",
 			100*r.MinEffect)
+	}
+	if cpu {
+		b.WriteString("cpu_c, cpu_s: CPU time per operation of the measure phase, the client's and the server's (cpu_c is the whole process's where the server ran inside kvbench; - where the runs did not measure it alike); shown, never judged.\n")
 	}
 	if r.Note != "" {
 		fmt.Fprintf(&b, "note: %s\n", r.Note)

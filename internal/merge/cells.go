@@ -17,11 +17,13 @@ type acc struct {
 	phases    map[string]*hdrhistogram.Histogram
 	log       results.CellLog
 	intervals []*hdrhistogram.Histogram
+	cpu       cpuAcc
 }
 
 // cells merges every cell any rank measured, in the first rank's order
-// with cells only later ranks have after.
-func cells(parts []Part) ([]results.CellLog, error) {
+// with cells only later ranks have after, and warns about the CPU figures
+// it had to leave out (cpuAcc).
+func cells(parts []Part) ([]results.CellLog, []string, error) {
 	var order []string
 	byName := map[string]*acc{}
 	for _, p := range parts {
@@ -30,24 +32,35 @@ func cells(parts []Part) ([]results.CellLog, error) {
 			if !ok {
 				a = &acc{cell: c, phases: map[string]*hdrhistogram.Histogram{}}
 				a.cell.Count, a.cell.Errors, a.cell.ThroughputOps, a.cell.ThroughputBytes = 0, map[string]int64{}, 0, 0
-				a.cell.Load.Connections, a.cell.Phases, a.cell.IssueDelay = 0, nil, nil
+				a.cell.Load.Connections, a.cell.Phases, a.cell.IssueDelay, a.cell.CPU = 0, nil, nil, nil
 				byName[c.Name()] = a
 				order = append(order, c.Name())
 			}
 			if err := a.add(p, c); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
+	// Every rank of the job is here when check found none missing.
+	allRanks := len(parts) == parts[0].Run.Rank.Ranks
 	out := make([]results.CellLog, 0, len(order))
+	var uneven []string
+	var noServer bool
 	for _, name := range order {
-		cl, err := byName[name].finish()
+		a := byName[name]
+		cpu, ok := a.cpu.merged(len(parts), allRanks)
+		if !ok {
+			uneven = append(uneven, name)
+		}
+		noServer = noServer || (cpu != nil && cpu.Server == nil && a.cpu.server != nil)
+		a.cell.CPU = cpu
+		cl, err := a.finish()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		out = append(out, cl)
 	}
-	return out, nil
+	return out, cpuWarnings(uneven, noServer), nil
 }
 
 // add takes in rank p's figures of the cell.
@@ -67,6 +80,7 @@ func (a *acc) add(p Part, c results.Cell) error {
 	a.cell.DurationNs = max(a.cell.DurationNs, c.DurationNs)
 	a.cell.Load.Connections += c.Load.Connections
 	a.cell.IssueDelay = worst(a.cell.IssueDelay, c.IssueDelay)
+	a.cpu.add(c.CPU)
 	for name, ph := range c.Phases {
 		ph, err := results.DecodeHistogram(ph.Histogram)
 		if err != nil {

@@ -1,7 +1,8 @@
 // Package merge combines the results of one workload run by several load
 // generators (kvbench merge, and rank 0 of an MPI job) into one run:
 // histograms added exactly, counts and errors summed, throughput the sum
-// of the ranks', and each rank's own figures kept beside the merged ones.
+// of the ranks', client CPU time summed and the server's the largest
+// rank's, and each rank's own figures kept beside the merged ones.
 package merge
 
 import (
@@ -27,7 +28,8 @@ type Part struct {
 // Runs merges parts, which must be the ranks of one run: the same
 // workload, the same number of ranks, each rank once. It returns the
 // merged run and its cells' interval logs, ready for results.WriteRun, and
-// warnings (missing ranks, measure windows that do not overlap).
+// warnings (missing ranks, measure windows that do not overlap, CPU
+// figures left out).
 func Runs(parts []Part) (*results.Run, []results.CellLog, []string, error) {
 	if len(parts) == 0 {
 		return nil, nil, nil, errors.New("nothing to merge")
@@ -61,11 +63,11 @@ func Runs(parts []Part) (*results.Run, []results.CellLog, []string, error) {
 		out.Verify.Torn += r.Verify.Torn
 		out.Ranks = append(out.Ranks, summary(r))
 	}
-	logs, err := cells(parts)
+	logs, cpuWarn, err := cells(parts)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return out, logs, warnings, nil
+	return out, logs, append(warnings, cpuWarn...), nil
 }
 
 // check refuses parts that are not the ranks of one run and warns about

@@ -21,7 +21,8 @@ type Options struct {
 }
 
 // Figures builds every figure for the run: per op, throughput (ops/s and
-// MiB/s) and latency against value size, and the p50 of each phase per
+// MiB/s), latency and, when cells have CPU figures, CPU time per
+// operation (CPU) against value size, and the p50 of each phase per
 // value size when the cells recorded phases (PhaseBars); then per op and
 // value size the percentile distribution and the timeline when enabled.
 // dir is the run directory the interval logs are read from. Problems that
@@ -44,6 +45,9 @@ func Figures(run *results.Run, dir string, opt Options) (figs []*Figure, warning
 			return nil, nil, err
 		}
 		if err := add(Latency(run, op)); err != nil {
+			return nil, nil, err
+		}
+		if err := add(CPU(run, op)); err != nil {
 			return nil, nil, err
 		}
 		if err := add(PhaseBars(op, PhaseSizes(run, op))); err != nil {

@@ -1,6 +1,7 @@
-// Package plot draws kvbench results with gonum/plot: throughput and
-// latency against value size, HdrHistogram-style percentile distributions,
-// and throughput and p99 over time from the interval logs.
+// Package plot draws kvbench results with gonum/plot: throughput, latency
+// and CPU time per operation against value size, HdrHistogram-style
+// percentile distributions, and throughput and p99 over time from the
+// interval logs.
 //
 // Every chart is built as a Figure, a model holding the gonum plots and the
 // series put on them, and only then rendered; tests inspect the model

@@ -26,6 +26,10 @@ func FuzzFigures(f *testing.F) {
 		`{"op":"get","value_size":64,"threshold":4096,"protocol":"eager","phases":{"client":{"p50":400},"network":{"p50":1500},"server":{"p50":300}}},` +
 		`{"op":"get","value_size":64,"threshold":0,"protocol":"rendezvous","phases":{"client":{"p50":500},"read":{"p50":1600},"release":{"p50":1200}}},` +
 		`{"op":"set","value_size":0,"threshold":0,"protocol":"rendezvous","phases":{"write":{"p50":9223372036854775807},"commit":{"p50":-5},"other":{"p50":1}}}]}`))
+	// CPU: both scopes, a zero and a huge figure per operation.
+	f.Add([]byte(`{"schema_version":1,"cells":[` +
+		`{"op":"get","value_size":64,"threshold":4096,"protocol":"eager","count":1,"cpu":{"scope":"client","phase_ops":1,"client":{"ns_per_op":2000},"server":{"ns_per_op":0}}},` +
+		`{"op":"get","value_size":65536,"threshold":4096,"protocol":"rendezvous","count":1,"cpu":{"scope":"process","phase_ops":1,"client":{"ns_per_op":1e300}}}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		run, err := results.Decode(b)
 		if err != nil {

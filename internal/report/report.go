@@ -37,6 +37,9 @@ type Row struct {
 	P99         int64   `json:"p99_ns"`
 	P999        int64   `json:"p999_ns"`
 	Max         int64   `json:"max_ns"`
+	// CPU is the CPU time of the cell's measure phase (results.CellCPU);
+	// absent when not measured.
+	CPU *results.CellCPU `json:"cpu,omitempty"`
 }
 
 // Rows flattens and orders the cells: by op, value size, threshold, then
@@ -53,6 +56,7 @@ func Rows(run *results.Run) []Row {
 			Count: c.Count, Errors: errs,
 			OpsPerSec: c.ThroughputOps, BytesPerSec: c.ThroughputBytes,
 			P50: c.Latency.P50, P90: c.Latency.P90, P99: c.Latency.P99, P999: c.Latency.P999, Max: c.Latency.Max,
+			CPU: c.CPU,
 		})
 	}
 	slices.SortStableFunc(rows, func(a, b Row) int {
@@ -103,7 +107,7 @@ func header(run *results.Run) [][2]string {
 	if p := run.Transport.ServerPoll; p != "" {
 		server += ", polls " + p
 	}
-	return [][2]string{
+	h := [][2]string{
 		{"workload", WorkloadName(run)},
 		{"transport", tr},
 		{"server", server},
@@ -114,17 +118,40 @@ func header(run *results.Run) [][2]string {
 		{"version", strings.TrimSpace(run.Version + " " + run.Revision)},
 		{"seed", strconv.FormatUint(run.Seed, 10)},
 	}
+	if cpu, proc := cpuScopes(Rows(run)); cpu {
+		note := "per operation of the cell's measure phase, over all its operations: cpu_c the client's, cpu_s the server's"
+		if proc {
+			note += "; proc: the server ran inside kvbench, so cpu_c is the process's, both sides together"
+		}
+		h = append(h, [2]string{"cpu", note})
+	}
+	return h
 }
 
 var tableColumns = []string{"op", "value", "threshold", "protocol", "count", "errors",
 	"ops/s", "MiB/s", "p50", "p90", "p99", "p99.9", "max"}
 
-func humanRow(r Row) []string {
-	return []string{r.Op, units.Bytes(int64(r.ValueSize)), units.Bytes(int64(r.Threshold)), r.Protocol,
+// cpuColumns follow tableColumns when any cell has CPU figures.
+var cpuColumns = []string{"cpu_c/op", "cpu_s/op"}
+
+// columns are the table's columns for rows.
+func columns(rows []Row) []string {
+	if cpu, _ := cpuScopes(rows); cpu {
+		return append(slices.Clip(tableColumns), cpuColumns...)
+	}
+	return tableColumns
+}
+
+func humanRow(r Row, cpu bool) []string {
+	out := []string{r.Op, units.Bytes(int64(r.ValueSize)), units.Bytes(int64(r.Threshold)), r.Protocol,
 		strconv.FormatInt(r.Count, 10), strconv.FormatInt(r.Errors, 10),
 		units.Rate(r.OpsPerSec), units.MiB(r.BytesPerSec),
 		units.Duration(float64(r.P50)), units.Duration(float64(r.P90)), units.Duration(float64(r.P99)),
 		units.Duration(float64(r.P999)), units.Duration(float64(r.Max))}
+	if cpu {
+		out = append(out, cpuCells(r.CPU)...)
+	}
+	return out
 }
 
 func writeTable(w io.Writer, run *results.Run) error {
@@ -137,9 +164,11 @@ func writeTable(w io.Writer, run *results.Run) error {
 	}
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, strings.Join(tableColumns, "\t")+"\t")
-	for _, r := range Rows(run) {
-		fmt.Fprintln(tw, strings.Join(humanRow(r), "\t")+"\t")
+	rows := Rows(run)
+	cols := columns(rows)
+	fmt.Fprintln(tw, strings.Join(cols, "\t")+"\t")
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(humanRow(r, len(cols) > len(tableColumns)), "\t")+"\t")
 	}
 	return tw.Flush()
 }
@@ -151,11 +180,13 @@ func writeMarkdown(w io.Writer, run *results.Run) error {
 		fmt.Fprintf(&b, "- **%s**: %s\n", kv[0], mdEscape(kv[1]))
 	}
 	b.WriteString("\n")
-	var rows [][]string
-	for _, r := range Rows(run) {
-		rows = append(rows, humanRow(r))
+	var cells [][]string
+	rows := Rows(run)
+	cols := columns(rows)
+	for _, r := range rows {
+		cells = append(cells, humanRow(r, len(cols) > len(tableColumns)))
 	}
-	mdTable(&b, tableColumns, rows)
+	mdTable(&b, cols, cells)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -184,14 +215,14 @@ func mdTable(b *strings.Builder, cols []string, rows [][]string) {
 
 func writeCSV(w io.Writer, run *results.Run) error {
 	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"op", "value_size", "threshold", "protocol", "count", "errors",
-		"throughput_ops", "throughput_bytes", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"})
+	_ = cw.Write(append([]string{"op", "value_size", "threshold", "protocol", "count", "errors",
+		"throughput_ops", "throughput_bytes", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"}, csvCPUColumns...))
 	for _, r := range Rows(run) {
-		_ = cw.Write([]string{r.Op, strconv.Itoa(r.ValueSize), strconv.Itoa(r.Threshold), r.Protocol,
+		_ = cw.Write(append([]string{r.Op, strconv.Itoa(r.ValueSize), strconv.Itoa(r.Threshold), r.Protocol,
 			strconv.FormatInt(r.Count, 10), strconv.FormatInt(r.Errors, 10),
 			strconv.FormatFloat(r.OpsPerSec, 'f', -1, 64), strconv.FormatFloat(r.BytesPerSec, 'f', -1, 64),
 			strconv.FormatInt(r.P50, 10), strconv.FormatInt(r.P90, 10), strconv.FormatInt(r.P99, 10),
-			strconv.FormatInt(r.P999, 10), strconv.FormatInt(r.Max, 10)})
+			strconv.FormatInt(r.P999, 10), strconv.FormatInt(r.Max, 10)}, csvCPU(r.CPU)...))
 	}
 	cw.Flush()
 	return cw.Error()

@@ -72,8 +72,10 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add(data)
 	f.Add([]byte(`{"schema_version":1}`))
-	if ph, err := os.ReadFile("testdata/phases/results.json"); err == nil {
-		f.Add(ph)
+	for _, dir := range []string{"phases", "cpu"} {
+		if b, err := os.ReadFile("testdata/" + dir + "/results.json"); err == nil {
+			f.Add(b)
+		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		run, err := results.Decode(b)
@@ -118,5 +120,48 @@ func TestPhasesAbsent(t *testing.T) {
 	}
 	if err := WritePhases(&bytes.Buffer{}, run, "table"); !errors.Is(err, ErrNoPhases) {
 		t.Errorf("a run without phases: %v, want ErrNoPhases", err)
+	}
+}
+
+// A run with CPU figures gets cpu_c/op and cpu_s/op in table and markdown
+// ("-" where not measured), a note in the header, the figures in CSV
+// columns every row has and the cell's cpu object in JSON.
+func TestCPUGolden(t *testing.T) {
+	run, _, err := results.Open("testdata/cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range Formats {
+		t.Run(format, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := Write(&buf, run, format); err != nil {
+				t.Fatal(err)
+			}
+			golden.Assert(t, buf.String(), "report-cpu."+format+".golden")
+		})
+	}
+}
+
+// In process scope the server's column says proc, and the header says
+// that cpu_c holds both sides.
+func TestCPUProcessScope(t *testing.T) {
+	run, _, err := results.Open("testdata/cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range run.Cells {
+		if c := run.Cells[i].CPU; c != nil {
+			c.Scope, c.Server = results.CPUScopeProcess, nil
+		}
+	}
+	for _, format := range []string{"table", "markdown"} {
+		var buf bytes.Buffer
+		if err := Write(&buf, run, format); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if strings.Count(out, "proc") < 4 || !strings.Contains(out, "cpu_c is the process's, both sides together") {
+			t.Errorf("%s:\n%s", format, out)
+		}
 	}
 }

@@ -79,6 +79,11 @@ func (r *Run) checkCells() error {
 		if c.Count < 0 {
 			errs = append(errs, fmt.Errorf("cells[%d]: count %d is negative", i, c.Count))
 		}
+		if c.CPU != nil {
+			if err := c.CPU.check(c.Count); err != nil {
+				errs = append(errs, fmt.Errorf("cells[%d]: %w", i, err))
+			}
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -230,6 +231,8 @@ func FuzzDecode(f *testing.F) {
 	b, _ := r.Encode()
 	f.Add(b)
 	f.Add([]byte(`{"schema_version":1,"cells":[{"histogram":"HISTFAAAAA=="}]}`))
+	b, _ = cpuRun(&testing.T{}, CPUScopeClient, &CPUTime{UserNs: 5e6, SysNs: 1e6}).Encode()
+	f.Add(b)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := Decode(b)
 		if err != nil {
@@ -237,6 +240,9 @@ func FuzzDecode(f *testing.F) {
 		}
 		for i := range r.Cells {
 			r.Cells[i].Hist() // must not panic
+		}
+		if err := WriteSummary(io.Discard, r); err != nil {
+			t.Fatal(err)
 		}
 		if _, err := r.Encode(); err != nil {
 			t.Fatal(err)

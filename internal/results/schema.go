@@ -159,6 +159,11 @@ type Cell struct {
 	// parts, by name (PhaseNames); each operation's phases add up to its
 	// latency. Absent when the run did not record phases.
 	Phases map[string]OpPhase `json:"phases,omitempty"`
+	// CPU is the CPU time of the cell's measure phase, client and server,
+	// in total and per operation of the phase (see CellCPU). Absent when
+	// the run did not measure it: older results, or a platform without
+	// getrusage.
+	CPU *CellCPU `json:"cpu,omitempty"`
 }
 
 // PhaseNames are the names of an operation's phases in the order it
