@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/bits"
+	"sync"
 	"time"
 
 	"github.com/kvbench/kvbench/internal/results"
@@ -34,6 +35,9 @@ type Harness struct {
 	Dialer   *RdmakvDialer
 	Embedded *Embedded // nil against an external server
 	host     results.Host
+
+	ctlMu sync.Mutex
+	ctl   *rdmakv.Client // the control connection of ServerCPU
 }
 
 // OpenHarness starts the embedded server when the workload names none and
@@ -82,8 +86,15 @@ func (s *Harness) Transport() string {
 	return s.Dialer.Transport
 }
 
-// Close stops the embedded server, if any.
+// Close closes the control connection and stops the embedded server, if
+// any.
 func (s *Harness) Close() error {
+	s.ctlMu.Lock()
+	if s.ctl != nil {
+		s.ctl.Close()
+		s.ctl = nil
+	}
+	s.ctlMu.Unlock()
 	if s.Embedded != nil {
 		return s.Embedded.Close()
 	}

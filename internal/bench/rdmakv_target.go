@@ -98,6 +98,15 @@ type RdmakvDialer struct {
 
 // Dial implements Dialer.
 func (d *RdmakvDialer) Dial(ctx context.Context, threshold int) (Conn, error) {
+	c, err := d.dial(ctx, threshold)
+	if err != nil {
+		return nil, err
+	}
+	return NewRdmakvConn(c), nil
+}
+
+// dial opens one rdmakv client with the run's options.
+func (d *RdmakvDialer) dial(ctx context.Context, threshold int) (*rdmakv.Client, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	tr := d.Transport
@@ -132,7 +141,7 @@ func (d *RdmakvDialer) Dial(ctx context.Context, threshold int) (Conn, error) {
 		d.info = &info
 		d.limits = c.Limits()
 	}
-	return NewRdmakvConn(c), nil
+	return c, nil
 }
 
 // Info is the link of the first connection dialed: the transport chosen,

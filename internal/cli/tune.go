@@ -213,6 +213,7 @@ func tuneHarness(w *workload.Workload, cfg tune.Config, stderr io.Writer) (*benc
 	}
 	bcfg := bench.FromWorkload(w)
 	bcfg.Codec, bcfg.Dialer, bcfg.CPUProcess = bench.Values{}, h.Dialer, h.Embedded != nil
+	bcfg.ServerCPU, bcfg.Logger = h.ServerCPU(), noticeLogger(stderr)
 	return h, &tune.BenchMeasurer{
 		Config: bcfg,
 		// A server whose eager limit is below the forced threshold refuses

@@ -109,8 +109,19 @@ func sample(m *bench.Measurement) (Sample, error) {
 	}
 	ops := float64(m.Count) / secs
 	q := func(pct float64) float64 { return float64(m.Hist.ValueAtQuantile(pct)) }
-	return Sample{P50: q(50), P90: q(90), P99: q(99), P999: q(99.9), Count: m.Count,
-		OpsPerSec: ops, BytesPerSec: ops * float64(m.ValueSize), Phases: phaseP50s(&m.Phases)}, nil
+	s := Sample{P50: q(50), P90: q(90), P99: q(99), P999: q(99.9), Count: m.Count,
+		OpsPerSec: ops, BytesPerSec: ops * float64(m.ValueSize), Phases: phaseP50s(&m.Phases)}
+	if c := m.CPU; c != nil && c.Ops > 0 {
+		perOp := func(t bench.CPUTime) float64 { return float64(t.User+t.Sys) / float64(c.Ops) }
+		s.CPUScope, s.ClientCPU = "client", perOp(c.Client)
+		if c.Process {
+			s.CPUScope = "process"
+		}
+		if c.Server != nil {
+			s.ServerCPU = perOp(*c.Server)
+		}
+	}
+	return s, nil
 }
 
 // phaseP50s is the p50 of each recorded phase, by name (nil without any).

@@ -101,7 +101,7 @@ func (o Objective) value(s Sample, side string) (float64, bool) {
 		case side == CPUClient || s.CPUScope == "process":
 			return s.ClientCPU, true
 		}
-		return s.ServerCPU, true
+		return s.ServerCPU, s.ServerCPU > 0 // 0: the server did not report
 	}
 	return 0, false
 }
