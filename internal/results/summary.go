@@ -5,15 +5,24 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
+	"strings"
 	"text/tabwriter"
 )
 
 // WriteSummary prints the perftest-style table of a run: one row per cell,
 // latencies in microseconds. "misses" counts not_found answers, "errors"
-// every other failure kind.
+// every other failure kind. When a cell has warnings, a "!" column marks
+// it and the warnings follow the table.
 func WriteSummary(w io.Writer, r *Run) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', tabwriter.AlignRight) // one space: the table fits 120 columns
-	fmt.Fprintln(tw, "threshold\tbytes\tprotocol\top\tops\tmisses\terrors\tt_min[us]\tp50[us]\tmean[us]\tp99[us]\tp99.9[us]\tmax[us]\tops/s\tMiB/s\t")
+	warned := slices.ContainsFunc(r.Cells, func(c Cell) bool { return len(c.Warnings) > 0 })
+	var table bytes.Buffer
+	tw := tabwriter.NewWriter(&table, 0, 0, 1, ' ', tabwriter.AlignRight) // one space: the table fits 120 columns
+	head := "threshold\tbytes\tprotocol\top\tops\tmisses\terrors\tt_min[us]\tp50[us]\tmean[us]\tp99[us]\tp99.9[us]\tmax[us]\tops/s\tMiB/s\t"
+	if warned {
+		head += "!\t"
+	}
+	fmt.Fprintln(tw, head)
 	for _, c := range r.Cells {
 		var errs int64
 		for k, n := range c.Errors {
@@ -22,12 +31,25 @@ func WriteSummary(w io.Writer, r *Run) error {
 			}
 		}
 		l := c.Latency
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%.2f\t\n",
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%.2f\t",
 			c.Threshold, c.ValueSize, c.Protocol, c.Op, c.Count, c.Errors["not_found"], errs,
 			us(float64(l.Min)), us(float64(l.P50)), us(l.Mean), us(float64(l.P99)), us(float64(l.P999)), us(float64(l.Max)),
 			c.ThroughputOps, c.ThroughputBytes/(1<<20))
+		if warned {
+			fmt.Fprint(tw, mark(c), "\t")
+		}
+		fmt.Fprintln(tw)
 	}
 	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// An unmarked row's empty "!" cell would end its line in spaces.
+	for line := range strings.Lines(table.String()) {
+		if _, err := io.WriteString(w, strings.TrimRight(line, " \n")+"\n"); err != nil {
+			return err
+		}
+	}
+	if err := WriteWarnings(w, r.Cells); err != nil {
 		return err
 	}
 	v := r.Verify
@@ -38,6 +60,32 @@ func WriteSummary(w io.Writer, r *Run) error {
 		}
 	}
 	_, err := fmt.Fprintf(w, "end: %s\n", r.EndReason)
+	return err
+}
+
+func mark(c Cell) string {
+	if len(c.Warnings) > 0 {
+		return "!"
+	}
+	return ""
+}
+
+// WriteWarnings lists every cell's warnings, one a line after the cell's
+// name, under a heading; nothing when no cell has any.
+func WriteWarnings(w io.Writer, cells []Cell) error {
+	var b bytes.Buffer
+	for _, c := range cells {
+		for _, warn := range c.Warnings {
+			fmt.Fprintf(&b, "  %s: %s\n", c.Name(), warn.Message)
+		}
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	if _, err := fmt.Fprintln(w, "warnings (cells marked !; docs/USAGE.md says what each means):"); err != nil {
+		return err
+	}
+	_, err := w.Write(b.Bytes())
 	return err
 }
 
