@@ -46,6 +46,9 @@ on 127.0.0.1, sized for the workload.
 Results go to a new directory results/<workload>-<YYYYmmdd-HHMMSS> (or under
 -o DIR): results.json, hlog/*.hlog (HdrHistogram interval logs, one per
 cell) and summary.txt; results/latest (or DIR/latest) then links to it.
+A cell not to be trusted (two latency modes, p50 far above t_min, swinging
+per-second rates, a p50 unlike the same cell's at other thresholds) is
+marked "!" in the table and its warnings follow it; results.json keeps them.
 Flags override the workload file only when given.
 
 Exit status: 0 on success, 1 on error or when verify mode found a bad value,

@@ -71,7 +71,9 @@ the crossover to the crossover.
 A table in the manner of UCX's protocol info is printed; tune.txt,
 tune.json, tune-OP.png/.svg (both curves, crossover marked) and
 tune-phases-OP.png/.svg (stacked phase p50s, eager and rendezvous side by
-side per size) are saved in a new directory under --out.`,
+side per size) are saved in a new directory under --out. Measurements not
+to be trusted (two latency modes, p50 far above t_min, swinging per-second
+rates) are listed after the table, and tune.json keeps their warnings.`,
 		Example: `  kvbench tune workloads/threshold-sweep.yaml
   kvbench tune workloads/threshold-sweep.yaml --ops get --repeats 8 --duration 2s
   kvbench tune workloads/threshold-sweep.yaml --server 10.0.0.2:7471 --transport verbs --poll busy`,

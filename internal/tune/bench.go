@@ -75,7 +75,7 @@ func (b *BenchMeasurer) Measure(ctx context.Context, op string, size int, p Prot
 		}
 		ops := float64(m.Count) / secs
 		return Sample{P50: float64(m.Hist.ValueAtQuantile(50)), OpsPerSec: ops, BytesPerSec: ops * float64(size),
-			Phases: phaseP50s(&m.Phases)}, nil
+			Phases: phaseP50s(&m.Phases), Warnings: m.Warnings()}, nil
 	}
 	if other {
 		// The target chose the other protocol despite the forced threshold:

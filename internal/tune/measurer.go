@@ -10,6 +10,7 @@ import (
 	"errors"
 
 	"github.com/kvbench/kvbench/internal/bench"
+	"github.com/kvbench/kvbench/internal/results"
 )
 
 // Protocol is the protocol a measurement forces (rdmakv's, through the
@@ -32,6 +33,9 @@ type Sample struct {
 	// Phases are the p50 of each phase of the operations in nanoseconds,
 	// by name (results.PhaseNames), when they were recorded.
 	Phases map[string]float64 `json:"phases_p50_ns,omitempty"`
+	// Warnings say why this repetition may not be trusted
+	// (bench.Measurement.Warnings); absent when nothing looked wrong.
+	Warnings []results.Warning `json:"warnings,omitempty"`
 }
 
 // ErrUnsupported is returned (wrapped) by a Measurer when the protocol
