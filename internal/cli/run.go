@@ -43,6 +43,10 @@ from its intended start, so stalls are not hidden (coordinated omission).
 Without target.server (or --server) an rdmakv server is started in-process
 on 127.0.0.1, sized for the workload.
 
+Before it measures, run asks the server for its limits (max eager, key and
+value, pool size, requests in flight) and fails, naming every cell they rule
+out and what to change, without measuring anything.
+
 Results go to a new directory results/<workload>-<YYYYmmdd-HHMMSS> (or under
 -o DIR): results.json, hlog/*.hlog (HdrHistogram interval logs, one per
 cell) and summary.txt; results/latest (or DIR/latest) then links to it.
@@ -124,6 +128,13 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 		return err
 	}
 	defer h.Close()
+	// Every rank checks, so that all of them fail alike. In an MPI job, a
+	// rank that cannot reach the server fails in bench.Run instead, where
+	// the others learn of it at their first meeting and rank 0 says why.
+	if err := checkServer(cmd.Context(), h, cfg); err != nil && (world == nil || !errors.As(err, new(unreachableError))) {
+		abortRank(stderr, world, err)
+		return err
+	}
 	// An embedded server starts empty: verify then knows unwritten keys are absent.
 	cfg.Dialer, cfg.FreshServer = h.Dialer, h.Embedded != nil
 	var ck *checkpoint

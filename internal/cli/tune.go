@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -60,7 +61,9 @@ below the server's max eager: tune lists those sizes as unmeasured (text
 and tune.json's eager_unmeasured), looks for the crossover only where both
 protocols were measured and never takes the server's limit for one. The
 embedded server's max eager is raised to cover every size; a size whose
-key + value + 1 exceeds 16MiB is refused up front.
+key + value + 1 exceeds 16MiB is refused up front. The server's other
+limits (max key and value, pool size, requests in flight) are checked
+before anything is measured, every size they rule out named.
 
 tune records every operation's phases (client, network, server, and the
 rendezvous steps; --phases=false turns this off, whatever the workload's
@@ -124,7 +127,7 @@ func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
-	h, m, err := tuneHarness(w, cfg, stderr)
+	h, m, err := tuneHarness(cmd.Context(), w, cfg, stderr)
 	if err != nil {
 		return err
 	}
@@ -185,8 +188,8 @@ func (f *tuneFlags) config(w *workload.Workload, stderr io.Writer) (tune.Config,
 // tuneHarness opens the harness tune measures against and its measurer.
 // Eager is forced with threshold key + size + 1, so an embedded server's
 // max eager is raised to the largest of those: eager is then measured
-// wherever rendezvous is.
-func tuneHarness(w *workload.Workload, cfg tune.Config, stderr io.Writer) (*bench.Harness, *tune.BenchMeasurer, error) {
+// wherever rendezvous is. The server's other limits are checked up front.
+func tuneHarness(ctx context.Context, w *workload.Workload, cfg tune.Config, stderr io.Writer) (*bench.Harness, *tune.BenchMeasurer, error) {
 	maxValue := cfg.Sizes[len(cfg.Sizes)-1]
 	if w.Target.Server == "" {
 		if err := cfg.CheckEagerLimit(rdmakv.MaxEagerLimit); err != nil {
@@ -202,12 +205,26 @@ func tuneHarness(w *workload.Workload, cfg tune.Config, stderr io.Writer) (*benc
 	}
 	bcfg := bench.FromWorkload(w)
 	bcfg.Codec, bcfg.Dialer = bench.Values{}, h.Dialer
+	if err := checkServer(ctx, h, tuneCells(bcfg, cfg)); err != nil {
+		h.Close()
+		return nil, nil, err
+	}
 	return h, &tune.BenchMeasurer{
 		Config: bcfg,
 		// A server whose eager limit is below the forced threshold refuses
 		// the connection: eager cannot carry that size there.
 		Unsupported: func(err error) bool { return errors.Is(err, rdmakv.ErrThreshold) },
 	}, nil
+}
+
+// tuneCells is what tune's measurements ask of the server, for
+// checkServer: every size, preloaded when get is tuned. It has no
+// thresholds: a size whose forced eager threshold the server refuses is
+// left unmeasured by design (tune.Config.CheckEagerLimit), not an error.
+func tuneCells(b bench.Config, cfg tune.Config) bench.Config {
+	b.Thresholds, b.ValueSizes = nil, cfg.Sizes
+	b.Preload = slices.Contains(cfg.Ops, "get")
+	return b
 }
 
 // tuneProgress reports each measurement on stderr: one redrawn line on a
