@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"math/bits"
@@ -84,6 +85,24 @@ func (s *Harness) Transport() string {
 		return info.Transport
 	}
 	return s.Dialer.Transport
+}
+
+// Limits are the server's limits as its HELLO reply announced them. The
+// first call, before any run dialed, opens a probe connection at
+// threshold 0, which every server accepts, so that a run can be checked
+// against them (CheckLimits) before it measures; against an external
+// server the probe stays open as ServerCPU's control connection.
+func (s *Harness) Limits(ctx context.Context) (rdmakv.Limits, error) {
+	if _, lim, ok := s.Dialer.Info(); ok {
+		return lim, nil
+	}
+	c, err := s.Dialer.Dial(ctx, 0)
+	if err != nil {
+		return rdmakv.Limits{}, fmt.Errorf("asking the server for its limits: %w", err)
+	}
+	c.Close()
+	_, lim, _ := s.Dialer.Info()
+	return lim, nil
 }
 
 // Close closes the control connection and stops the embedded server, if

@@ -3,6 +3,8 @@ package bench
 import (
 	"context"
 	"time"
+
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // ServerCPU is the Config.ServerCPU of a run against this harness's
@@ -37,4 +39,16 @@ func (s *Harness) serverCPU(ctx context.Context) (time.Duration, time.Duration, 
 		return 0, 0, err
 	}
 	return st.CPUUser, st.CPUSys, nil
+}
+
+// keepControl keeps c as the control connection against an external
+// server, else closes it.
+func (s *Harness) keepControl(c *rdmakv.Client) {
+	s.ctlMu.Lock()
+	defer s.ctlMu.Unlock()
+	if s.Embedded != nil || s.ctl != nil {
+		c.Close()
+		return
+	}
+	s.ctl = c
 }

@@ -241,3 +241,22 @@ func TestMPIRankDies(t *testing.T) {
 		t.Fatalf("merged checkpoints: %v, %d ranks, %d cells, end %q", err, len(r.Ranks), len(r.Cells), r.EndReason)
 	}
 }
+
+// Every rank of a job checks the server's limits before the first
+// meeting: against a server whose max eager is below a threshold of the
+// workload, the job fails naming the threshold's cells, and nothing is
+// measured or written.
+func TestMPILimits(t *testing.T) {
+	bin := mpiKvbench(t)
+	srv := keyServer(t, nil) // max eager 64KiB
+	out := t.TempDir()
+	log, err := mpirun(t, "-np", "2", bin, "run", "../../workloads/connections-sweep.yaml", "--server", srv, "-q", "-o", out,
+		"--warmup", "0", "--duration", "200ms")
+	if err == nil || !regexp.MustCompile(`rank \d of 2 on \S+ failed, ending the job: server \S+ cannot run every cell`).MatchString(log) ||
+		!strings.Contains(log, "threshold 2MiB is above the server's max eager 64KiB") {
+		t.Fatalf("a job the server cannot run: %v\n%s", err, log)
+	}
+	if ents, _ := os.ReadDir(out); len(ents) != 0 {
+		t.Errorf("%d entries in the results directory, want none\n%s", len(ents), log)
+	}
+}

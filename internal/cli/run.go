@@ -46,9 +46,16 @@ Without target.server (or --server) an rdmakv server is started in-process
 on 127.0.0.1, sized for the workload; its CPU time is then inside the
 process's, recorded as such ("process" scope).
 
+Before it measures, run asks the server for its limits (max eager, key and
+value, pool size, requests in flight) and fails, naming every cell they rule
+out and what to change, without measuring anything.
+
 Results go to a new directory results/<workload>-<YYYYmmdd-HHMMSS> (or under
 -o DIR): results.json, hlog/*.hlog (HdrHistogram interval logs, one per
 cell) and summary.txt; results/latest (or DIR/latest) then links to it.
+A cell not to be trusted (two latency modes, p50 far above t_min, swinging
+per-second rates, a p50 unlike the same cell's at other thresholds) is
+marked "!" in the table and its warnings follow it; results.json keeps them.
 Flags override the workload file only when given.
 
 Exit status: 0 on success, 1 on error or when verify mode found a bad value,
@@ -124,6 +131,13 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 		return err
 	}
 	defer h.Close()
+	// Every rank checks, so that all of them fail alike. In an MPI job, a
+	// rank that cannot reach the server fails in bench.Run instead, where
+	// the others learn of it at their first meeting and rank 0 says why.
+	if err := checkServer(cmd.Context(), h, cfg); err != nil && (world == nil || !errors.As(err, new(unreachableError))) {
+		abortRank(stderr, world, err)
+		return err
+	}
 	// An embedded server starts empty: verify then knows unwritten keys are
 	// absent; and its CPU time is the process's, not to be told apart.
 	cfg.Dialer, cfg.FreshServer, cfg.CPUProcess = h.Dialer, h.Embedded != nil, h.Embedded != nil

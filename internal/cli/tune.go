@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 	"time"
 
@@ -70,7 +71,9 @@ below the server's max eager: tune lists those sizes as unmeasured (text
 and tune.json's eager_unmeasured), looks for the crossover only where both
 protocols were measured and never takes the server's limit for one. The
 embedded server's max eager is raised to cover every size; a size whose
-key + value + 1 exceeds 16MiB is refused up front.
+key + value + 1 exceeds 16MiB is refused up front. The server's other
+limits (max key and value, pool size, requests in flight) are checked
+before anything is measured, every size they rule out named.
 
 tune records every operation's phases (client, network, server, and the
 rendezvous steps; --phases=false turns this off, whatever the workload's
@@ -95,7 +98,9 @@ map of winners over size and load and draws tune-map-OP.png.
 A table in the manner of UCX's protocol info is printed; tune.txt,
 tune.json, tune-OP.png/.svg (both curves, crossover marked) and
 tune-phases-OP.png/.svg (stacked phase p50s, eager and rendezvous side by
-side per size) are saved in a new directory under --out.`,
+side per size) are saved in a new directory under --out. Measurements not
+to be trusted (two latency modes, p50 far above t_min, swinging per-second
+rates) are listed after the table, and tune.json keeps their warnings.`,
 		Example: `  kvbench tune workloads/threshold-sweep.yaml
   kvbench tune workloads/threshold-sweep.yaml --ops get --repeats 8 --duration 2s
   kvbench tune workloads/threshold-sweep.yaml --connections 16 --slo p99=1ms
@@ -134,7 +139,7 @@ func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
-	h, m, err := tuneHarness(w, cfg, stderr)
+	h, m, err := tuneHarness(cmd.Context(), w, cfg, stderr)
 	if err != nil {
 		return err
 	}
@@ -192,8 +197,9 @@ func announceTune(stderr io.Writer, w *workload.Workload, cfg tune.Config, trans
 // tuneHarness opens the harness tune measures against and its measurer.
 // Eager is forced with threshold key + size + 1, so an embedded server's
 // max eager is raised to the largest of those: eager is then measured
-// wherever rendezvous is. The harness is sized for the heaviest load.
-func tuneHarness(w *workload.Workload, cfg tune.Config, stderr io.Writer) (*bench.Harness, *tune.BenchMeasurer, error) {
+// wherever rendezvous is. The server's other limits are checked up front,
+// and the harness is sized for the heaviest load.
+func tuneHarness(ctx context.Context, w *workload.Workload, cfg tune.Config, stderr io.Writer) (*bench.Harness, *tune.BenchMeasurer, error) {
 	maxValue := cfg.Sizes[len(cfg.Sizes)-1]
 	if w.Target.Server == "" {
 		if err := cfg.CheckEagerLimit(rdmakv.MaxEagerLimit); err != nil {
@@ -214,12 +220,30 @@ func tuneHarness(w *workload.Workload, cfg tune.Config, stderr io.Writer) (*benc
 	bcfg := bench.FromWorkload(w)
 	bcfg.Codec, bcfg.Dialer, bcfg.CPUProcess = bench.Values{}, h.Dialer, h.Embedded != nil
 	bcfg.ServerCPU, bcfg.Logger = h.ServerCPU(), noticeLogger(stderr)
+	if err := checkServer(ctx, h, tuneCells(bcfg, cfg)); err != nil {
+		h.Close()
+		return nil, nil, err
+	}
 	return h, &tune.BenchMeasurer{
 		Config: bcfg,
 		// A server whose eager limit is below the forced threshold refuses
 		// the connection: eager cannot carry that size there.
 		Unsupported: func(err error) bool { return errors.Is(err, rdmakv.ErrThreshold) },
 	}, nil
+}
+
+// tuneCells is what tune's measurements ask of the server, for
+// checkServer: every size, preloaded when get is tuned, at the deepest
+// load. It has no
+// thresholds: a size whose forced eager threshold the server refuses is
+// left unmeasured by design (tune.Config.CheckEagerLimit), not an error.
+func tuneCells(b bench.Config, cfg tune.Config) bench.Config {
+	b.Thresholds, b.ValueSizes = nil, cfg.Sizes
+	b.Preload = slices.Contains(cfg.Ops, "get")
+	for _, l := range cfg.Loads {
+		b.Load.Depth = max(b.Load.Depth, l.Depth)
+	}
+	return b
 }
 
 // tuneProgress reports each measurement on stderr: one redrawn line on a

@@ -40,6 +40,8 @@ type Row struct {
 	// CPU is the CPU time of the cell's measure phase (results.CellCPU);
 	// absent when not measured.
 	CPU *results.CellCPU `json:"cpu,omitempty"`
+	// Warnings say why the cell may not be trusted (results.Cell.Warnings).
+	Warnings []results.Warning `json:"warnings,omitempty"`
 }
 
 // Rows flattens and orders the cells: by op, value size, threshold, then
@@ -56,7 +58,8 @@ func Rows(run *results.Run) []Row {
 			Count: c.Count, Errors: errs,
 			OpsPerSec: c.ThroughputOps, BytesPerSec: c.ThroughputBytes,
 			P50: c.Latency.P50, P90: c.Latency.P90, P99: c.Latency.P99, P999: c.Latency.P999, Max: c.Latency.Max,
-			CPU: c.CPU,
+			CPU:      c.CPU,
+			Warnings: c.Warnings,
 		})
 	}
 	slices.SortStableFunc(rows, func(a, b Row) int {
@@ -170,7 +173,25 @@ func writeTable(w io.Writer, run *results.Run) error {
 	for _, r := range rows {
 		fmt.Fprintln(tw, strings.Join(humanRow(r, len(cols) > len(tableColumns)), "\t")+"\t")
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if lines := warningLines(Rows(run)); len(lines) > 0 {
+		_, err := fmt.Fprintf(w, "\nwarnings (docs/USAGE.md says what each means):\n  %s\n", strings.Join(lines, "\n  "))
+		return err
+	}
+	return nil
+}
+
+// warningLines is every row's warnings, each after its cell's name.
+func warningLines(rows []Row) []string {
+	var out []string
+	for _, r := range rows {
+		for _, w := range r.Warnings {
+			out = append(out, units.CellName(r.Op, r.ValueSize, r.Threshold, r.Protocol)+": "+w.Message)
+		}
+	}
+	return out
 }
 
 func writeMarkdown(w io.Writer, run *results.Run) error {
@@ -187,6 +208,12 @@ func writeMarkdown(w io.Writer, run *results.Run) error {
 		cells = append(cells, humanRow(r, len(cols) > len(tableColumns)))
 	}
 	mdTable(&b, cols, cells)
+	if lines := warningLines(Rows(run)); len(lines) > 0 {
+		b.WriteString("\n**Warnings** (docs/USAGE.md says what each means):\n\n")
+		for _, l := range lines {
+			b.WriteString("- " + mdEscape(l) + "\n")
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -215,17 +242,28 @@ func mdTable(b *strings.Builder, cols []string, rows [][]string) {
 
 func writeCSV(w io.Writer, run *results.Run) error {
 	cw := csv.NewWriter(w)
-	_ = cw.Write(append([]string{"op", "value_size", "threshold", "protocol", "count", "errors",
-		"throughput_ops", "throughput_bytes", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"}, csvCPUColumns...))
+	_ = cw.Write(append(append([]string{"op", "value_size", "threshold", "protocol", "count", "errors",
+		"throughput_ops", "throughput_bytes", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"}, csvCPUColumns...), "warning_kinds", "warnings"))
 	for _, r := range Rows(run) {
-		_ = cw.Write(append([]string{r.Op, strconv.Itoa(r.ValueSize), strconv.Itoa(r.Threshold), r.Protocol,
+		kinds, msgs := csvWarnings(r.Warnings)
+		_ = cw.Write(append(append([]string{r.Op, strconv.Itoa(r.ValueSize), strconv.Itoa(r.Threshold), r.Protocol,
 			strconv.FormatInt(r.Count, 10), strconv.FormatInt(r.Errors, 10),
 			strconv.FormatFloat(r.OpsPerSec, 'f', -1, 64), strconv.FormatFloat(r.BytesPerSec, 'f', -1, 64),
 			strconv.FormatInt(r.P50, 10), strconv.FormatInt(r.P90, 10), strconv.FormatInt(r.P99, 10),
-			strconv.FormatInt(r.P999, 10), strconv.FormatInt(r.Max, 10)}, csvCPU(r.CPU)...))
+			strconv.FormatInt(r.P999, 10), strconv.FormatInt(r.Max, 10)}, csvCPU(r.CPU)...), kinds, msgs))
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvWarnings puts a cell's warnings in two fields: the kinds, joined by
+// spaces, to filter on, and the messages, joined by "; ".
+func csvWarnings(ws []results.Warning) (kinds, msgs string) {
+	k, m := make([]string, len(ws)), make([]string, len(ws))
+	for i, w := range ws {
+		k[i], m[i] = w.Kind, w.Message
+	}
+	return strings.Join(k, " "), strings.Join(m, "; ")
 }
 
 // jsonReport is the json format: the run description and the rows.

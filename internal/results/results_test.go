@@ -216,6 +216,23 @@ func TestSummaryGolden(t *testing.T) {
 	golden.Assert(t, buf.String(), "summary.golden")
 }
 
+// A cell with warnings gets a "!" and its warnings follow the table.
+func TestSummaryWarningsGolden(t *testing.T) {
+	r := sampleRun(t, "")
+	quiet := r.Cells[0]
+	quiet.Op = "set"
+	r.Cells[0].Warnings = []Warning{
+		{Kind: WarnBimodal, Message: "bimodal latency: 38% of operations near 62µs and 55% near 7.4ms, valley 40× lower between them"},
+		{Kind: WarnRateSwing, Message: "rate swing: interval 2 of 3 full 1s intervals ran 300 ops/s, 0.30× the median 1k ops/s"},
+	}
+	r.Cells = append(r.Cells, quiet)
+	var buf bytes.Buffer
+	if err := WriteSummary(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	golden.Assert(t, buf.String(), "summary-warnings.golden")
+}
+
 func TestCollectHost(t *testing.T) {
 	h := CollectHost()
 	if h.Cores < 1 || h.GoVer == "" || h.Kernel == "" {

@@ -146,6 +146,9 @@ type Cell struct {
 	Hlog string `json:"hlog"`
 	// Load records how the cell was driven.
 	Load CellLoad `json:"load"`
+	// Warnings say why the cell's figures may not be trusted (CellWarnings,
+	// SiblingWarnings); absent when nothing looked wrong.
+	Warnings []Warning `json:"warnings,omitempty"`
 	// IntervalNs is the length of the interval log's intervals (the last
 	// one is cut short by the end of the phase).
 	IntervalNs int64 `json:"interval_ns,omitempty"`
@@ -211,6 +214,13 @@ type CellLoad struct {
 	// (a spinning dispatcher; issue delays of microseconds) or "coarse"
 	// (runtime timers; up to about 1 ms late on Linux).
 	Pacing string `json:"pacing,omitempty"`
+}
+
+// Warning is one reason to doubt a cell: Kind is one of the Warn*
+// constants, Message the evidence with its numbers.
+type Warning struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
 }
 
 // VerifyCounts are the verify mode's findings.

@@ -24,9 +24,10 @@ var ErrLatest = errors.New("results: latest link not updated")
 // WriteRun creates a run directory under parent named after workload and
 // run.Start (see CreateRunDir) and writes the run into it: every cell's
 // interval log, then results.json and summary.txt, each atomically, so a
-// directory with a results.json has every .hlog it names. run.Cells gets the
-// cells, in order. Then parent/latest is pointed at it; when only that
-// fails, the error wraps ErrLatest and the directory is still returned.
+// directory with a results.json has every .hlog it names. run.Cells gets
+// the cells, in order, each with its Warnings set (AddWarnings). Then
+// parent/latest is pointed at it; when only that fails, the error wraps
+// ErrLatest and the directory is still returned.
 func WriteRun(parent, workload string, run *Run, cells []CellLog) (string, error) {
 	dir, err := CreateRunDir(parent, workload, run.Start)
 	if err != nil {
@@ -46,7 +47,10 @@ func WriteRun(parent, workload string, run *Run, cells []CellLog) (string, error
 // checkpoint that grows as the run goes.
 func RewriteRun(dir string, run *Run, cells []CellLog) error { return writeRunFiles(dir, run, cells) }
 
+// writeRunFiles judges the cells (AddWarnings) before it writes them, so
+// that every run directory carries its warnings.
 func writeRunFiles(dir string, run *Run, cells []CellLog) error {
+	AddWarnings(cells)
 	run.Cells = run.Cells[:0]
 	for _, cl := range cells {
 		c := cl.Cell

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -58,5 +59,33 @@ func TestWriteRun(t *testing.T) {
 	}
 	if _, err := Load(dir); err != nil {
 		t.Errorf("the run behind a blocked latest: %v", err)
+	}
+}
+
+// WriteRun judges the cells it writes: results.json and summary.txt carry
+// their warnings.
+func TestWriteRunWarns(t *testing.T) {
+	run := sampleRun(t, "")
+	c := run.Cells[0]
+	c.Load = CellLoad{Mode: "closed", Connections: 1, Depth: 1}
+	c.Latency.Min, c.Latency.P50 = 10e3, 80e3 // one in flight, p50 8x its fastest
+	run.Cells = nil
+	dir, err := WriteRun(t.TempDir(), "warned", run, []CellLog{{Cell: c, Start: run.Start}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := got.Cells[0].Warnings; len(w) != 1 || w[0].Kind != WarnP50FarAboveMin {
+		t.Errorf("results.json warnings %+v, want p50_far_above_min", w)
+	}
+	sum, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(sum), c.Name()+": p50 far above the minimum: p50 80µs is 8.0× t_min 10µs") {
+		t.Errorf("summary.txt does not list the warning:\n%s", sum)
 	}
 }

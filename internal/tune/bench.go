@@ -110,7 +110,7 @@ func sample(m *bench.Measurement) (Sample, error) {
 	ops := float64(m.Count) / secs
 	q := func(pct float64) float64 { return float64(m.Hist.ValueAtQuantile(pct)) }
 	s := Sample{P50: q(50), P90: q(90), P99: q(99), P999: q(99.9), Count: m.Count,
-		OpsPerSec: ops, BytesPerSec: ops * float64(m.ValueSize), Phases: phaseP50s(&m.Phases)}
+		OpsPerSec: ops, BytesPerSec: ops * float64(m.ValueSize), Phases: phaseP50s(&m.Phases), Warnings: m.Warnings()}
 	if c := m.CPU; c != nil && c.Ops > 0 {
 		perOp := func(t bench.CPUTime) float64 { return float64(t.User+t.Sys) / float64(c.Ops) }
 		s.CPUScope, s.ClientCPU = "client", perOp(c.Client)

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/kvbench/kvbench/internal/results"
 )
 
 // loadModel is a fake system in which load changes the winner. Eager
@@ -302,7 +304,7 @@ func TestPairFlagsWarningsOnOneSide(t *testing.T) {
 	warn := MeasurerFunc(func(ctx context.Context, r Request) (Sample, error) {
 		s, err := m.Measure(ctx, r)
 		if r.Protocol == Eager && r.Size == 64 {
-			s.Warnings = []Warning{{Kind: "bimodal", Message: "two modes"}}
+			s.Warnings = []results.Warning{{Kind: "bimodal", Message: "two modes"}}
 		}
 		return s, err
 	})

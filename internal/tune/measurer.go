@@ -12,6 +12,7 @@ import (
 	"errors"
 
 	"github.com/kvbench/kvbench/internal/bench"
+	"github.com/kvbench/kvbench/internal/results"
 )
 
 // Protocol is the protocol a measurement forces (rdmakv's, through the
@@ -60,20 +61,14 @@ type Sample struct {
 	// Phases are the p50 of each phase of the operations in nanoseconds,
 	// by name (results.PhaseNames), when they were recorded.
 	Phases map[string]float64 `json:"phases_p50_ns,omitempty"`
-	// Warnings are the measurement's reasons not to trust it, by kind
-	// (results.Warning.Kind) with their evidence.
-	Warnings []Warning `json:"warnings,omitempty"`
+	// Warnings say why this repetition may not be trusted
+	// (bench.Measurement.Warnings); absent when nothing looked wrong.
+	Warnings []results.Warning `json:"warnings,omitempty"`
 	// Capacity (a search under a latency goal) is the highest rate found
 	// to meet the goal, in ops/s; Search holds the steps that found it.
 	Capacity   float64 `json:"capacity_ops,omitempty"`
 	Search     []Step  `json:"search,omitempty"`
 	SearchNote string  `json:"search_note,omitempty"`
-}
-
-// Warning is a measurement's reason not to be trusted.
-type Warning struct {
-	Kind    string `json:"kind"`
-	Message string `json:"message"`
 }
 
 // ErrUnsupported is returned (wrapped) by a Measurer when the protocol

@@ -36,6 +36,7 @@ func (r *Result) WriteTable(w io.Writer) error {
 	for _, e := range r.Explanation {
 		b.WriteString(e + "\n")
 	}
+	r.writeWarnings(&b)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -150,6 +151,35 @@ func (r *Result) anyUnmeasured() bool {
 		}
 	}
 	return false
+}
+
+// writeWarnings lists the repetitions that may not be trusted, each with
+// its op, size, protocol and repetition; nothing when none.
+func (r *Result) writeWarnings(b *strings.Builder) {
+	var lines []string
+	add := func(op string, size int, p Protocol, samples []Sample) {
+		for i, s := range samples {
+			for _, w := range s.Warnings {
+				lines = append(lines, fmt.Sprintf("  %s %s %s, repeat %d: %s", op, units.Bytes(int64(size)), p, i+1, w.Message))
+			}
+		}
+	}
+	for _, l := range r.Loads {
+		for _, o := range l.Ops {
+			op := o.Op
+			if len(r.Loads) > 1 {
+				op += " at " + l.Load.String()
+			}
+			for _, p := range o.Points {
+				add(op, p.Size, Eager, p.Eager)
+				add(op, p.Size, Rendezvous, p.Rendezvous)
+			}
+		}
+	}
+	if len(lines) > 0 {
+		b.WriteString("\nwarnings (measurements not to be trusted; docs/USAGE.md says what each means):\n")
+		b.WriteString(strings.Join(lines, "\n") + "\n")
+	}
 }
 
 // protocolRanges is the UCX-style summary: value byte ranges and the

@@ -1,0 +1,156 @@
+package bench_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kvbench/kvbench/internal/bench"
+	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv"
+)
+
+// defaultLimits are what a kvserver with no flags announces.
+var defaultLimits = rdmakv.Limits{MaxEager: rdmakv.DefaultMaxEager, MaxKey: rdmakv.DefaultMaxKey,
+	MaxValue: rdmakv.DefaultMaxValue, PoolSize: rdmakv.DefaultPoolSize, MaxInflight: rdmakv.DefaultRecvDepth}
+
+// sweepConfig is workloads/connections-sweep.yaml: 64 B to 1 MiB (x4) at
+// thresholds 0 and 2 MiB, 64 keys preloaded.
+func sweepConfig() bench.Config {
+	return bench.Config{
+		Keys:       workload.Keys{Count: 64, Size: 16},
+		ValueSizes: []int{64, 256, 1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20},
+		Thresholds: []int{0, 2 << 20},
+		Preload:    true,
+		Load:       workload.Load{Mode: "closed", Connections: 1, Depth: 1},
+	}
+}
+
+func lines(err error) []string {
+	if err == nil {
+		return nil
+	}
+	return strings.Split(err.Error(), "\n")
+}
+
+// Against a default server, threshold 2 MiB is refused at HELLO: its cells,
+// every value size, are named in one line; threshold 0 is fine.
+func TestCheckLimitsThresholdAboveMaxEager(t *testing.T) {
+	err := bench.CheckLimits(sweepConfig(), defaultLimits)
+	l := lines(err)
+	if len(l) != 1 {
+		t.Fatalf("error %v: want one problem", err)
+	}
+	for _, want := range []string{"threshold 2MiB", "max eager 64KiB", "values 64B, 256B, 1KiB, 4KiB, 16KiB, 64KiB, 256KiB, 1MiB", "kvserver --max-eager to 2MiB"} {
+		if !strings.Contains(l[0], want) {
+			t.Errorf("%q does not say %q", l[0], want)
+		}
+	}
+}
+
+func TestCheckLimitsFits(t *testing.T) {
+	cfg := sweepConfig()
+	cfg.Thresholds = []int{0, 64 << 10}
+	if err := bench.CheckLimits(cfg, defaultLimits); err != nil {
+		t.Errorf("cells within every limit: %v", err)
+	}
+	// A preload that fills the pool exactly still fits.
+	cfg.Keys.Count, cfg.ValueSizes = 256, []int{1 << 20}
+	if err := bench.CheckLimits(cfg, defaultLimits); err != nil {
+		t.Errorf("256 x 1MiB in a 256MiB pool: %v", err)
+	}
+}
+
+// Every problem is reported at once, each with its numbers and its remedy.
+func TestCheckLimitsEveryProblem(t *testing.T) {
+	cfg := sweepConfig()
+	cfg.Keys.Size, cfg.Load.Depth = 2000, 32
+	cfg.Thresholds = []int{4 << 10, 1 << 20, 32 << 20}
+	cfg.ValueSizes = []int{64, 8 << 20, 128 << 20}
+	lim := defaultLimits
+	lim.MaxInflight = 16
+	l := lines(bench.CheckLimits(cfg, lim))
+	want := [][]string{
+		{"keys.size 2000", "max key 1024", "--max-key"},
+		{"load.depth 32", "16 requests in flight", "--recv-depth"},
+		{"threshold 1MiB", "--max-eager to 1MiB"},
+		{"threshold 32MiB", "no server takes a max eager above 16MiB"},
+		{"preloading keys.count 64 values of 8MiB needs 512MiB (536870912 bytes)", "pool of 256MiB (268435456 bytes)", "thresholds 4KiB, 1MiB, 32MiB", "--pool-size"},
+		{"value size 128MiB", "max value 64MiB", "--max-value"},
+	}
+	if len(l) != len(want) {
+		t.Fatalf("%d problems, want %d:\n%s", len(l), len(want), strings.Join(l, "\n"))
+	}
+	for _, w := range want {
+		found := false
+		for _, line := range l {
+			found = found || containsAll(line, w)
+		}
+		if !found {
+			t.Errorf("no line says %q:\n%s", w, strings.Join(l, "\n"))
+		}
+	}
+	// Without a preload the pool holds what the run writes as it goes.
+	cfg.Preload = false
+	if l := lines(bench.CheckLimits(cfg, lim)); len(l) != len(want)-1 {
+		t.Errorf("without preload: %d problems, want %d:\n%s", len(l), len(want)-1, strings.Join(l, "\n"))
+	}
+}
+
+// Without thresholds (tune places its own) the sizes are checked alone.
+func TestCheckLimitsSizesAlone(t *testing.T) {
+	cfg := sweepConfig()
+	cfg.Thresholds = nil
+	lim := defaultLimits
+	lim.MaxValue = 64 << 10
+	l := lines(bench.CheckLimits(cfg, lim))
+	if len(l) != 2 || !strings.Contains(l[0], "value size 256KiB") || !strings.Contains(l[1], "value size 1MiB") {
+		t.Fatalf("problems:\n%s", strings.Join(l, "\n"))
+	}
+	if strings.Contains(l[0], "threshold") {
+		t.Errorf("%q names thresholds the config has none of", l[0])
+	}
+}
+
+func containsAll(s string, subs []string) bool {
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			return false
+		}
+	}
+	return true
+}
+
+// The harness asks the server for its limits over a probe at threshold 0,
+// which it accepts whatever the run's thresholds.
+func TestHarnessLimits(t *testing.T) {
+	s, err := rdmakv.Listen(rdmakv.ServerConfig{Listen: "127.0.0.1:0", Transport: "tcp", MaxEager: 8 << 10, RecvDepth: 8, PoolSize: 16 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	w, err := workload.Parse("limits.yaml", []byte(strings.Replace(harnessWorkload, "transport: auto", "transport: tcp, server: "+s.Addr(), 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := bench.OpenHarness(bench.HarnessConfig{Workload: w, MaxValue: 8192, MaxThreshold: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	lim, err := h.Limits(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lim.MaxEager != 8<<10 || lim.MaxInflight != 8 || lim.PoolSize != 16<<20 || lim.MaxValue != 16<<20 {
+		t.Errorf("limits %+v, want the server's", lim)
+	}
+	cfg := bench.FromWorkload(w)
+	cfg.Thresholds = []int{0, 64 << 10}
+	if err := bench.CheckLimits(cfg, lim); err == nil || !strings.Contains(err.Error(), "threshold 64KiB") {
+		t.Errorf("threshold 64KiB against max eager 8KiB: %v", err)
+	}
+}

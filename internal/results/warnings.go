@@ -1,0 +1,179 @@
+package results
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/kvbench/kvbench/internal/units"
+)
+
+// Warning kinds.
+const (
+	// WarnBimodal: the latencies have two modes far apart (Bimodal).
+	WarnBimodal = "bimodal"
+	// WarnP50FarAboveMin: one operation at a time, yet the median is
+	// many times the fastest operation (P50FarAboveMin).
+	WarnP50FarAboveMin = "p50_far_above_min"
+	// WarnRateSwing: some second ran far slower than the others
+	// (RateSwing).
+	WarnRateSwing = "rate_swing"
+	// WarnDisagreesAcrossThresholds: the same op, size and protocol
+	// measured at other thresholds gave a very different median
+	// (SiblingWarnings).
+	WarnDisagreesAcrossThresholds = "disagrees_across_thresholds"
+)
+
+// P50MinRatio is how many times its fastest operation a cell's median may
+// take when the cell issued one operation at a time. Then every operation
+// takes the same path, so the median sits near the minimum: at most 1.8
+// times it in every cell of the healthy TCP sweep (plots/threshold-sweep);
+// in the Soft-RoCE sweep (plots/threshold-sweep-rdma), whose operations
+// waited on retransmission timers, 33 of 120 cells are above 3 times it,
+// up to 99 times.
+const P50MinRatio = 3
+
+// CellWarnings are the warnings a cell earns on its own: Bimodal on its
+// histogram, P50FarAboveMin, and RateSwing over intervals, its interval
+// histograms (what its .hlog holds) of a phase that began at start.
+func CellWarnings(c Cell, start time.Time, intervals []*hdrhistogram.Histogram) []Warning {
+	var out []Warning
+	if h, err := CellHistogram(c); err == nil {
+		if w, ok := Bimodal(h); ok {
+			out = append(out, w)
+		}
+	}
+	if w, ok := P50FarAboveMin(c); ok {
+		out = append(out, w)
+	}
+	if w, ok := RateSwing(c, start, intervals); ok {
+		out = append(out, w)
+	}
+	return out
+}
+
+// P50FarAboveMin flags a closed-loop cell of one connection at depth 1
+// whose p50 exceeds P50MinRatio times its minimum. With more operations in
+// flight, queueing behind each other puts the median above the minimum
+// by design, so other cells get no verdict.
+func P50FarAboveMin(c Cell) (Warning, bool) {
+	l := c.Load
+	if l.Mode != "closed" || l.Connections*max(l.Depth, 1) != 1 || c.Latency.Min <= 0 {
+		return Warning{}, false
+	}
+	r := float64(c.Latency.P50) / float64(c.Latency.Min)
+	if r <= P50MinRatio {
+		return Warning{}, false
+	}
+	return Warning{Kind: WarnP50FarAboveMin, Message: fmt.Sprintf(
+		"p50 far above the minimum: p50 %s is %s t_min %s with one operation in flight (over %d× warns)",
+		units.Duration(float64(c.Latency.P50)), times(r), units.Duration(float64(c.Latency.Min)), P50MinRatio)}, true
+}
+
+// SiblingRatio is how far, as a factor either way, a cell's p50 may lie
+// from the median p50 of the same op, size and protocol at the other
+// thresholds. The threshold only picks the protocol, so these cells
+// measure the same path: in the healthy TCP sweep they agree within a
+// factor of 1.41; in the Soft-RoCE sweep the 64 B eager get took 7.46 ms
+// at threshold 1 KiB and 46 to 77 µs at the others, and 41 cells lie 2.0
+// to 162 times off.
+const SiblingRatio = 2
+
+// MinSiblings is how many other thresholds must have measured a cell's op,
+// size and protocol before their median is a yardstick for it: with
+// fewer, one outlier among them moves the median.
+const MinSiblings = 3
+
+// SiblingWarnings compares each cell with its siblings, the cells of the
+// same op, value size and protocol at other thresholds, and warns where
+// its p50 is more than SiblingRatio times above or below their median
+// p50 and it has at least MinSiblings of them. out[i] belongs to cells[i].
+func SiblingWarnings(cells []Cell) [][]Warning {
+	type key struct {
+		op, protocol string
+		size         int
+	}
+	groups := map[key][]int{}
+	for i, c := range cells {
+		if c.Count > 0 {
+			k := key{c.Op, c.Protocol, c.ValueSize}
+			groups[k] = append(groups[k], i)
+		}
+	}
+	out := make([][]Warning, len(cells))
+	for _, idx := range groups {
+		if len(idx)-1 < MinSiblings {
+			continue
+		}
+		for _, i := range idx {
+			if w, ok := siblingWarning(cells, i, idx); ok {
+				out[i] = append(out[i], w)
+			}
+		}
+	}
+	return out
+}
+
+// siblingWarning compares cells[i] with the median p50 of the other cells
+// named by group.
+func siblingWarning(cells []Cell, i int, group []int) (Warning, bool) {
+	var p50s []float64
+	var at []string
+	for _, j := range group {
+		if j != i {
+			p50s = append(p50s, float64(cells[j].Latency.P50))
+			at = append(at, units.Bytes(int64(cells[j].Threshold)))
+		}
+	}
+	med := median(p50s)
+	p50 := float64(cells[i].Latency.P50)
+	if med <= 0 || p50 <= 0 || (p50 <= SiblingRatio*med && p50*SiblingRatio >= med) {
+		return Warning{}, false
+	}
+	how := times(p50/med) + " above"
+	if p50 < med {
+		how = times(med/p50) + " below"
+	}
+	return Warning{Kind: WarnDisagreesAcrossThresholds, Message: fmt.Sprintf(
+		"disagrees across thresholds: p50 %s, %s the median %s at thresholds %s",
+		units.Duration(p50), how, units.Duration(med), strings.Join(at, ", "))}, true
+}
+
+// times formats a ratio: 4.6×, 127×.
+func times(r float64) string {
+	if r >= 10 {
+		return fmt.Sprintf("%.0f×", r)
+	}
+	return fmt.Sprintf("%.1f×", r)
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.SortFunc(s, cmp.Compare)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// AddWarnings sets every cell's Warnings: its own (CellWarnings) and its
+// siblings' verdict (SiblingWarnings), replacing any it had, so that a run
+// rewritten or merged from ranks is judged on what it now holds.
+func AddWarnings(cells []CellLog) {
+	plain := make([]Cell, len(cells))
+	for i, cl := range cells {
+		plain[i] = cl.Cell
+	}
+	sib := SiblingWarnings(plain)
+	for i := range cells {
+		c := &cells[i].Cell
+		c.Warnings = append(CellWarnings(*c, cells[i].Start, cells[i].Intervals), sib[i]...)
+	}
+}
