@@ -1,6 +1,9 @@
 package bench
 
-import "github.com/kvbench/kvbench/internal/results"
+import (
+	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/rdmakv/wire"
+)
 
 // Record describes a finished run for its results directory: what
 // results.json says about the run, the host and the link, and each cell
@@ -8,7 +11,8 @@ import "github.com/kvbench/kvbench/internal/results"
 func (s *Harness) Record(w any, seed uint64, rep *Report, runErr error, version, revision string) (*results.Run, []results.CellLog, error) {
 	run := &results.Run{
 		SchemaVersion: results.SchemaVersion, Workload: w, Seed: seed, Version: version, Revision: revision,
-		Start: rep.Start, End: rep.End, EndReason: "completed", Host: s.host,
+		Protocol: wire.ProtocolVersion,
+		Start:    rep.Start, End: rep.End, EndReason: "completed", Host: s.host,
 		Transport: s.link(),
 		Verify: results.VerifyCounts{Checked: rep.Verify.Checked, Mismatches: rep.Verify.Mismatches,
 			Missing: rep.Verify.Missing, Torn: rep.Verify.Torn},

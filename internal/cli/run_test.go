@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv/wire"
 )
 
 func execute(ctx context.Context, stdout *bytes.Buffer, args ...string) error {
@@ -346,7 +348,8 @@ func TestVersionCommand(t *testing.T) {
 	if err := execute(context.Background(), &stdout, "version"); err != nil {
 		t.Fatal(err)
 	}
-	if s := stdout.String(); !strings.HasPrefix(s, "kvbench ") || !strings.Contains(s, "git revision ") || !strings.Contains(s, "go1.") {
+	if s := stdout.String(); !strings.HasPrefix(s, "kvbench ") || !strings.Contains(s, "git revision ") || !strings.Contains(s, "go1.") ||
+		!strings.Contains(s, fmt.Sprintf("rdmakv protocol %d\n", wire.ProtocolVersion)) {
 		t.Errorf("version output %q", s)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/kvbench/kvbench/rdmakv/wire"
 )
 
 // version and revision may be set at link time:
@@ -58,12 +60,13 @@ func init() { register(newVersionCmd) }
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:     "version",
-		Short:   "Print the kvbench version, git revision and Go version",
+		Short:   "Print the kvbench version, git revision, rdmakv protocol version and Go version",
 		Example: `  kvbench version`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ver, rev := buildVersion()
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "kvbench %s\ngit revision %s\n%s %s/%s\n", ver, rev, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "kvbench %s\ngit revision %s\nrdmakv protocol %d\n%s %s/%s\n",
+				ver, rev, wire.ProtocolVersion, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 			return err
 		},
 	}

@@ -41,7 +41,7 @@ func Runs(parts []Part) (*results.Run, []results.CellLog, []string, error) {
 	first := parts[0].Run
 	out := &results.Run{
 		SchemaVersion: results.SchemaVersion, Workload: first.Workload, Seed: first.Seed,
-		Version: first.Version, Revision: first.Revision, Start: first.Start, End: first.End,
+		Version: first.Version, Revision: first.Revision, Protocol: first.Protocol, Start: first.Start, End: first.End,
 		EndReason: "completed", Host: first.Host, Transport: first.Transport,
 	}
 	for _, p := range parts {

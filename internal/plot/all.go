@@ -84,6 +84,9 @@ func SaveAll(run *results.Run, dir string, opt Options) (paths []string, warning
 	if len(figs) == 0 {
 		return nil, warnings, fmt.Errorf("nothing to plot: no cell has a positive value size and measurements")
 	}
+	for _, f := range figs {
+		f.Caption = run.Build()
+	}
 	paths, err = saveFigures(figs, opt)
 	return paths, warnings, err
 }

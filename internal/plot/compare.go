@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -195,6 +196,20 @@ func SaveCompare(runs []RunDir, opt Options) (paths []string, warnings []error, 
 	if len(figs) == 0 {
 		return nil, warnings, fmt.Errorf("nothing to plot: no run has a cell with a positive value size and measurements")
 	}
+	for _, f := range figs {
+		f.Caption = buildsOf(runs)
+	}
 	paths, err = saveFigures(figs, opt)
 	return paths, warnings, err
+}
+
+// buildsOf names the builds that measured runs, each once, in order.
+func buildsOf(runs []RunDir) string {
+	var builds []string
+	for _, r := range runs {
+		if b := r.Run.Build(); !slices.Contains(builds, b) {
+			builds = append(builds, b)
+		}
+	}
+	return strings.Join(builds, "; ")
 }

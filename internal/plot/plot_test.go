@@ -250,9 +250,16 @@ func TestSaveAllFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "plots")
+	run.Version, run.Revision, run.Protocol = "devel", "1a2b3c4", 5
 	paths, warnings, err := SaveAll(run, dir, Options{OutDir: out, Percentiles: true, Timelines: true})
 	if err != nil || len(warnings) != 0 {
 		t.Fatal(err, warnings)
+	}
+	// Every figure names the build that measured.
+	for _, path := range paths {
+		if filepath.Ext(path) == ".svg" && !fileContains(t, path, "kvbench devel 1a2b3c4, protocol 5") {
+			t.Errorf("%s: no build caption", path)
+		}
 	}
 	// Per op: 3 sweep figures + 3 sizes x (percentiles + timeline); 2 formats.
 	if want := 2 * (3 + 6) * 2; len(paths) != want {

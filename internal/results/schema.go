@@ -4,7 +4,11 @@
 // one definition.
 package results
 
-import "time"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // SchemaVersion is bumped on any incompatible change to Run.
 const SchemaVersion = 1
@@ -22,10 +26,13 @@ type Run struct {
 	SchemaVersion int `json:"schema_version"`
 	// Workload is the effective workload after flag overrides, as a generic
 	// document so this package does not depend on the workload package.
-	Workload  any       `json:"workload"`
-	Seed      uint64    `json:"seed"`
-	Version   string    `json:"kvbench_version"`
-	Revision  string    `json:"git_revision"`
+	Workload any    `json:"workload"`
+	Seed     uint64 `json:"seed"`
+	Version  string `json:"kvbench_version"`
+	Revision string `json:"git_revision"`
+	// Protocol is the rdmakv protocol version the client spoke (0 in
+	// runs recorded before it was kept).
+	Protocol  int       `json:"protocol_version,omitempty"`
 	Start     time.Time `json:"start"`
 	End       time.Time `json:"end"`
 	EndReason string    `json:"end_reason"` // "completed", "interrupted", "error: ..."
@@ -229,4 +236,14 @@ type VerifyCounts struct {
 	Mismatches int64 `json:"mismatches"`
 	Missing    int64 `json:"missing"`
 	Torn       int64 `json:"torn"`
+}
+
+// Build names the program that measured run, for the captions of figures
+// drawn from it: "kvbench devel 1a2b3c4, protocol 5".
+func (r *Run) Build() string {
+	s := strings.TrimSpace("kvbench " + r.Version + " " + r.Revision)
+	if r.Protocol > 0 {
+		s += fmt.Sprintf(", protocol %d", r.Protocol)
+	}
+	return s
 }
