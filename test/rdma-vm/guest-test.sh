@@ -3,7 +3,9 @@
 # test-rdma). Runs the device tests of rdmakv/verbs, then end-to-end
 # set/get/verify runs of kvperf, kvbench and the C API's kvcheck against
 # kvserver, and of kvbench against its embedded server, over the verbs
-# transport, and a short soak (guest-soak.sh).
+# transport, kvbench tune by server CPU over two loads and by capacity under
+# a latency goal, the refusal of cells a server's limits rule out, and a
+# short soak (guest-soak.sh).
 # Any failure exits non-zero.
 set -e
 . ./guest-lib.sh
@@ -59,6 +61,32 @@ wait "$pid0" && wait "$pid1" || {
 	kill $srv 2>/dev/null
 	die "kvbench run --rank over verbs"
 }
+
+log "end to end: kvbench refuses, before measuring, cells that kvserver's limits rule out"
+if ./kvbench run workloads/limits.yaml --server "$RDMAKV_ADDR:$PORT" --auth-file e2e.secret -o e2e/limits --quiet 2>e2e/limits.err; then
+	kill $srv 2>/dev/null
+	die "kvbench run with a threshold above max eager succeeded"
+fi
+grep -q "threshold 2MiB is above the server's max eager" e2e/limits.err || die "no limits error: $(cat e2e/limits.err)"
+[ ! -e e2e/limits ] || die "a refused run wrote e2e/limits"
+
+log "end to end: kvbench tune over verbs: server CPU per op at two loads, then capacity under a p90 goal"
+./kvbench tune workloads/tune-verify.yaml --server "$RDMAKV_ADDR:$PORT" --auth-file e2e.secret --objective cpu \
+	--connections 1,2 --repeats 2 -o e2e/tune-cpu >e2e/tune-cpu.out 2>&1 || {
+	kill $srv 2>/dev/null
+	die "kvbench tune --objective cpu: $(cat e2e/tune-cpu.out)"
+}
+tj=$(ls e2e/tune-cpu/*/tune.json)
+for p in '"objective": "cpu"' '"connections": 2' '"server_cpu_ns_per_op"' '"cpu_scope": "client"' '"protocol_version"'; do
+	grep -qF "$p" "$tj" || die "$tj lacks $p"
+done
+grep -q "winner by server CPU per op at each load" e2e/tune-cpu.out || die "tune printed no map: $(cat e2e/tune-cpu.out)"
+./kvbench tune workloads/tune-verify.yaml --server "$RDMAKV_ADDR:$PORT" --auth-file e2e.secret --ops get \
+	--slo p90=50ms -o e2e/tune-slo >e2e/tune-slo.out 2>&1 || {
+	kill $srv 2>/dev/null
+	die "kvbench tune --slo: $(cat e2e/tune-slo.out)"
+}
+grep -q '"capacity_ops": [1-9]' e2e/tune-slo/*/tune.json || die "no protocol met a 50ms p90 at any rate: $(cat e2e/tune-slo.out)"
 stop_server $srv
 ./kvbench merge "$(cat e2e/rank0.dir)" "$(cat e2e/rank1.dir)" -o e2e/merged >e2e/merged.dir || die "kvbench merge"
 merged=$(cat e2e/merged.dir)/results.json
