@@ -27,10 +27,11 @@ const BimodalMinOps = 200
 const ModeMinShare = 0.10
 
 // ModeMinSeparation is how far apart, as a factor, two peaks must lie.
-// Healthy TCP loopback cells (plots/threshold-sweep) have a second hump
-// about 2.4 times above the main peak, from wake-ups on another core; the
-// Soft-RoCE sweep's broken cells (plots/threshold-sweep-rdma) have modes
-// 9.5 to 215 times apart (50 to 810µs against 5.4 to 13ms).
+// Healthy TCP loopback cells (testdata/threshold-sweep-tcp.json) have a
+// second hump about 2.4 times above the main peak, from wake-ups on
+// another core; the broken cells of an early build's Soft-RoCE sweep
+// (testdata/threshold-sweep-rdma.json) have modes 9.5 to 215 times apart
+// (50 to 810µs against 5.4 to 13ms).
 const ModeMinSeparation = 4
 
 // ValleyMinDepth is how much lower the smoothed density between two peaks

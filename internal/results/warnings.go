@@ -30,10 +30,11 @@ const (
 // P50MinRatio is how many times its fastest operation a cell's median may
 // take when the cell issued one operation at a time. Then every operation
 // takes the same path, so the median sits near the minimum: at most 1.8
-// times it in every cell of the healthy TCP sweep (plots/threshold-sweep);
-// in the Soft-RoCE sweep (plots/threshold-sweep-rdma), whose operations
-// waited on retransmission timers, 33 of 120 cells are above 3 times it,
-// up to 99 times.
+// times it in every cell of the healthy TCP sweep
+// (testdata/threshold-sweep-tcp.json); in an early build's Soft-RoCE sweep
+// (testdata/threshold-sweep-rdma.json), whose operations waited on
+// retransmission timers, 33 of 120 cells are above 3 times it, up to 99
+// times.
 const P50MinRatio = 3
 
 // CellWarnings are the warnings a cell earns on its own: Bimodal on its
