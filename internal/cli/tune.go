@@ -191,6 +191,9 @@ func announceTune(stderr io.Writer, w *workload.Workload, cfg tune.Config, trans
 	if per := time.Duration(w.Phases.Warmup.Duration) + time.Duration(w.Phases.Measure.Duration); per > 0 {
 		fmt.Fprintf(stderr, " of about %s (at least %s)", per, per*time.Duration(total))
 	}
+	if n := cfg.MinOps(); n > 0 {
+		fmt.Fprintf(stderr, "; a %s needs %d operations per measurement (%d beyond it), and a shorter one stops the tune", cfg.Objective, n, tune.TailSamples)
+	}
 	fmt.Fprintln(stderr)
 }
 
