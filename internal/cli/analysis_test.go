@@ -120,18 +120,7 @@ func TestTuneCommandEndToEnd(t *testing.T) {
 	if !strings.Contains(stdout, "| size range") || !strings.Contains(stdout, "saved 10 files") {
 		t.Errorf("output:\n%s", stdout)
 	}
-	dirs, _ := filepath.Glob(filepath.Join(out, "tune-tune-quick-*"))
-	if len(dirs) != 1 {
-		t.Fatalf("tune directories %v", dirs)
-	}
-	js, err := os.ReadFile(filepath.Join(dirs[0], tune.JSONFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var res tune.Result
-	if err := json.Unmarshal(js, &res); err != nil {
-		t.Fatal(err)
-	}
+	res := tuneResult(t, out, "tune-quick")
 	if len(res.Loads) != 1 || len(res.Loads[0].Ops) != 2 {
 		t.Fatalf("%d loads", len(res.Loads))
 	}
@@ -151,4 +140,22 @@ func TestTuneCommandEndToEnd(t *testing.T) {
 	if _, err := runCLI(t, "tune", "testdata/tune-quick.yaml", "--ops", "delete", "-o", out); err == nil || !strings.Contains(err.Error(), `op "delete"`) {
 		t.Errorf("ops delete: %v", err)
 	}
+}
+
+// tuneResult reads the tune.json of the one tune of workload name under out.
+func tuneResult(t *testing.T, out, name string) tune.Result {
+	t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join(out, "tune-"+name+"-*"))
+	if len(dirs) != 1 {
+		t.Fatalf("tune directories %v", dirs)
+	}
+	js, err := os.ReadFile(filepath.Join(dirs[0], tune.JSONFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res tune.Result
+	if err := json.Unmarshal(js, &res); err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -39,18 +37,7 @@ func TestTuneObjectiveCPUAgainstAServer(t *testing.T) {
 		"--repeats", "2", "-o", out); err != nil {
 		t.Fatal(err)
 	}
-	dirs, _ := filepath.Glob(filepath.Join(out, "tune-tune-quick-*"))
-	if len(dirs) != 1 {
-		t.Fatalf("tune directories %v", dirs)
-	}
-	js, err := os.ReadFile(filepath.Join(dirs[0], tune.JSONFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var res tune.Result
-	if err := json.Unmarshal(js, &res); err != nil {
-		t.Fatal(err)
-	}
+	res := tuneResult(t, out, "tune-quick")
 	if res.Objective != tune.ObjCPU || res.Build.Protocol == 0 || res.Build.Revision == "" {
 		t.Errorf("objective %q, build %+v", res.Objective, res.Build)
 	}
