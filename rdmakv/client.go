@@ -20,14 +20,13 @@ import (
 type Client struct {
 	opts options
 	log  *slog.Logger
-	conn transport.Conn
+	// conn is the transport connection, which requests reach through
+	// clientConn's error mapping.
+	conn clientConn
 	// poller is set when waiting callers drive the transport's
 	// completions themselves (busy mode on a transport.Poller).
 	poller transport.Poller
-	// inval is set when the transport can close a read window with the
-	// release itself (transport.PeerInvalidator).
-	inval transport.PeerInvalidator
-	// flags asks for windows the client closes itself (with inval);
+	// flags asks for windows the client closes itself (with conn.inval);
 	// tflag asks the server to time requests (WithTrace).
 	flags     wire.Flag
 	tflag     wire.Flag
@@ -108,24 +107,24 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 		if err != nil {
 			return Info{}, err
 		}
-		c.conn = conn
+		c.conn = clientConn{c: c, raw: conn}
 		return conn.Info(), nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("rdmakv: dial %s over %s: %w", addr, o.transport, err)
 	}
 	if err := c.handshake(ctx, recv); err != nil {
-		c.conn.Close()
+		c.conn.raw.Close()
 		return nil, fmt.Errorf("rdmakv: dial %s: %w", addr, err)
 	}
-	if p, ok := c.conn.(transport.Poller); ok && p.CallerPolls() {
+	if p, ok := c.conn.raw.(transport.Poller); ok && p.CallerPolls() {
 		c.poller = p
 	}
 	depth := min(o.depth, max(c.limits.MaxInflight, 1))
 	c.slots = make([]atomic.Pointer[cslot], depth)
 	c.free = make(chan *cslot, depth)
-	c.staging = newStaging(c.conn, o.staging, o.stagingIdle)
-	if c.inval, _ = c.conn.(transport.PeerInvalidator); c.inval != nil {
+	c.staging = newStaging(&c.conn, o.staging, o.stagingIdle)
+	if c.conn.inval, _ = c.conn.raw.(transport.PeerInvalidator); c.conn.inval != nil {
 		c.flags = wire.FlagPeerInvalidate
 	}
 	if o.trace != nil {
@@ -193,7 +192,9 @@ func (c *Client) handshake(ctx context.Context, recv int) error {
 func (c *Client) hello(ctx context.Context, value []byte) (wire.Frame, *transport.Message, error) {
 	var h [wire.MaxHeaderSize]byte
 	n := (&wire.Header{Type: wire.Hello, ValueLen: uint32(len(value))}).Encode(h[:])
-	if err := c.conn.Send(h[:n], nil, value); err != nil {
+	// Not through conn, whose mapping would lose the transport's cause:
+	// a connection closed during the handshake is the server's refusal.
+	if err := c.conn.raw.Send(h[:n], nil, value); err != nil {
 		if errors.Is(err, transport.ErrClosed) { // the server was quicker
 			return wire.Frame{}, nil, helloRefused(err)
 		}
@@ -232,7 +233,7 @@ func serverMaxEager(f wire.Frame) string {
 func (c *Client) Limits() Limits { return c.limits }
 
 // Info describes the link.
-func (c *Client) Info() Info { return c.conn.Info() }
+func (c *Client) Info() Info { return c.conn.raw.Info() }
 
 // ProtocolFor says which protocol a Set of these sizes uses.
 func (c *Client) ProtocolFor(keyLen, valueLen int) Protocol {
@@ -252,7 +253,7 @@ func (c *Client) Close() error {
 		if c.staging != nil {
 			c.staging.seal()
 		}
-		c.closeErr = c.conn.Close()
+		c.closeErr = c.conn.raw.Close()
 		if c.staging != nil {
 			c.staging.close()
 		}

@@ -48,7 +48,7 @@ func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte)
 	if n > 0 {
 		var err error
 		if buf, err = c.staging.get(n); err != nil {
-			return c.connError(err)
+			return err
 		}
 		defer c.staging.put(buf)
 		c.traceAt(&s.trace.Start) // finding staging is the client's work
@@ -61,9 +61,9 @@ func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte)
 		if err := c.staging.fill(buf, value); err != nil {
 			if m := s.disarm(); m != nil {
 				f, _ := wire.Decode(m.Data)
-				c.late(c.conn, m, &f) // cancels a grant that raced in
+				c.late(c.conn.raw, m, &f) // cancels a grant that raced in
 			}
-			return c.connError(err)
+			return err
 		}
 	}
 	c.traceAt(&s.trace.Staged)
@@ -78,26 +78,26 @@ func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte)
 		return statusErr("SET_RDV_REQ", f.Status)
 	}
 	if f.Length != uint64(n) || f.Token == 0 {
-		c.late(c.conn, nil, &f)
+		c.late(c.conn.raw, nil, &f)
 		return fmt.Errorf("%w: grant for %d bytes (token %d), asked %d", ErrProtocol, f.Length, f.Token, n)
 	}
 	s.rearm()
-	if n > 0 && c.inval != nil && f.Flags&wire.FlagPeerInvalidate != 0 {
+	if n > 0 && c.conn.inval != nil && f.Flags&wire.FlagPeerInvalidate != 0 {
 		// WRITE and the SET_FIN that closes the window, in one post.
 		h := wire.Header{Type: wire.SetFin, Flags: c.tflag, ReqID: s.id, Token: f.Token, Length: uint64(n)}
 		hn := h.Encode(s.hdr[:])
-		if err := c.inval.WriteInvalidate(buf.region, buf.off, n, f.Addr, f.RKey, s.hdr[:hn], nil, nil); err != nil {
+		if err := c.conn.WriteInvalidate(buf.region, buf.off, n, f.Addr, f.RKey, s.hdr[:hn], nil, nil); err != nil {
 			if m := s.disarm(); m != nil {
 				m.Release()
 			}
-			return c.connError(err)
+			return err
 		}
 	} else if n > 0 {
 		if err := c.conn.WriteImm(buf.region, buf.off, n, f.Addr, f.RKey, f.Token); err != nil {
 			if m := s.disarm(); m != nil {
 				m.Release()
 			}
-			return c.connError(err)
+			return err
 		}
 	} else if err := c.send(s, wire.Header{Type: wire.SetFin, Flags: c.tflag, Token: f.Token}, nil, nil); err != nil {
 		if m := s.disarm(); m != nil {
@@ -196,23 +196,19 @@ func (c *Client) getRendezvous(ctx context.Context, s *cslot, f *wire.Frame) (*V
 	if err != nil {
 		release()
 		c.putRec(r)
-		return nil, c.connError(err)
+		return nil, err
 	}
 	c.traceAt(&s.trace.Staged)
-	if c.inval != nil && f.Token != 0 && f.Flags&wire.FlagPeerInvalidate != 0 {
+	if c.conn.inval != nil && f.Token != 0 && f.Flags&wire.FlagPeerInvalidate != 0 {
 		h := wire.Header{Type: wire.GetRelease, ReqID: s.id, Token: f.Token}
 		hn := h.Encode(s.hdr[:])
-		err = c.inval.ReadInvalidate(buf.region, buf.off, int(n), f.Addr, f.RKey, s.hdr[:hn], nil, nil)
-		if err != nil {
-			err = c.connError(err)
-		}
+		err = c.conn.ReadInvalidate(buf.region, buf.off, int(n), f.Addr, f.RKey, s.hdr[:hn], nil, nil)
 		c.traceAt(&s.trace.Moved) // the READ and the release complete together
 	} else if err = c.conn.Read(buf.region, buf.off, int(n), f.Addr, f.RKey); err != nil {
 		release() // best effort: a failed READ usually means the connection is gone
-		err = c.connError(err)
 	} else {
 		c.traceAt(&s.trace.Moved)
-		err = release() // already a client error
+		err = release()
 	}
 	if err != nil {
 		c.staging.put(buf)

@@ -152,10 +152,7 @@ func (c *Client) send(s *cslot, h wire.Header, key, value []byte) error {
 	h.ReqID = s.id
 	h.KeyLen, h.ValueLen = uint16(len(key)), uint32(len(value))
 	n := h.Encode(s.hdr[:])
-	if err := c.conn.Send(s.hdr[:n], key, value); err != nil {
-		return c.connError(err)
-	}
-	return nil
+	return c.conn.Send(s.hdr[:n], key, value)
 }
 
 // call arms the slot and sends a request; on failure the slot is disarmed.
@@ -225,7 +222,7 @@ func (c *Client) await(ctx context.Context, s *cslot) (*transport.Message, error
 	}
 	if m := s.disarm(); m != nil {
 		f, _ := wire.Decode(m.Data)
-		c.late(c.conn, m, &f)
+		c.late(c.conn.raw, m, &f)
 	}
 	return nil, err
 }

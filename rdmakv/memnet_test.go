@@ -77,7 +77,7 @@ func TestCallerPollingHandoff(t *testing.T) {
 	if err := c.Set(ctx, []byte("late"), []byte("old")); err != nil {
 		t.Fatal(err)
 	}
-	st := c.conn.(*memConn).memState
+	st := c.conn.raw.(*memConn).memState
 	st.hold(true)
 	if _, err := c.Get(ctx, []byte("late")); !errors.Is(err, ErrTimeout) {
 		t.Fatalf("held reply: got %v, want ErrTimeout", err)
@@ -190,6 +190,10 @@ type memState struct {
 	free    []int
 	inbox   []int
 	closed  bool
+
+	// afterDeliver, when set, runs once after PollOnce has handed the
+	// next message to the handler, before the waiter sees it.
+	afterDeliver func()
 }
 
 func newMemConn(cfg transport.Config, server bool) *memConn {
@@ -266,9 +270,23 @@ func (c *memConn) PollOnce() bool {
 	}
 	i := c.inbox[0]
 	c.inbox = c.inbox[:copy(c.inbox, c.inbox[1:])]
+	f := c.afterDeliver
+	c.afterDeliver = nil
 	c.mu.Unlock()
 	c.h.Deliver(c, &c.msgs[i])
+	if f != nil {
+		f()
+	}
 	return true
+}
+
+// onDeliver sets afterDeliver. It also sets polled: a message delivered
+// inside the peer's Send would run f under the peer's handler, not on the
+// waiter's poll.
+func (st *memState) onDeliver(f func()) {
+	st.mu.Lock()
+	st.afterDeliver, st.polled = f, true
+	st.mu.Unlock()
 }
 
 func (c *memConn) Write(transport.Region, int, int, uint64, uint32) error { return c.notSupported() }

@@ -119,7 +119,7 @@ func TestClientServerStats(t *testing.T) {
 func TestClientServerStatsErrors(t *testing.T) {
 	_, c := memPair(t, WithTimeout(50*time.Millisecond))
 	ctx := context.Background()
-	st := c.conn.(*memConn).memState
+	st := c.conn.raw.(*memConn).memState
 	st.hold(true)
 	if _, err := c.ServerStats(ctx); !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "STATS_REPLY") {
 		t.Fatalf("ServerStats with its reply held: %v, want ErrTimeout naming STATS_REPLY", err)

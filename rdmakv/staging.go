@@ -26,7 +26,9 @@ const (
 // than any region may be), a temporary region is registered for that one
 // request: slower, but the request succeeds.
 type staging struct {
-	conn transport.Conn
+	// conn maps Register's errors; the staging's own end (sealed,
+	// closed) comes with the connection's and is reported as that.
+	conn *clientConn
 	max  int
 	idle time.Duration
 
@@ -61,7 +63,7 @@ type stageBuf struct {
 
 func (b stageBuf) bytes() []byte { return b.region.Bytes()[b.off : b.off+b.n : b.off+b.n] }
 
-func newStaging(conn transport.Conn, max int, idle time.Duration) *staging {
+func newStaging(conn *clientConn, max int, idle time.Duration) *staging {
 	return &staging{conn: conn, max: max &^ (poolMinBlock - 1), idle: idle}
 }
 
@@ -69,7 +71,7 @@ func (st *staging) get(n int) (stageBuf, error) {
 	st.mu.Lock()
 	if st.closed {
 		st.mu.Unlock()
-		return stageBuf{}, transport.ErrClosed
+		return stageBuf{}, st.conn.closed()
 	}
 	st.outstanding++
 	st.gets++
@@ -183,7 +185,7 @@ func (st *staging) fill(b stageBuf, p []byte) error {
 	st.life.RLock()
 	defer st.life.RUnlock()
 	if st.sealed {
-		return transport.ErrClosed
+		return st.conn.closed()
 	}
 	copy(b.bytes(), p)
 	return nil

@@ -121,7 +121,7 @@ func TestTraceNotOnFailure(t *testing.T) {
 	if err := c.Set(ctx, []byte("k"), []byte("v")); err != nil || n != 1 {
 		t.Fatalf("set: %v, %d traces", err, n)
 	}
-	st := c.conn.(*memConn).memState
+	st := c.conn.raw.(*memConn).memState
 	st.hold(true)
 	if _, err := c.Get(ctx, []byte("k")); !errors.Is(err, ErrTimeout) {
 		t.Fatalf("held reply: got %v, want ErrTimeout", err)
