@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kvbench/kvbench/internal/bench"
+	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/workload"
 )
 
@@ -113,9 +114,9 @@ func sample(m *bench.Measurement) (Sample, error) {
 		OpsPerSec: ops, BytesPerSec: ops * float64(m.ValueSize), Phases: phaseP50s(&m.Phases), Warnings: m.Warnings()}
 	if c := m.CPU; c != nil && c.Ops > 0 {
 		perOp := func(t bench.CPUTime) float64 { return float64(t.User+t.Sys) / float64(c.Ops) }
-		s.CPUScope, s.ClientCPU = "client", perOp(c.Client)
+		s.CPUScope, s.ClientCPU = results.CPUScopeClient, perOp(c.Client)
 		if c.Process {
-			s.CPUScope = "process"
+			s.CPUScope = results.CPUScopeProcess
 		}
 		if c.Server != nil {
 			s.ServerCPU = perOp(*c.Server)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/units"
 )
 
@@ -98,7 +99,7 @@ func (o Objective) value(s Sample, side string) (float64, bool) {
 		switch {
 		case s.CPUScope == "":
 			return 0, false
-		case side == CPUClient || s.CPUScope == "process":
+		case side == CPUClient || s.CPUScope == results.CPUScopeProcess:
 			return s.ClientCPU, true
 		}
 		return s.ServerCPU, s.ServerCPU > 0 // 0: the server did not report
@@ -127,7 +128,7 @@ func (o Objective) ratio(eager, rdv float64) float64 {
 	return eager / rdv
 }
 
-// Name says what is compared, for tables and verdicts: "p50", "server
+// objectiveName says what is compared, for tables and verdicts: "p50", "server
 // CPU per op", "capacity at p99 <= 500µs".
 func (c *Config) objectiveName() string {
 	switch o := c.objective(); o {

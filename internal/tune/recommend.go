@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/units"
 )
 
@@ -202,7 +203,7 @@ func (r *Result) processCPU() bool {
 	for _, l := range r.Loads {
 		for _, o := range l.Ops {
 			for _, p := range o.Points {
-				if slices.ContainsFunc(p.Rendezvous, func(s Sample) bool { return s.CPUScope == "process" }) {
+				if slices.ContainsFunc(p.Rendezvous, func(s Sample) bool { return s.CPUScope == results.CPUScopeProcess }) {
 					return true
 				}
 			}
