@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -110,6 +111,9 @@ func TestStatsSignal(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), want) {
 		t.Fatalf("stderr %q, want a line with %q", stderr, want)
+	}
+	if !regexp.MustCompile(` cpu_user=\S+ cpu_sys=\S+`).MatchString(stderr.String()) {
+		t.Errorf("stderr %q: the stats line has no CPU times", stderr)
 	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)

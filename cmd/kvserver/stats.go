@@ -23,7 +23,7 @@ func logStatsOn(s *rdmakv.Server, log *slog.Logger, sig os.Signal) (stop func())
 				st := s.Stats()
 				log.Info("kvserver stats", "conns", st.Conns, "keys", st.Keys,
 					"pool_used", st.PoolUsed, "pool_size", st.PoolSize,
-					"goroutines", runtime.NumGoroutine())
+					"goroutines", runtime.NumGoroutine(), "cpu_user", st.CPUUser, "cpu_sys", st.CPUSys)
 			case <-done:
 				return
 			}
