@@ -264,7 +264,7 @@ func TestObjectiveCPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := res.Loads[0].Ops[0]; !o.Found || o.Crossover != 2048 || !strings.Contains(o.Verdict, "rendezvous is cheaper from 2KiB on (server CPU 3µs CPU vs eager 4.1µs CPU") {
+	if o := res.Loads[0].Ops[0]; !o.Found || o.Crossover != 2048 || !strings.Contains(o.Verdict, "rendezvous is cheaper from 2KiB on (server CPU 3µs vs eager 4.1µs") {
 		t.Errorf("found=%v crossover=%d: %s", o.Found, o.Crossover, o.Verdict)
 	}
 	// The client's CPU is the same for both: no winner.

@@ -76,10 +76,8 @@ func (o Objective) format(v float64) string {
 	switch o {
 	case ObjThroughput, ObjCapacity:
 		return units.Rate(v) + " ops/s"
-	case ObjCPU:
-		return units.Duration(v) + " CPU"
 	}
-	return units.Duration(v)
+	return units.Duration(v) // latency, or CPU time per operation
 }
 
 // value is o's figure in s, and whether s has it; side is the cpu
