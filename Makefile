@@ -5,7 +5,9 @@ BIN      ?= bin
 WORKLOAD ?= workloads/quickstart.yaml
 FUZZTIME ?= 5s
 VMDIR    ?= $(CURDIR)/.rdma-vm
-REVISION := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+# The revision results and plots name; "-dirty" when the tree has
+# uncommitted changes, so a figure never claims a commit it was not made by.
+REVISION := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 LDFLAGS  := -X github.com/kvbench/kvbench/internal/cli.revision=$(REVISION)
 
 DURATION ?= 10m

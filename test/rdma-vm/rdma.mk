@@ -46,9 +46,9 @@ rdma-vm-build: rdma-vm-setup
 	rm -rf $(RDMA_VM_SHARE)
 	mkdir -p $(RDMA_VM_SHARE)/bench
 	CGO_ENABLED=1 $(GO) test -c -tags rdmavm -o $(RDMA_VM_SHARE)/verbs.test $(RDMA_VERBS_PKG)
-	CGO_ENABLED=1 $(GO) build -o $(RDMA_VM_SHARE)/kvserver $(RDMA_KVSERVER_PKG)
+	CGO_ENABLED=1 $(GO) build -ldflags '$(LDFLAGS)' -o $(RDMA_VM_SHARE)/kvserver $(RDMA_KVSERVER_PKG)
 	CGO_ENABLED=1 $(GO) build -o $(RDMA_VM_SHARE)/kvperf $(RDMA_KVPERF_PKG)
-	CGO_ENABLED=1 $(GO) build -o $(RDMA_VM_SHARE)/kvbench $(RDMA_KVBENCH_PKG)
+	CGO_ENABLED=1 $(GO) build -ldflags '$(LDFLAGS)' -o $(RDMA_VM_SHARE)/kvbench $(RDMA_KVBENCH_PKG)
 	CGO_ENABLED=1 $(GO) build -o $(RDMA_VM_SHARE)/kvsoak ./test/soak
 	CGO_ENABLED=1 $(GO) build -buildmode=c-archive -o $(RDMA_VM_SHARE)/libkvclient.a ./cmd/libkvclient
 	$(CC) -Wall -Iinclude examples/c/kvcheck.c $(RDMA_VM_SHARE)/libkvclient.a -lpthread -libverbs -lrdmacm \
