@@ -17,10 +17,16 @@ type Config struct {
 	Seed uint64
 	// Keys is the key space and distribution.
 	Keys workload.Keys
-	// ValueSizes and Thresholds span the cells, thresholds outermost since
-	// each threshold needs fresh connections.
+	// ValueSizes and Thresholds span the cells, a grid of thresholds by
+	// sizes, both ascending.
 	ValueSizes []int
 	Thresholds []int
+	// Order is the order the cells run in: workload.OrderInterleaved (the
+	// default when empty) takes each size in turn at every threshold, each
+	// cell on connections dialed for it; workload.OrderThresholds runs each
+	// threshold's sizes in a row on one set of connections. Either way a
+	// cell's operations are those of its place in the grid.
+	Order string
 	// Mix gives the share of gets, sets and deletes.
 	Mix workload.Mix
 	// Preload writes every key with a value of the cell's size first.
@@ -128,6 +134,11 @@ func (c *Config) Validate() error {
 	}
 	if len(c.Thresholds) == 0 {
 		bad("thresholds: none given")
+	}
+	switch c.Order {
+	case "", workload.OrderInterleaved, workload.OrderThresholds:
+	default:
+		bad("order %q: want %s or %s (empty: %s)", c.Order, workload.OrderInterleaved, workload.OrderThresholds, workload.OrderInterleaved)
 	}
 	if c.Keys.Count < 1 {
 		bad("keys.count %d: want >= 1", c.Keys.Count)

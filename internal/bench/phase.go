@@ -79,7 +79,7 @@ func (r *runner) resetWorkers(ws []*worker, phaseID int, coll *collector) error 
 		w.ops, w.errs = 0, 0
 		w.pub.ops.Store(0)
 		w.pub.errs.Store(0)
-		w.rng = keygen.NewRand(r.cfg.Seed, stream(r.cell, phaseID, w.id))
+		w.rng = keygen.NewRand(r.cfg.Seed, stream(r.grid, phaseID, w.id))
 		g, err := r.keyGen(w.id, w.workers)
 		if err != nil {
 			return err

@@ -88,8 +88,11 @@ type runner struct {
 	done   <-chan struct{}
 	stop   atomic.Bool
 	shards []*shard
-	cell   int
-	keys   keygen.Generator // shared by every worker of the run; see keyGen
+	// cell counts the cells run so far (Status.Cell); grid is the place of
+	// the cell running in the (threshold, size) grid, which numbers its
+	// random streams.
+	cell, grid int
+	keys       keygen.Generator // shared by every worker of the run; see keyGen
 	// agreed is set when the ranks agreed to stop (Config.Sync);
 	// syncFailed when a meeting itself failed.
 	agreed, syncFailed bool
@@ -120,58 +123,6 @@ func (r *runner) keyGen(id, workers int) (KeyGen, error) {
 		r.keys = g
 	}
 	return r.keys, nil
-}
-
-func (r *runner) run() error {
-	W := r.cfg.Workers()
-	if r.cfg.Verify {
-		r.shards = make([]*shard, W)
-		for w := range r.shards {
-			r.shards[w] = newShard(int64(r.cfg.Keys.Count), r.cfg.Rank*W+w, W*r.cfg.ranks(), r.cfg.FreshServer)
-		}
-	}
-	for _, th := range r.cfg.Thresholds {
-		if r.halted() {
-			return nil
-		}
-		if err := r.threshold(th); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// threshold runs every value size over one fresh set of connections.
-func (r *runner) threshold(th int) error {
-	conns := make([]Conn, 0, r.cfg.Load.Connections)
-	defer func() {
-		for _, c := range conns {
-			c.Close()
-		}
-	}()
-	for range r.cfg.Load.Connections {
-		c, err := r.cfg.Dialer.Dial(r.opCtx, th)
-		if err != nil {
-			return fmt.Errorf("threshold %d: dial: %w", th, err)
-		}
-		conns = append(conns, c)
-	}
-	for _, size := range r.cfg.ValueSizes {
-		if r.halted() {
-			return nil
-		}
-		n := len(r.rep.Measurements)
-		err := r.runCell(conns, th, size)
-		r.cell++
-		if err == nil && r.cfg.Checkpoint != nil && len(r.rep.Measurements) > n {
-			r.rep.End = time.Now()
-			err = r.cfg.Checkpoint(r.rep)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func (r *runner) workers(conns []Conn, size int) ([]*worker, error) {
@@ -236,9 +187,11 @@ func (r *runner) halted() bool {
 	return r.stop.Load()
 }
 
-// stream numbers a worker's random source: cell, phase and worker (its
-// number across all ranks), so a phase's operations do not depend on how
-// long earlier phases ran, and every rank's differ.
+// stream numbers a worker's random source: cell (its place in the grid,
+// threshold index x sizes + size index), phase and worker (its number
+// across all ranks), so a phase's operations depend neither on how long
+// earlier phases ran nor on the order the cells run in, and every rank's
+// differ.
 func stream(cell, phase, worker int) uint64 {
 	return uint64(cell)<<32 | uint64(phase)<<24 | uint64(worker)
 }

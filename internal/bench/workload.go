@@ -8,7 +8,7 @@ func FromWorkload(w *workload.Workload) Config {
 	c := Config{
 		Seed: w.Seed, Keys: w.Keys, Mix: w.Mix, Preload: w.Preload,
 		Warmup: w.Phases.Warmup, Measure: w.Phases.Measure, Load: w.Load, Verify: w.Verify,
-		OpPhases: w.OpPhases,
+		OpPhases: w.OpPhases, Order: w.Order,
 	}
 	for _, s := range w.ValueSizes() {
 		c.ValueSizes = append(c.ValueSizes, int(s))

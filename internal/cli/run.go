@@ -34,11 +34,16 @@ func newRunCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run WORKLOAD.yaml",
 		Short: "Run a workload and write its results directory",
-		Long: `Run replays a workload against an rdmakv server: for each eager threshold
-(with fresh connections) and each value size it preloads the keys, warms up
-without recording, then measures. Latencies go into HdrHistograms per
-(operation, protocol) in nanoseconds; open-loop runs measure each operation
-from its intended start, so stalls are not hidden (coordinated omission).
+		Long: `Run replays a workload against an rdmakv server, one cell per eager
+threshold and value size: each cell preloads the keys, warms up without
+recording, then measures. By default (order: interleaved) each value size
+runs at every threshold back to back, each cell on connections dialed for
+it, so a host whose speed drifts over the run slows every threshold alike;
+--order thresholds runs each threshold's sizes in a row on one set of
+connections. Either way a seed gives each cell the same operations.
+Latencies go into HdrHistograms per (operation, protocol) in nanoseconds;
+open-loop runs measure each operation from its intended start, so stalls
+are not hidden (coordinated omission).
 Each measure phase also records this process's CPU time per operation
 (getrusage, read before and after the phase).
 

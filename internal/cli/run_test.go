@@ -182,6 +182,7 @@ func TestRunRejectsBadInput(t *testing.T) {
 		{"--rate", "-5"},
 		{"--transport", "bogus"},
 		{"--poll", "spin"},
+		{"--order", "sideways"},
 		{"--poll", "busy"}, // run-quick.yaml is tcp
 		{"--duration", "-1s"},
 		{"--server", "nohost"},

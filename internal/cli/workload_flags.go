@@ -14,6 +14,7 @@ import (
 type workloadFlags struct {
 	server, transport  string
 	poll, authFile     string
+	order              string
 	duration, warmup   time.Duration
 	connections, depth int
 	rate               float64
@@ -46,13 +47,16 @@ func (f *workloadFlags) registerTarget(cmd *cobra.Command, durationHelp string) 
 	cmd.RegisterFlagCompletionFunc("poll", cobra.FixedCompletions([]string{"busy", "event"}, cobra.ShellCompDirectiveNoFileComp))
 }
 
-// registerLoad adds the flags that change the load model and checking (run).
+// registerLoad adds the flags that change the load model, the checking and
+// the cell order (run).
 func (f *workloadFlags) registerLoad(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.IntVar(&f.connections, "connections", 0, "client connections (load.connections)")
 	fl.IntVar(&f.depth, "depth", 0, "operations in flight per connection (load.depth)")
 	fl.Float64Var(&f.rate, "rate", 0, "run open loop at this many ops/s over all connections (load.rate)")
 	fl.BoolVar(&f.verify, "verify", false, "check every get against what was written (--verify=false turns it off)")
+	fl.StringVar(&f.order, "order", "", "cell order: interleaved (each value size at every threshold in turn, fresh connections per cell) or thresholds (each threshold's sizes in a row on one set of connections) (default: the workload's order, else interleaved)")
+	cmd.RegisterFlagCompletionFunc("order", cobra.FixedCompletions(workload.Orders, cobra.ShellCompDirectiveNoFileComp))
 }
 
 // overrides collects the flags the user set; the rest leave the file alone.
@@ -90,6 +94,9 @@ func (f *workloadFlags) overrides(cmd *cobra.Command) workload.Overrides {
 	}
 	if set("rate") {
 		o.Rate = rate
+	}
+	if set("order") {
+		o.Order = &f.order
 	}
 	if set("seed") {
 		o.Seed = &f.seed

@@ -23,8 +23,9 @@ func (c Cell) Name() string {
 }
 
 // Cells lists every value size with every threshold, thresholds ascending
-// in the outer loop (so a runner reconnects once per threshold) and value
-// sizes ascending inside.
+// in the outer loop and value sizes ascending inside. A cell's Index is its
+// place in this grid, by which a run numbers the cell's random streams
+// whatever order (Order) the cells run in.
 func (w *Workload) Cells() []Cell {
 	sizes, ths := w.ValueSizes(), w.SortedThresholds()
 	cells := make([]Cell, 0, len(sizes)*len(ths))

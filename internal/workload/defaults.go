@@ -21,6 +21,7 @@ const (
 	DefaultMixGet          = 0.5  // when mix is absent; a mix that is present has absent members 0
 	DefaultMixSet          = 0.5
 	DefaultPreload         = true
+	DefaultOrder           = OrderInterleaved
 	DefaultWarmup          = 2 * time.Second  // when phases.warmup is absent
 	DefaultMeasure         = 10 * time.Second // when phases.measure is absent and there is no ramp
 	DefaultMode            = "closed"
@@ -55,6 +56,7 @@ func (w *Workload) applyDefaults() {
 		set("keys.hot_probability", func() { w.Keys.HotProbability = DefaultHotProbability })
 	}
 	set("thresholds", func() { w.Thresholds = []Size{DefaultThreshold} })
+	set("order", func() { w.Order = DefaultOrder })
 	set("mix", func() { w.Mix = Mix{Get: DefaultMixGet, Set: DefaultMixSet} })
 	set("preload", func() { w.Preload = DefaultPreload })
 	set("phases.warmup", func() { w.Phases.Warmup = Phase{Duration: Duration(DefaultWarmup)} })

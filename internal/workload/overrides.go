@@ -18,6 +18,7 @@ type Overrides struct {
 	Measure     *time.Duration // --duration: phases.measure becomes {duration: D} (ops cleared)
 	Connections *int           // --connections: load.connections
 	Depth       *int           // --depth: load.depth
+	Order       *string        // --order: order
 	// Rate (--rate) makes the run open loop at this rate: load.mode becomes
 	// "open", load.rate the value and any load.ramp is dropped; load.pacing,
 	// unless the file set it, becomes the default.
@@ -73,6 +74,10 @@ func (w *Workload) ApplyOverrides(o Overrides) {
 	if o.Depth != nil {
 		w.Load.Depth = *o.Depth
 		mark("--depth", "load.depth")
+	}
+	if o.Order != nil {
+		w.Order = *o.Order
+		mark("--order", "order")
 	}
 	if o.Rate != nil {
 		w.Load.Mode = "open"

@@ -28,6 +28,13 @@ type Workload struct {
 	// Thresholds lists the eager thresholds to sweep; each value size with
 	// each threshold is one cell.
 	Thresholds []Size `yaml:"thresholds" json:"thresholds"`
+	// Order is the order the cells run in: "interleaved" takes each value
+	// size in turn and runs it at every threshold, each cell on connections
+	// of its own, so that a host whose speed drifts over the run slows
+	// every threshold alike; "thresholds" runs each threshold's sizes in a
+	// row on one set of connections, a handshake per threshold rather than
+	// per cell.
+	Order string `yaml:"order" json:"order,omitempty"`
 	// Mix gives the proportions of operations.
 	Mix Mix `yaml:"mix" json:"mix"`
 	// Preload fills the key space before measuring so that gets hit.

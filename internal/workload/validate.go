@@ -29,6 +29,13 @@ var (
 	Modes         = []string{"closed", "open"}
 	Pacings       = []string{"precise", "coarse"}
 	Polls         = []string{"busy", "event"}
+	Orders        = []string{OrderInterleaved, OrderThresholds}
+)
+
+// Cell orders (Workload.Order).
+const (
+	OrderInterleaved = "interleaved"
+	OrderThresholds  = "thresholds"
 )
 
 // Validate returns every problem with the workload, joined, each a
@@ -65,6 +72,7 @@ func (w *Workload) problems() []*FieldError {
 	w.checkKeys(c)
 	w.checkValues(c)
 	w.checkThresholds(c)
+	w.checkOrder(c)
 	w.checkMix(c)
 	w.checkLoadAndPhases(c)
 	w.checkVerify(c)
@@ -241,6 +249,14 @@ func (w *Workload) checkThresholds(c *checker) {
 			c.add(p, "%v listed twice (also thresholds[%d])", t, j)
 		}
 		seen[t] = i
+	}
+}
+
+// checkOrder allows an empty order only where no default was applied (a
+// workload built in code); it then means the default.
+func (w *Workload) checkOrder(c *checker) {
+	if o := w.Order; (o != "" || c.has("order")) && !oneOf(o, Orders) {
+		c.add("order", "%q is not a cell order (want one of: %s)", o, strings.Join(Orders, ", "))
 	}
 }
 

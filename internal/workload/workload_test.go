@@ -74,6 +74,7 @@ func TestDefaults(t *testing.T) {
 		Keys:       Keys{Count: DefaultKeyCount, Size: DefaultKeySize, Distribution: DefaultDistribution},
 		Values:     Values{Sizes: []Size{4096}},
 		Thresholds: []Size{DefaultThreshold},
+		Order:      DefaultOrder,
 		Mix:        Mix{Get: DefaultMixGet, Set: DefaultMixSet},
 		Preload:    DefaultPreload,
 		Phases:     Phases{Warmup: Phase{Duration: Duration(DefaultWarmup)}, Measure: Phase{Duration: Duration(DefaultMeasure)}},
@@ -346,6 +347,44 @@ func TestPoll(t *testing.T) {
 	w.ApplyOverrides(Overrides{Poll: &busy, Transport: &tcp})
 	if err := w.Validate(); err == nil || !strings.Contains(err.Error(), "flag --poll: target.poll: busy polls an RDMA completion queue") {
 		t.Errorf("--poll busy --transport tcp: %v", err)
+	}
+}
+
+// The cell order is interleaved unless the file or --order says
+// thresholds; anything else is refused, at the file's line or the flag,
+// also in a workload built in code, where empty means the default.
+func TestOrder(t *testing.T) {
+	for _, c := range []struct{ yaml, want string }{
+		{"values: {sizes: [1]}\n", OrderInterleaved},
+		{"values: {sizes: [1]}\norder: thresholds\n", OrderThresholds},
+		{"values: {sizes: [1]}\norder: interleaved\n", OrderInterleaved},
+	} {
+		w, err := Parse("x.yaml", []byte(c.yaml))
+		if err != nil || w.Order != c.want {
+			t.Errorf("%q: order %q, err %v; want %q", c.yaml, w.Order, err, c.want)
+		}
+	}
+	w, err := Parse("x.yaml", []byte("values: {sizes: [1]}\norder: interleaved\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	th, bad := OrderThresholds, "sizes"
+	w.ApplyOverrides(Overrides{Order: &th})
+	if err := w.Validate(); err != nil || w.Order != OrderThresholds {
+		t.Fatalf("--order thresholds: order %q, err %v", w.Order, err)
+	}
+	w.ApplyOverrides(Overrides{Order: &bad})
+	if err := w.Validate(); err == nil || err.Error() != `flag --order: order: "sizes" is not a cell order (want one of: interleaved, thresholds)` {
+		t.Errorf("--order sizes: %v", err)
+	}
+	code := *w
+	code.src, code.Order = nil, ""
+	if err := code.Validate(); err != nil {
+		t.Fatalf("code-built without order: %v", err)
+	}
+	code.Order = "Thresholds"
+	if err := code.Validate(); err == nil || err.Error() != `order: "Thresholds" is not a cell order (want one of: interleaved, thresholds)` {
+		t.Errorf("code-built order Thresholds: %v", err)
 	}
 }
 

@@ -106,6 +106,9 @@ func (c *Conn) Ops() []Rec {
 	return append([]Rec(nil), c.log...)
 }
 
+// Threshold is the eager threshold c was dialed with.
+func (c *Conn) Threshold() int { return c.threshold }
+
 // Closed reports whether Close was called.
 func (c *Conn) Closed() bool { return c.closed.Load() }
 
