@@ -5,7 +5,7 @@
 # p99 goal) and the connections sweep over verbs against one kvserver;
 # everything lands in sweep/ in the share, where the host draws the plots.
 # Arguments: WARMUP MEASURE TUNE_MEASURE (durations), shortened from the
-# workloads' own so the whole run fits in about half an hour under
+# workloads' own so the whole run fits in about fifty minutes under
 # emulation.
 set -e
 . ./guest-lib.sh

@@ -82,7 +82,7 @@ rdma-vm-selftest:
 # kvbench over verbs in the guest (guest-sweep.sh), then their results and
 # plots on the host under results/ and plots/*-rdma (sweep-collect.sh),
 # which prints each value size and protocol's p50 spread across thresholds.
-# Phases are shortened so the whole run takes about ten minutes under
+# Phases are shortened so the whole run takes about fifty minutes under
 # emulation.
 RDMA_SWEEP_WARMUP ?= 250ms
 RDMA_SWEEP_MEASURE ?= 1500ms
