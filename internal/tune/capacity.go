@@ -1,33 +1,19 @@
 package tune
 
-import (
-	"context"
-	"errors"
-)
+import "context"
 
 // capacities searches, for req at its load, each protocol's capacity under
 // the latency goal: first a closed-loop measurement per protocol, whose
 // throughput starts the search, then open-loop measurements, the two
 // searches taking a step each in turn (order first) until both are done.
 func (r *runner) capacities(ctx context.Context, req Request, order []Protocol, noEager bool) (map[Protocol]Sample, error) {
+	last, refused := r.closedPair(ctx, req, order, noEager)
+	if last == nil {
+		return nil, refused
+	}
 	searches := map[Protocol]*search{}
-	last := map[Protocol]Sample{}
-	var refused error
-	for _, p := range order {
-		if p == Eager && noEager {
-			continue
-		}
-		q := req
-		q.Protocol = p
-		s, err := r.measure(ctx, q)
-		if p == Eager && errors.Is(err, ErrUnsupported) {
-			refused = err
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		searches[p], last[p] = newSearch(r.cfg.SLO, s, r.cfg.Measure), s
+	for p, s := range last {
+		searches[p] = newSearch(r.cfg.SLO, s, r.cfg.Measure)
 	}
 	for busy := true; busy; {
 		busy = false

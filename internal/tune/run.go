@@ -108,6 +108,11 @@ func (r *runner) pair(ctx context.Context, req Request, order []Protocol, noEage
 	if r.cfg.SLO != nil {
 		return r.capacities(ctx, req, order, noEager)
 	}
+	return r.closedPair(ctx, req, order, noEager)
+}
+
+// closedPair measures req under each protocol once, at req's load.
+func (r *runner) closedPair(ctx context.Context, req Request, order []Protocol, noEager bool) (map[Protocol]Sample, error) {
 	got := map[Protocol]Sample{}
 	var refused error
 	for _, p := range order {
