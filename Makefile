@@ -12,13 +12,18 @@ LDFLAGS  := -X github.com/kvbench/kvbench/internal/cli.revision=$(REVISION)
 
 DURATION ?= 10m
 
-.PHONY: all setup build build-mpi lib run test test-go test-slurm soak soak-short fuzz bench lint clean
+.PHONY: all setup setup-mpi build build-mpi lib run test test-go test-slurm soak soak-short fuzz bench lint clean
 
 all: build
 
-# setup installs the rdma-core headers cgo needs (Debian; needs root once).
+# setup installs the rdma-core headers cgo needs (Debian; needs root once);
+# setup-mpi adds Open MPI, which only the MPI build, lint and tests need, so
+# the quickstart does not wait for it.
 setup:
 	@scripts/setup.sh
+
+setup-mpi:
+	@scripts/setup.sh mpi
 
 build: setup
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/kvbench ./cmd/kvbench
@@ -35,7 +40,7 @@ lib: setup
 # run: the quickstart workload against an embedded server, then its plots.
 # build-mpi: kvbench with MPI support (the mpi build tag, over Open MPI),
 # for mpirun -np N bin/kvbench run ... and srun --mpi=pmix.
-build-mpi: setup
+build-mpi: setup-mpi
 	$(GO) build -tags mpi -ldflags '$(LDFLAGS)' -o $(BIN)/kvbench ./cmd/kvbench
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/kvserver ./cmd/kvserver
 
@@ -52,7 +57,7 @@ test: lint test-go test-slurm soak-short fuzz test-rdma
 
 # The race detector's shadow memory would swamp the per-connection memory
 # figures, so that test runs in a plain build as well.
-test-go: setup
+test-go: setup-mpi
 	$(GO) test -race -count=1 ./...
 	$(GO) test -count=1 -v -run='^TestConnectionMemory$$' ./rdmakv
 
@@ -73,7 +78,7 @@ fuzz: setup
 bench: setup
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=2000x ./rdmakv/... ./internal/bench/...
 
-lint: setup
+lint: setup-mpi
 	@out=$$(gofmt -l $$(git ls-files '*.go') $$(git ls-files --others --exclude-standard '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...

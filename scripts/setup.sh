@@ -1,14 +1,24 @@
 #!/usr/bin/env bash
-# Installs what building kvbench needs on Debian: cgo headers for libibverbs
-# and librdmacm, and Open MPI (mpi.h and mpirun) for the MPI build and its
-# test. Does nothing when they are already there.
+# Installs what building kvbench needs on Debian: gcc and the cgo headers of
+# libibverbs and librdmacm; with "mpi", Open MPI as well (mpi.h and mpirun),
+# which only the MPI build and its tests use. Does nothing when they are
+# already there.
 set -euo pipefail
 need=()
 [ -f /usr/include/infiniband/verbs.h ] || need+=(libibverbs-dev)
 [ -f /usr/include/rdma/rdma_cma.h ] || need+=(librdmacm-dev)
 command -v gcc >/dev/null || need+=(gcc)
-[ -f /usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h ] || need+=(libopenmpi-dev)
-command -v mpirun >/dev/null || need+=(openmpi-bin)
+case "${1:-}" in
+"") ;;
+mpi)
+	[ -f /usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h ] || need+=(libopenmpi-dev)
+	command -v mpirun >/dev/null || need+=(openmpi-bin)
+	;;
+*)
+	echo "setup: unknown part '$1' (want nothing or mpi)" >&2
+	exit 2
+	;;
+esac
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
 	echo "setup: missing ${need[*]}; run as root or: sudo apt-get install -y ${need[*]}" >&2
@@ -17,4 +27,4 @@ fi
 echo "setup: installing ${need[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq "${need[@]}" rdma-core ibverbs-providers >/dev/null
+apt-get install -y -qq --no-install-recommends "${need[@]}" rdma-core ibverbs-providers >/dev/null
