@@ -21,5 +21,8 @@ func ParsePoll(s string) (Poll, error) { return transport.ParsePoll(s) }
 // actually in use.
 type Info = transport.Info
 
+// Link is the RDMA device and port in an Info (empty on tcp).
+type Link = transport.Link
+
 // ErrNoDevice means no RDMA device is usable (transport verbs).
 var ErrNoDevice = transport.ErrNoDevice

@@ -38,8 +38,7 @@ func (s *Harness) link() results.Transport {
 	if !ok {
 		return t
 	}
-	t.Device, t.Firmware, t.Port, t.MTU, t.LinkLayer, t.GID, t.MaxInline =
-		info.Device, info.Firmware, info.Port, info.MTU, info.LinkLayer, info.GID, info.MaxInline
+	t.Link = info.Link
 	t.ClientPoll = info.Poll.String()
 	t.Limits = &results.ServerLimits{MaxEager: lim.MaxEager, MaxKey: lim.MaxKey, MaxValue: lim.MaxValue,
 		PoolSize: lim.PoolSize, LeaseNs: int64(lim.Lease), MaxInflight: lim.MaxInflight}

@@ -186,7 +186,7 @@ func issueDelay(ws []*worker) *hdrhistogram.Histogram {
 // merged and the collector's intervals.
 func merge(ws []*worker, coll *collector, proto Measurement) []Measurement {
 	var ms []Measurement
-	for op := range Op(numOps) {
+	for op := OpGet; op < numOps; op++ {
 		for p := range Protocol(numProtos) {
 			m := proto
 			m.Op, m.Protocol = op, p

@@ -25,28 +25,19 @@ const (
 	numProtos           = 3
 )
 
-// Op is an operation kind.
-type Op uint8
+// Op is an operation kind: rdmakv's, so a trace's op and a measurement's
+// are one type.
+type Op = rdmakv.Op
 
 // Operations.
 const (
-	OpGet Op = iota
-	OpSet
-	OpDelete
-	numOps
+	OpGet    = rdmakv.OpGet
+	OpSet    = rdmakv.OpSet
+	OpDelete = rdmakv.OpDelete
+	// numOps sizes the per-op arrays, indexed by Op (rdmakv's ops start
+	// at 1, so index 0 stays empty).
+	numOps = OpDelete + 1
 )
-
-func (o Op) String() string {
-	switch o {
-	case OpGet:
-		return "get"
-	case OpSet:
-		return "set"
-	case OpDelete:
-		return "delete"
-	}
-	return "op?"
-}
 
 // Target is one connection to the store under test. Methods may be called
 // concurrently by the workers sharing the connection (depth > 1). Each

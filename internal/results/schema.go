@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 
 // SchemaVersion is bumped on any incompatible change to Run.
@@ -91,19 +93,11 @@ type Host struct {
 
 // Transport names the transport and, on verbs, the RDMA device.
 type Transport struct {
-	Name      string `json:"name"` // "tcp" or "verbs"
-	Server    string `json:"server"`
-	Embedded  bool   `json:"embedded_server"`
-	Device    string `json:"device,omitempty"`
-	Firmware  string `json:"firmware,omitempty"`
-	Port      int    `json:"port,omitempty"`
-	MTU       int    `json:"mtu,omitempty"`
-	LinkLayer string `json:"link_layer,omitempty"`
-	GID       string `json:"gid,omitempty"`
-	// MaxInline is the largest send the client's transport posts inline
-	// (verbs; 0 when not applicable). Eager requests up to it skip the
-	// NIC's DMA read of the payload, which shows in small-value latency.
-	MaxInline int `json:"max_inline,omitempty"`
+	Name     string `json:"name"` // "tcp" or "verbs"
+	Server   string `json:"server"`
+	Embedded bool   `json:"embedded_server"`
+	// Link is the client's RDMA device and port (verbs; empty on tcp).
+	transport.Link
 	// ClientPoll is how the client waited for completions: "busy" or
 	// "event" (tcp always waits on its socket: event).
 	ClientPoll string `json:"client_poll,omitempty"`

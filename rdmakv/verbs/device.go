@@ -94,9 +94,7 @@ func checkDevices() error {
 func linkInfo(d *device, id *C.struct_rdma_cm_id, qp *C.struct_ibv_qp, maxInline int) transport.Info {
 	info := transport.Info{
 		Transport: Name,
-		Device:    d.name,
-		Firmware:  d.fw,
-		MaxInline: maxInline,
+		Link:      transport.Link{Device: d.name, Firmware: d.fw, MaxInline: maxInline},
 	}
 	var l C.struct_kv_link
 	if C.kv_link_query(id, qp, &l) != 0 {

@@ -176,7 +176,7 @@ func listenDevice(bound *C.struct_ibv_context, want, host string) (*C.struct_ibv
 func (l *listener) Addr() string { return l.addr }
 
 func (l *listener) Info() transport.Info {
-	return transport.Info{Transport: Name, Device: l.dev.name, Firmware: l.dev.fw, Poll: l.cfg.Poll}
+	return transport.Info{Transport: Name, Link: transport.Link{Device: l.dev.name, Firmware: l.dev.fw}, Poll: l.cfg.Poll}
 }
 
 func (l *listener) Register(size int, access transport.Access) (transport.Region, error) {
