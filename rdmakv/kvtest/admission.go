@@ -2,12 +2,10 @@ package kvtest
 
 import (
 	"errors"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/kvbench/kvbench/internal/testutil"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
@@ -17,10 +15,9 @@ import (
 func testHandshakeTimeout(t *testing.T, env Env) {
 	cfg := serverConfig(env)
 	cfg.HandshakeTimeout = 200 * time.Millisecond
-	logs := &testutil.Buffer{}
-	cfg.Logger = slog.New(slog.NewTextHandler(logs, nil))
+	logs := captureLogs(&cfg)
 	s := startServer(t, cfg)
-	mute := rawDial(t, env, s.Addr(), cfg.MaxEager, false, 0)
+	mute := rawConnect(t, env, s.Addr(), cfg.MaxEager)
 	c := dial(t, env, s.Addr())
 	if err := mute.waitClosed(20 * time.Second); err != nil {
 		t.Fatalf("a connection without HELLO: %v", err)
@@ -38,10 +35,8 @@ func testHandshakeTimeout(t *testing.T, env Env) {
 func testMaxConns(t *testing.T, env Env) {
 	cfg := serverConfig(env)
 	cfg.MaxConns = 2
-	logs := &testutil.Buffer{}
-	cfg.Logger = slog.New(slog.NewTextHandler(logs, nil))
-	s := startServer(t, cfg)
-	a := dial(t, env, s.Addr())
+	logs := captureLogs(&cfg)
+	s, a := startWithClient(t, env, cfg)
 	b := dial(t, env, s.Addr())
 	_, err := dialErr(env, s.Addr())
 	if !errors.Is(err, rdmakv.ErrClosed) || !strings.Contains(err.Error(), "closed the connection before answering HELLO") {

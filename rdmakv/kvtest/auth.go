@@ -2,12 +2,10 @@ package kvtest
 
 import (
 	"errors"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/kvbench/kvbench/internal/testutil"
 	"github.com/kvbench/kvbench/rdmakv"
 	"github.com/kvbench/kvbench/rdmakv/wire"
 )
@@ -20,8 +18,7 @@ func testAuth(t *testing.T, env Env) {
 	secret := []byte("kvtest shared secret of 32 bytes")
 	cfg := serverConfig(env)
 	cfg.AuthSecret = secret
-	logs := &testutil.Buffer{}
-	cfg.Logger = slog.New(slog.NewTextHandler(logs, nil))
+	logs := captureLogs(&cfg)
 	s := startServer(t, cfg)
 
 	_, err := dialErr(env, s.Addr())
@@ -39,12 +36,12 @@ func testAuth(t *testing.T, env Env) {
 	// An eavesdropper sees one connection's challenge and correct answer,
 	// and replays the answer on a connection of its own.
 	body := rawHelloBody(cfg.MaxEager, uint32(cfg.MaxEager))
-	seen := rawDial(t, env, s.Addr(), cfg.MaxEager, false, 0)
+	seen := rawConnect(t, env, s.Addr(), cfg.MaxEager)
 	proof := wire.Proof(secret, rawChallenge(t, seen, body), body)
 	if f := seen.call(wire.Header{Type: wire.Hello}, nil, append(body, proof[:]...)); f.Status != wire.OK {
 		t.Fatalf("the right answer to a challenge got %s", f.Status)
 	}
-	replay := rawDial(t, env, s.Addr(), cfg.MaxEager, false, 0)
+	replay := rawConnect(t, env, s.Addr(), cfg.MaxEager)
 	rawChallenge(t, replay, body)
 	if f := replay.call(wire.Header{Type: wire.Hello}, nil, append(body, proof[:]...)); f.Status != wire.AuthFailed {
 		t.Fatalf("a replayed answer got %s, want %s", f.Status, wire.AuthFailed)

@@ -10,8 +10,7 @@ import (
 // testClose checks Close is idempotent and that a closed client refuses
 // work with ErrClosed instead of hanging or panicking.
 func testClose(t *testing.T, env Env) {
-	s := startServer(t, serverConfig(env))
-	c := dial(t, env, s.Addr())
+	s, c := startWithClient(t, env, serverConfig(env))
 	mustSet(t, c, []byte("k"), []byte("v"))
 	held, err := c.Get(opCtx(t), []byte("k"))
 	if err != nil {
@@ -45,8 +44,7 @@ func testClose(t *testing.T, env Env) {
 	mustGetEqual(t, c2, []byte("k"), []byte("v"))
 
 	// Server Close is idempotent too, and its clients fail rather than hang.
-	s2 := startServer(t, serverConfig(env))
-	c3 := dial(t, env, s2.Addr())
+	s2, c3 := startWithClient(t, env, serverConfig(env))
 	mustSet(t, c3, []byte("x"), []byte("y"))
 	if err := s2.Close(); err != nil {
 		t.Errorf("server Close: %v", err)

@@ -14,8 +14,7 @@ import (
 // either complete or fail with ErrClosed, none may hang, panic or report
 // another error, and Values obtained before the Close release harmlessly.
 func testCloseInFlight(t *testing.T, env Env) {
-	s := startServer(t, serverConfig(env))
-	c := dial(t, env, s.Addr(), rdmakv.WithDepth(4))
+	s, c := startWithClient(t, env, serverConfig(env), rdmakv.WithDepth(4))
 	for i, n := range []int{100, 30000} {
 		mustSet(t, c, []byte(fmt.Sprintf("cif-%d", i)), pattern(n, uint64(i)))
 	}

@@ -17,10 +17,7 @@ import (
 func testServerCloseInFlight(t *testing.T, env Env) {
 	s := startServer(t, serverConfig(env))
 	const workers = 4
-	clients := make([]*rdmakv.Client, workers)
-	for i := range clients {
-		clients[i] = dial(t, env, s.Addr())
-	}
+	clients := dialN(t, env, s.Addr(), workers)
 	sizes := []int{100, 200000}
 	for i, n := range sizes {
 		mustSet(t, clients[0], []byte(fmt.Sprintf("sc-%d", i)), pattern(n, uint64(i)))
@@ -84,8 +81,7 @@ func testServerCloseInFlight(t *testing.T, env Env) {
 // server goes away. A Value is documented valid until Release (or the
 // client's own Close), so losing the server must not pull its memory away.
 func testHeldValueSurvivesServer(t *testing.T, env Env) {
-	s := startServer(t, serverConfig(env))
-	c := dial(t, env, s.Addr())
+	s, c := startWithClient(t, env, serverConfig(env))
 	small, big := pattern(100, 1), pattern(200000, 2)
 	mustSet(t, c, []byte("small"), small)
 	mustSet(t, c, []byte("big"), big)

@@ -133,10 +133,7 @@ func (st *stress) verify(t *testing.T, c *rdmakv.Client) {
 // testConcurrency runs env.Clients clients, one worker each.
 func testConcurrency(t *testing.T, env Env) {
 	s := startServer(t, serverConfig(env))
-	clients := make([]*rdmakv.Client, env.Clients)
-	for i := range clients {
-		clients[i] = dial(t, env, s.Addr())
-	}
+	clients := dialN(t, env, s.Addr(), env.Clients)
 	st := newStress(env.Clients, "conc")
 	st.run(t, env.Clients, 48, func(w int) *rdmakv.Client { return clients[w] })
 	if !t.Failed() {
@@ -153,10 +150,7 @@ func testSharedClients(t *testing.T, env Env) {
 	cfg.RecvDepth = 8
 	s := startServer(t, cfg)
 	const nClients, perClient = 3, 8
-	clients := make([]*rdmakv.Client, nClients)
-	for i := range clients {
-		clients[i] = dial(t, env, s.Addr(), rdmakv.WithDepth(3))
-	}
+	clients := dialN(t, env, s.Addr(), nClients, rdmakv.WithDepth(3))
 	st := newStress(nClients*perClient, "shared")
 	st.run(t, nClients*perClient, 24, func(w int) *rdmakv.Client { return clients[w%nClients] })
 	if !t.Failed() {

@@ -126,63 +126,6 @@ func guard(t *testing.T, d time.Duration, fn func()) {
 	fn()
 }
 
-// serverConfig is the baseline server: a pool small enough to start fast
-// (allocator setup is linear in the pool size, slow under -race) and large
-// enough for every case but the biggest values, which use bigServerConfig.
-func serverConfig(env Env) rdmakv.ServerConfig {
-	return rdmakv.ServerConfig{
-		Listen:    env.Addr,
-		Transport: env.Transport,
-		PoolSize:  16 << 20,
-		MaxEager:  16 << 10,
-		MaxKey:    1024,
-		MaxValue:  min(env.MaxValue, 4<<20),
-		Lease:     2 * time.Second,
-	}
-}
-
-// bigServerConfig takes values up to env.MaxValue.
-func bigServerConfig(env Env) rdmakv.ServerConfig {
-	cfg := serverConfig(env)
-	cfg.MaxValue = env.MaxValue
-	cfg.PoolSize = max(cfg.PoolSize, (2*env.MaxValue+(1<<20)+63)&^63)
-	return cfg
-}
-
-// startServer starts a server with cfg and closes it when the test ends.
-func startServer(t *testing.T, cfg rdmakv.ServerConfig) *rdmakv.Server {
-	t.Helper()
-	s, err := rdmakv.Listen(cfg)
-	if err != nil {
-		t.Fatalf("rdmakv.Listen(%s on %s, pool %d, max eager %d, max value %d): %v",
-			cfg.Transport, cfg.Listen, cfg.PoolSize, cfg.MaxEager, cfg.MaxValue, err)
-	}
-	t.Cleanup(func() {
-		if err := s.Close(); err != nil {
-			t.Errorf("server Close: %v", err)
-		}
-	})
-	return s
-}
-
-// dial connects a client to s and closes it when the test ends.
-func dial(t *testing.T, env Env, addr string, opts ...rdmakv.Option) *rdmakv.Client {
-	t.Helper()
-	c, err := dialErr(env, addr, opts...)
-	if err != nil {
-		t.Fatalf("Dial %s over %s: %v", addr, env.Transport, err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
-}
-
-func dialErr(env Env, addr string, opts ...rdmakv.Option) (*rdmakv.Client, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	all := append([]rdmakv.Option{rdmakv.WithTransport(env.Transport), rdmakv.WithTimeout(10 * time.Second)}, opts...)
-	return rdmakv.Dial(ctx, addr, all...)
-}
-
 // opCtx is the context for one operation: the client's own timeout is the
 // primary bound, this only keeps a broken client from hanging the case.
 func opCtx(t *testing.T) context.Context {

@@ -10,8 +10,7 @@ import (
 )
 
 func testDeleteNotFound(t *testing.T, env Env) {
-	s := startServer(t, serverConfig(env))
-	c := dial(t, env, s.Addr())
+	_, c := startWithClient(t, env, serverConfig(env))
 	mustNotFound(t, c, []byte("never-set"))
 	if err := c.Delete(opCtx(t), []byte("never-set")); !errors.Is(err, rdmakv.ErrNotFound) {
 		t.Errorf("Delete of a key never set: %v, want ErrNotFound", err)
@@ -32,8 +31,7 @@ func testDeleteNotFound(t *testing.T, env Env) {
 }
 
 func testOverwrite(t *testing.T, env Env) {
-	s := startServer(t, serverConfig(env))
-	c := dial(t, env, s.Addr())
+	_, c := startWithClient(t, env, serverConfig(env))
 	key := []byte("overwrite")
 	// Every transition: eager->eager, eager->rdv, rdv->rdv (bigger and
 	// smaller), rdv->eager, and to empty.
@@ -61,8 +59,7 @@ func testOverwrite(t *testing.T, env Env) {
 // testEmptyKey asserts what docs/PROTOCOL.md specifies: the empty key is a
 // key like any other (it can be set, read, deleted).
 func testEmptyKey(t *testing.T, env Env) {
-	s := startServer(t, serverConfig(env))
-	c := dial(t, env, s.Addr())
+	_, c := startWithClient(t, env, serverConfig(env))
 	mustNotFound(t, c, nil)
 	roundTrip(t, c, nil, 10, 1, rdmakv.Eager)
 	roundTrip(t, c, []byte{}, 9000, 2, rdmakv.Rendezvous)
@@ -74,8 +71,7 @@ func testEmptyKey(t *testing.T, env Env) {
 
 func testKeyTooLong(t *testing.T, env Env) {
 	cfg := serverConfig(env)
-	s := startServer(t, cfg)
-	c := dial(t, env, s.Addr())
+	_, c := startWithClient(t, env, cfg)
 	// The longest legal key works, eager and rendezvous.
 	roundTrip(t, c, pattern(cfg.MaxKey, 1), 10, 2, rdmakv.Eager)
 	roundTrip(t, c, pattern(cfg.MaxKey, 3), 10000, 4, rdmakv.Rendezvous)
@@ -104,8 +100,7 @@ func testValueTooLarge(t *testing.T, env Env) {
 	cfg := serverConfig(env)
 	// A small max value keeps the case fast whatever env.MaxValue is.
 	cfg.MaxValue = 256 << 10
-	s := startServer(t, cfg)
-	c := dial(t, env, s.Addr())
+	_, c := startWithClient(t, env, cfg)
 	key := []byte("big")
 	roundTrip(t, c, key, int(cfg.MaxValue), 1, rdmakv.Rendezvous)
 	for _, n := range []int64{cfg.MaxValue + 1, 2 * cfg.MaxValue} {
@@ -124,8 +119,7 @@ func testPoolExhausted(t *testing.T, env Env) {
 	cfg := serverConfig(env)
 	cfg.PoolSize = 1 << 20
 	cfg.MaxValue = 256 << 10
-	s := startServer(t, cfg)
-	c := dial(t, env, s.Addr())
+	_, c := startWithClient(t, env, cfg)
 	const n = 64 << 10
 	var keys [][]byte
 	var err error

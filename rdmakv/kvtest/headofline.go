@@ -3,14 +3,12 @@ package kvtest
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/kvbench/kvbench/internal/testutil"
 	"github.com/kvbench/kvbench/rdmakv"
 	"github.com/kvbench/kvbench/rdmakv/wire"
 )
@@ -43,20 +41,16 @@ const (
 // queue on verbs behind the replies the peer is not taking.
 func testHeadOfLine(t *testing.T, env Env, windows bool) {
 	cfg := serverConfig(env)
-	logs := &testutil.Buffer{}
-	cfg.Logger = slog.New(slog.NewTextHandler(logs, nil))
+	logs := captureLogs(&cfg)
 	s := startServer(t, cfg)
 	key, val := []byte("hol"), pattern(64, 7)
-	victims := make([]*rdmakv.Client, holVictims)
-	for i := range victims {
-		victims[i] = dial(t, env, s.Addr())
-	}
+	victims := dialN(t, env, s.Addr(), holVictims)
 	mustSet(t, victims[0], key, val)
 	flood := []byte("hol-flood")
 	mustSet(t, victims[0], flood, pattern(holReplySize(env), 3)) // inline for the stuck peer
 	for attempt := 1; ; attempt++ {
 		base := schedule(t, victims, key, val, nil)
-		stuck := rawDial(t, env, s.Addr(), cfg.MaxEager, true, uint32(cfg.MaxEager))
+		stuck := rawHello(t, env, s.Addr(), cfg.MaxEager, uint32(cfg.MaxEager))
 		stuck.hold = true
 		loaded := schedule(t, victims, key, val, func() { floodUntilDropped(stuck, flood, uint32(cfg.MaxEager), windows) })
 		t.Logf("attempt %d: victims' GET p99 %v alone, %v beside the stuck peer (%d and %d ops)",

@@ -14,8 +14,7 @@ import (
 // flight while the value is replaced must still deliver one whole value,
 // never a mix of old and new bytes or bytes of a freed and reused buffer.
 func testRendezvousGetIsolation(t *testing.T, env Env) {
-	s := startServer(t, serverConfig(env))
-	reader := dial(t, env, s.Addr())
+	s, reader := startWithClient(t, env, serverConfig(env))
 	writer := dial(t, env, s.Addr())
 	n := int(min(env.MaxValue, 1<<20))
 	if n < 64<<10 {

@@ -16,18 +16,14 @@ func testRendezvousGetIsolationRaw(t *testing.T, env Env) {
 	cfg := serverConfig(env)
 	cfg.PoolSize = 4 << 20 // small, so churn would reuse a freed slot
 	cfg.MaxValue = 1 << 20
-	s := startServer(t, cfg)
-	c := dial(t, env, s.Addr())
+	s, c := startWithClient(t, env, cfg)
 	const n = 256 << 10
 	key := []byte("held-open")
 	old := pattern(n, 1)
 	mustSet(t, c, key, old)
 
-	r := rawDial(t, env, s.Addr(), cfg.MaxEager, true, 4096)
-	g := r.call(wire.Header{Type: wire.Get, Aux: 4096}, key, nil)
-	if g.Type != wire.GetReplyRdv || g.Status != wire.OK {
-		t.Fatalf("GET of a %d-byte value with threshold 4096 answered %s %s, want GET_REPLY_RDV OK", n, g.Type, g.Status)
-	}
+	r := rawHello(t, env, s.Addr(), cfg.MaxEager, 4096)
+	g := r.readWindow(key, 0)
 	if g.Length != n || g.Token == 0 {
 		t.Fatalf("GET_REPLY_RDV: length %d token %d, want %d and a non-zero token", g.Length, g.Token, n)
 	}

@@ -61,9 +61,7 @@ func (h lateConn) Deliver(c transport.Conn, m *transport.Message) {
 	}
 	switch f.Type {
 	case wire.Hello:
-		body := make([]byte, wire.LimitsSize)
-		(&wire.Limits{PoolSize: 1 << 20, MaxValue: 1 << 20, MaxEager: 16 << 10, MaxKey: 1024, LeaseMillis: 5000, MaxInflight: 64}).Encode(body)
-		reply(0, wire.Header{Type: wire.HelloReply}, body)
+		reply(0, wire.Header{Type: wire.HelloReply}, fakeLimits(5000))
 	case wire.Get:
 		switch key {
 		case "slow-inline":
@@ -151,21 +149,8 @@ func (s *lateServer) waitFor(cond func() bool) bool {
 // (GET_RELEASE for a read window, a cancelling SET_FIN for a write grant),
 // and the connection must stay usable, as WithTimeout documents.
 func testLateReplies(t *testing.T, env Env) {
-	n, err := transport.Lookup(env.Transport)
-	if err != nil {
-		t.Fatalf("transport.Lookup(%q): %v", env.Transport, err)
-	}
 	s := &lateServer{fins: map[uint32]uint64{}, rels: map[uint32]bool{}, seen: map[string]bool{}, events: make(chan struct{}, 1), stale: make(chan struct{})}
-	cfg := transport.Config{MaxMessage: wire.MaxHeaderSize + 16<<10 + wire.MaxKeyLen, RecvDepth: 64, SendDepth: 64}
-	s.ln, err = n.Listen(env.Addr, cfg, func(transport.Conn) transport.Handler { return lateConn{s} })
-	if err != nil {
-		t.Fatalf("listen: %v", err)
-	}
-	t.Cleanup(func() { s.ln.Close() })
-	if s.region, err = s.ln.Register(1<<20, transport.AccessRemoteRead|transport.AccessRemoteWrite); err != nil {
-		t.Fatalf("Register: %v", err)
-	}
-	t.Cleanup(func() { s.region.Close() })
+	s.ln, s.region = listenFake(t, env, func(transport.Conn) transport.Handler { return lateConn{s} })
 
 	// Depth 1: every request reuses the one slot, the worst case for
 	// matching replies to requests. The timeouts come from contexts, so

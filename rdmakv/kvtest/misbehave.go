@@ -15,20 +15,13 @@ import (
 func testMisbehaving(t *testing.T, env Env) {
 	cfg := serverConfig(env)
 	cfg.Lease = 2 * time.Second
-	s := startServer(t, cfg)
-	before := dial(t, env, s.Addr())
+	s, before := startWithClient(t, env, cfg)
 	key := []byte("guarded")
 	old := pattern(20000, 1)
 	mustSet(t, before, key, old)
 
-	hello := func(t *testing.T) *rawClient { return rawDial(t, env, s.Addr(), cfg.MaxEager, true, 4096) }
-	grant := func(t *testing.T, r *rawClient, n uint64) wire.Frame {
-		g := r.call(wire.Header{Type: wire.SetRdvReq, Length: n}, key, nil)
-		if g.Type != wire.SetRdvGrant || g.Status != wire.OK {
-			t.Fatalf("SET_RDV_REQ answered %s %s", g.Type, g.Status)
-		}
-		return g
-	}
+	hello := func(t *testing.T) *rawClient { return rawHello(t, env, s.Addr(), cfg.MaxEager, 4096) }
+	grant := func(r *rawClient, n uint64) wire.Frame { return r.writeWindow(key, n, 0) }
 	header := func(h wire.Header) []byte {
 		b := make([]byte, wire.MaxHeaderSize)
 		return b[:h.Encode(b)]
@@ -61,21 +54,21 @@ func testMisbehaving(t *testing.T, env Env) {
 		}},
 		{"request-before-hello", nil}, // handled below: no HELLO at all
 		{"bad-token-commit-imm", func(t *testing.T, r *rawClient) {
-			g := grant(t, r, 20000)
+			g := grant(r, 20000)
 			copy(r.region.Bytes(), pattern(20000, 66))
 			r.conn.WriteImm(r.region, 0, 20000, g.Addr, g.RKey, g.Token^0x5a5a5a5a)
 		}},
 		{"bad-token-fin", func(t *testing.T, r *rawClient) {
-			grant(t, r, 20000)
+			grant(r, 20000)
 			r.send(wire.Header{Type: wire.SetFin, Token: 0xdeadbeef, Length: 20000}, nil, nil)
 		}},
 		{"write-outside-window", func(t *testing.T, r *rawClient) {
-			g := grant(t, r, 20000)
+			g := grant(r, 20000)
 			// Just past the end: in bounds of the pool, out of the window.
 			r.conn.Write(r.region, 0, 4096, g.Addr+g.Length, g.RKey)
 		}},
 		{"write-before-window", func(t *testing.T, r *rawClient) {
-			g := grant(t, r, 20000)
+			g := grant(r, 20000)
 			r.conn.Write(r.region, 0, 64, g.Addr-64, g.RKey)
 		}},
 		{"second-hello", func(t *testing.T, r *rawClient) {
@@ -87,29 +80,23 @@ func testMisbehaving(t *testing.T, env Env) {
 			r.send(wire.Header{Type: wire.GetRelease, Token: 0xfeed}, nil, nil)
 		}},
 		{"fin-names-get-lease", func(t *testing.T, r *rawClient) {
-			g := r.call(wire.Header{Type: wire.Get, Aux: 4096}, key, nil)
-			if g.Type != wire.GetReplyRdv || g.Status != wire.OK {
-				t.Fatalf("GET answered %s %s, want GET_REPLY_RDV", g.Type, g.Status)
-			}
+			g := r.readWindow(key, 0)
 			r.send(wire.Header{Type: wire.SetFin, Token: g.Token, Length: g.Length}, nil, nil)
 		}},
 		{"write-into-read-window", func(t *testing.T, r *rawClient) {
-			g := r.call(wire.Header{Type: wire.Get, Aux: 4096}, key, nil)
-			if g.Type != wire.GetReplyRdv || g.Status != wire.OK {
-				t.Fatalf("GET answered %s %s, want GET_REPLY_RDV", g.Type, g.Status)
-			}
+			g := r.readWindow(key, 0)
 			r.conn.Write(r.region, 0, int(g.Length), g.Addr, g.RKey)
 		}},
 		{"read-from-write-window", func(t *testing.T, r *rawClient) {
-			g := grant(t, r, 20000)
+			g := grant(r, 20000)
 			r.conn.Read(r.region, 0, 20000, g.Addr, g.RKey)
 		}},
 		{"write-far-outside-window", func(t *testing.T, r *rawClient) {
-			g := grant(t, r, 20000)
+			g := grant(r, 20000)
 			r.conn.Write(r.region, 0, 64, g.Addr+1<<20, g.RKey)
 		}},
 		{"write-longer-than-window", func(t *testing.T, r *rawClient) {
-			g := grant(t, r, 20000)
+			g := grant(r, 20000)
 			r.conn.WriteImm(r.region, 0, 20000+4096, g.Addr, g.RKey, g.Token)
 		}},
 	}
@@ -118,7 +105,7 @@ func testMisbehaving(t *testing.T, env Env) {
 			mustSet(t, before, key, old) // each case starts from the same state
 			var r *rawClient
 			if tc.do == nil {
-				r = rawDial(t, env, s.Addr(), cfg.MaxEager, false, 0)
+				r = rawConnect(t, env, s.Addr(), cfg.MaxEager)
 				r.send(wire.Header{Type: wire.Get, Aux: 4096}, key, nil)
 			} else {
 				r = hello(t)

@@ -18,27 +18,20 @@ import (
 // out ends the connection rather than risk a second close.
 func testPeerInvalidate(t *testing.T, env Env) {
 	cfg := leaseConfig(env)
-	s := startServer(t, cfg)
-	c := dial(t, env, s.Addr())
+	s, c := startWithClient(t, env, cfg)
 	key := []byte("peer-inv")
 	val := pattern(leaseSlot, 7)
 	mustSet(t, c, key, val)
 
-	r := rawDial(t, env, s.Addr(), cfg.MaxEager, true, 4096)
-	plain := r.call(wire.Header{Type: wire.Get, Aux: 4096}, key, nil)
-	if plain.Type != wire.GetReplyRdv || plain.Status != wire.OK {
-		t.Fatalf("GET of a %d-byte value answered %s %s", leaseSlot, plain.Type, plain.Status)
-	}
+	r := rawHello(t, env, s.Addr(), cfg.MaxEager, 4096)
+	plain := r.readWindow(key, 0)
 	if plain.Flags != 0 {
 		t.Errorf("GET without FlagPeerInvalidate answered with flags %#x", plain.Flags)
 	}
 	r.send(wire.Header{Type: wire.GetRelease, Token: plain.Token}, nil, nil)
 
 	pi, can := r.conn.(transport.PeerInvalidator)
-	g := r.call(wire.Header{Type: wire.Get, Flags: wire.FlagPeerInvalidate, Aux: 4096}, key, nil)
-	if g.Type != wire.GetReplyRdv || g.Status != wire.OK {
-		t.Fatalf("GET with FlagPeerInvalidate answered %s %s", g.Type, g.Status)
-	}
+	g := r.readWindow(key, wire.FlagPeerInvalidate)
 	if granted := g.Flags&wire.FlagPeerInvalidate != 0; granted != can {
 		t.Fatalf("GET with FlagPeerInvalidate over %s: reply flag %v, transport can close windows: %v",
 			env.Transport, granted, can)
@@ -64,9 +57,9 @@ func testPeerInvalidate(t *testing.T, env Env) {
 	// SET through a window the client closes with its SET_FIN.
 	next := pattern(leaseSlot, 8)
 	copy(r.region.Bytes(), next)
-	gr := r.call(wire.Header{Type: wire.SetRdvReq, Flags: wire.FlagPeerInvalidate, Length: leaseSlot}, key, nil)
-	if gr.Type != wire.SetRdvGrant || gr.Status != wire.OK || gr.Flags&wire.FlagPeerInvalidate == 0 {
-		t.Fatalf("SET_RDV_REQ with FlagPeerInvalidate answered %s %s flags %#x", gr.Type, gr.Status, gr.Flags)
+	gr := r.writeWindow(key, leaseSlot, wire.FlagPeerInvalidate)
+	if gr.Flags&wire.FlagPeerInvalidate == 0 {
+		t.Fatalf("SET_RDV_REQ with FlagPeerInvalidate answered flags %#x", gr.Flags)
 	}
 	r.reqID++
 	n = (&wire.Header{Type: wire.SetFin, ReqID: r.reqID, Token: gr.Token, Length: leaseSlot}).Encode(hb[:])
@@ -85,7 +78,7 @@ func testPeerInvalidate(t *testing.T, env Env) {
 
 	// A window granted for closing by message and never released: when the
 	// lease runs out the server ends the connection.
-	r2 := rawDial(t, env, s.Addr(), cfg.MaxEager, true, 4096)
+	r2 := rawHello(t, env, s.Addr(), cfg.MaxEager, 4096)
 	g2 := r2.call(wire.Header{Type: wire.Get, Flags: wire.FlagPeerInvalidate, Aux: 4096}, key, nil)
 	if g2.Flags&wire.FlagPeerInvalidate == 0 {
 		t.Fatalf("second GET with FlagPeerInvalidate answered flags %#x", g2.Flags)

@@ -57,20 +57,17 @@ func (r *rawClient) Closed(_ transport.Conn, err error) {
 	})
 }
 
-// rawDial connects over env's transport and, if hello, performs the
-// handshake with the given eager threshold. maxEager is the server's.
-func rawDial(t *testing.T, env Env, addr string, maxEager int, hello bool, threshold uint32) *rawClient {
+// rawConnect connects over env's transport without saying HELLO, with
+// receive buffers sized for maxEager, the server's.
+func rawConnect(t *testing.T, env Env, addr string, maxEager int) *rawClient {
 	t.Helper()
-	n, err := transport.Lookup(env.Transport)
-	if err != nil {
-		t.Fatalf("transport.Lookup(%q): %v", env.Transport, err)
-	}
 	r := &rawClient{t: t, in: make(chan rawMsg, 64), closed: make(chan struct{})}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	recv := wire.MaxHeaderSize + maxEager + wire.MaxKeyLen
 	cfg := transport.Config{MaxMessage: recv, RecvDepth: 16, SendDepth: 16, OpTimeout: 10 * time.Second}
-	r.conn, err = n.Dial(ctx, addr, cfg, r)
+	var err error
+	r.conn, err = lookup(t, env).Dial(ctx, addr, cfg, r)
 	if err != nil {
 		t.Fatalf("raw %s dial %s: %v", env.Transport, addr, err)
 	}
@@ -80,13 +77,19 @@ func rawDial(t *testing.T, env Env, addr string, maxEager int, hello bool, thres
 		t.Fatalf("raw client Register: %v", err)
 	}
 	t.Cleanup(func() { r.region.Close() })
-	if !hello {
-		return r
-	}
+	return r
+}
+
+// rawHello connects as rawConnect does and performs the handshake with the
+// given eager threshold.
+func rawHello(t *testing.T, env Env, addr string, maxEager int, threshold uint32) *rawClient {
+	t.Helper()
+	r := rawConnect(t, env, addr, maxEager)
 	f := r.call(wire.Header{Type: wire.Hello}, nil, rawHelloBody(maxEager, threshold))
 	if f.Type != wire.HelloReply || f.Status != wire.OK {
 		t.Fatalf("raw HELLO answered %s %s", f.Type, f.Status)
 	}
+	var err error
 	r.limits, err = wire.DecodeLimits(f.Value)
 	if err != nil {
 		t.Fatalf("raw HELLO reply: %v", err)
@@ -147,6 +150,31 @@ func (r *rawClient) call(h wire.Header, key, value []byte) wire.Frame {
 		r.t.Fatalf("raw %s: reply %s carries req id %d, want %d", h.Type, f.Type, f.ReqID, id)
 	}
 	return f
+}
+
+// readWindow GETs key with threshold 4096 and returns the GET_REPLY_RDV
+// naming the server's read window, failing the test on any other answer.
+func (r *rawClient) readWindow(key []byte, flags wire.Flag) wire.Frame {
+	r.t.Helper()
+	g := r.call(wire.Header{Type: wire.Get, Flags: flags, Aux: 4096}, key, nil)
+	if g.Type != wire.GetReplyRdv || g.Status != wire.OK {
+		r.t.Fatalf("raw GET of %q with flags %#x, threshold 4096, answered %s %s, want GET_REPLY_RDV OK",
+			short(key), flags, g.Type, g.Status)
+	}
+	return g
+}
+
+// writeWindow asks to set key to n bytes by rendezvous and returns the
+// SET_RDV_GRANT naming the server's write window, failing the test on any
+// other answer.
+func (r *rawClient) writeWindow(key []byte, n uint64, flags wire.Flag) wire.Frame {
+	r.t.Helper()
+	g := r.call(wire.Header{Type: wire.SetRdvReq, Flags: flags, Length: n}, key, nil)
+	if g.Type != wire.SetRdvGrant || g.Status != wire.OK {
+		r.t.Fatalf("raw SET_RDV_REQ of %q for %d bytes with flags %#x answered %s %s, want SET_RDV_GRANT OK",
+			short(key), n, flags, g.Type, g.Status)
+	}
+	return g
 }
 
 // waitClosed waits until the server drops the connection, discarding

@@ -30,8 +30,7 @@ func roundTrip(t *testing.T, c *rdmakv.Client, key []byte, n int, seed uint64, w
 // testLimits checks the handshake reports the server's configuration.
 func testLimits(t *testing.T, env Env) {
 	cfg := serverConfig(env)
-	s := startServer(t, cfg)
-	c := dial(t, env, s.Addr())
+	s, c := startWithClient(t, env, cfg)
 	l := c.Limits()
 	if l.MaxEager != cfg.MaxEager || l.MaxKey != cfg.MaxKey || l.MaxValue != cfg.MaxValue || l.PoolSize != cfg.PoolSize {
 		t.Errorf("Limits() = %+v, want MaxEager %d MaxKey %d MaxValue %d PoolSize %d (the server's config)",
@@ -81,8 +80,7 @@ func valueSizes(max int64) []int64 {
 }
 
 func testRoundTripSizes(t *testing.T, env Env) {
-	s := startServer(t, bigServerConfig(env))
-	c := dial(t, env, s.Addr())
+	_, c := startWithClient(t, env, bigServerConfig(env))
 	T := 4096 // the documented default threshold
 	for i, n := range valueSizes(env.MaxValue) {
 		key := []byte(fmt.Sprintf("size-%d", n))
@@ -97,8 +95,7 @@ func testRoundTripSizes(t *testing.T, env Env) {
 }
 
 func testThresholdZero(t *testing.T, env Env) {
-	s := startServer(t, serverConfig(env))
-	c := dial(t, env, s.Addr(), rdmakv.WithEagerThreshold(0))
+	_, c := startWithClient(t, env, serverConfig(env), rdmakv.WithEagerThreshold(0))
 	for i, n := range []int{0, 1, 100, 4095, 4097, 64 << 10} {
 		t.Run(sizeName(int64(n)), func(t *testing.T) {
 			roundTrip(t, c, []byte(fmt.Sprintf("zero-%d", n)), n, uint64(100+i), rdmakv.Rendezvous)
@@ -113,9 +110,8 @@ func testThresholdZero(t *testing.T, env Env) {
 
 func testThresholdMaxEager(t *testing.T, env Env) {
 	cfg := serverConfig(env)
-	s := startServer(t, cfg)
 	T := cfg.MaxEager
-	c := dial(t, env, s.Addr(), rdmakv.WithEagerThreshold(T))
+	_, c := startWithClient(t, env, cfg, rdmakv.WithEagerThreshold(T))
 	key := []byte("maxeager")
 	for i, total := range []int{len(key), len(key) + 1, 4096, T / 2, T - 2, T - 1} {
 		t.Run(fmt.Sprintf("total%d", total), func(t *testing.T) {

@@ -17,13 +17,12 @@ import (
 func testSlowConsumer(t *testing.T, env Env) {
 	cfg := serverConfig(env)
 	cfg.RecvDepth = 16
-	s := startServer(t, cfg)
-	before := dial(t, env, s.Addr())
+	s, before := startWithClient(t, env, cfg)
 	key := []byte("popular")
 	val := pattern(8000, 1) // inline for the stuck client, whose threshold is 16 KiB
 	mustSet(t, before, key, val)
 
-	r := rawDial(t, env, s.Addr(), cfg.MaxEager, true, uint32(cfg.MaxEager))
+	r := rawHello(t, env, s.Addr(), cfg.MaxEager, uint32(cfg.MaxEager))
 	r.hold = true
 	flood := make(chan struct{})
 	go func() {

@@ -13,9 +13,8 @@ import (
 // temporary region for that request, so sets and gets of any size must
 // still work, held rendezvous Values included, also concurrently.
 func testStagingOverflow(t *testing.T, env Env) {
-	s := startServer(t, serverConfig(env))
 	const staging = 64 << 10
-	c := dial(t, env, s.Addr(), rdmakv.WithStagingSize(staging))
+	_, c := startWithClient(t, env, serverConfig(env), rdmakv.WithStagingSize(staging))
 	sizes := []int{8000, staging / 2, staging, staging + 1, 1 << 20}
 	for i, n := range sizes {
 		t.Run(sizeName(int64(n)), func(t *testing.T) {

@@ -18,9 +18,8 @@ import (
 // refused, and a closed client gets ErrClosed.
 func testServerStats(t *testing.T, env Env) {
 	cfg := serverConfig(env)
-	s := startServer(t, cfg)
 	// Threshold 0 gives the smallest receive buffers a Go client has.
-	c := dial(t, env, s.Addr(), rdmakv.WithEagerThreshold(0))
+	s, c := startWithClient(t, env, cfg, rdmakv.WithEagerThreshold(0))
 	traces := 0
 	traced := dial(t, env, s.Addr(), rdmakv.WithEagerThreshold(1024),
 		rdmakv.WithTrace(func(context.Context, *rdmakv.Trace) { traces++ }))
@@ -95,7 +94,7 @@ func statsOnTheWire(t *testing.T, env Env, addr string, conns, keys int) {
 		return b
 	}
 	const least = wire.BaseSize + wire.StatsBodySize
-	r := rawDial(t, env, addr, 0, false, 0)
+	r := rawConnect(t, env, addr, 0)
 	if f := r.call(wire.Header{Type: wire.Hello}, nil, hello(least)); f.Type != wire.HelloReply || f.Status != wire.OK {
 		t.Fatalf("HELLO with %d-byte receive buffers answered %s %s", least, f.Type, f.Status)
 	}
@@ -108,12 +107,12 @@ func statsOnTheWire(t *testing.T, env Env, addr string, conns, keys int) {
 		t.Errorf("STATS_REPLY body %+v, want %d connections, %d keys and CPU time", body, conns+1, keys)
 	}
 
-	small := rawDial(t, env, addr, 0, false, 0)
+	small := rawConnect(t, env, addr, 0)
 	small.send(wire.Header{Type: wire.Hello}, nil, hello(least-1))
 	if err := small.waitClosed(10 * time.Second); err != nil {
 		t.Errorf("HELLO with %d-byte receive buffers, too small for a STATS_REPLY: %v", least-1, err)
 	}
-	early := rawDial(t, env, addr, 0, false, 0)
+	early := rawConnect(t, env, addr, 0)
 	early.send(wire.Header{Type: wire.Stats}, nil, nil)
 	if err := early.waitClosed(10 * time.Second); err != nil {
 		t.Errorf("STATS before HELLO: %v", err)

@@ -33,8 +33,7 @@ func TestTCP(t *testing.T) {
 func TestTCPRawFrames(t *testing.T) {
 	env := tcpEnv()
 	guard(t, caseTimeout, func() {
-		s := startServer(t, serverConfig(env))
-		good := dial(t, env, s.Addr())
+		s, good := startWithClient(t, env, serverConfig(env))
 		mustSet(t, good, []byte("before"), pattern(9000, 1))
 
 		// Record what a real client sends when it connects, to cut it short

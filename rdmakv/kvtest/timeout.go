@@ -16,13 +16,12 @@ import (
 // SET_RDV_REQ with a grant; it answers nothing else. It is a server that
 // stopped responding halfway.
 type stuckServer struct {
-	ln       transport.Listener
-	region   transport.Region
-	hello    bool // answer HELLO at all
-	grant    bool
-	maxEager int
-	mu       sync.Mutex
-	conns    []transport.Conn
+	ln     transport.Listener
+	region transport.Region
+	hello  bool // answer HELLO at all
+	grant  bool
+	mu     sync.Mutex
+	conns  []transport.Conn
 }
 
 type stuckConn struct{ s *stuckServer }
@@ -33,10 +32,7 @@ func (h stuckConn) Deliver(c transport.Conn, m *transport.Message) {
 	if err == nil {
 		switch {
 		case f.Type == wire.Hello && h.s.hello:
-			body := make([]byte, wire.LimitsSize)
-			(&wire.Limits{PoolSize: 1 << 20, MaxValue: 1 << 20, MaxEager: uint32(h.s.maxEager), MaxKey: 1024,
-				LeaseMillis: 1000, MaxInflight: 64}).Encode(body)
-			reply = wire.AppendFrame(nil, wire.Header{Type: wire.HelloReply, ReqID: f.ReqID}, nil, body)
+			reply = wire.AppendFrame(nil, wire.Header{Type: wire.HelloReply, ReqID: f.ReqID}, nil, fakeLimits(1000))
 		case f.Type == wire.SetRdvReq && h.s.grant:
 			rkey, gerr := c.Grant(h.s.region, 0, int(f.Length), transport.AccessRemoteWrite)
 			if gerr == nil {
@@ -55,27 +51,13 @@ func (stuckConn) Closed(transport.Conn, error) {}
 
 func startStuck(t *testing.T, env Env, hello, grant bool) *stuckServer {
 	t.Helper()
-	n, err := transport.Lookup(env.Transport)
-	if err != nil {
-		t.Fatalf("transport.Lookup(%q): %v", env.Transport, err)
-	}
-	s := &stuckServer{hello: hello, grant: grant, maxEager: 16 << 10}
-	cfg := transport.Config{MaxMessage: wire.MaxHeaderSize + s.maxEager + wire.MaxKeyLen, RecvDepth: 64, SendDepth: 64}
-	s.ln, err = n.Listen(env.Addr, cfg, func(c transport.Conn) transport.Handler {
+	s := &stuckServer{hello: hello, grant: grant}
+	s.ln, s.region = listenFake(t, env, func(c transport.Conn) transport.Handler {
 		s.mu.Lock()
 		s.conns = append(s.conns, c)
 		s.mu.Unlock()
 		return stuckConn{s}
 	})
-	if err != nil {
-		t.Fatalf("listen for a stuck server: %v", err)
-	}
-	t.Cleanup(func() { s.ln.Close() })
-	s.region, err = s.ln.Register(1<<20, transport.AccessRemoteWrite|transport.AccessRemoteRead)
-	if err != nil {
-		t.Fatalf("stuck server Register: %v", err)
-	}
-	t.Cleanup(func() { s.region.Close() })
 	return s
 }
 

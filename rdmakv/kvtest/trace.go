@@ -16,9 +16,8 @@ import (
 // it answers; and on the wire, only a request with wire.FlagTrace gets a
 // reply carrying the server's time.
 func testTrace(t *testing.T, env Env) {
-	s := startServer(t, serverConfig(env))
 	var got []rdmakv.Trace
-	c := dial(t, env, s.Addr(), rdmakv.WithEagerThreshold(1024),
+	s, c := startWithClient(t, env, serverConfig(env), rdmakv.WithEagerThreshold(1024),
 		rdmakv.WithTrace(func(_ context.Context, tr *rdmakv.Trace) { got = append(got, *tr) }))
 	key := []byte("trace")
 	steps := []struct {
@@ -84,7 +83,7 @@ func checkTrace(t *testing.T, tr rdmakv.Trace, op rdmakv.Op, p rdmakv.Protocol) 
 // traceOnTheWire: a traced GET's reply carries the flag and a server
 // time, an untraced one neither.
 func traceOnTheWire(t *testing.T, env Env, addr string) {
-	r := rawDial(t, env, addr, 16<<10, true, 4096)
+	r := rawHello(t, env, addr, 16<<10, 4096)
 	for _, fl := range []wire.Flag{0, wire.FlagTrace} {
 		f := r.call(wire.Header{Type: wire.Get, Flags: fl, Aux: 4096}, []byte("absent"), nil)
 		traced := f.Flags&wire.FlagTrace != 0

@@ -11,8 +11,7 @@ import (
 // connection keeps working, and checks they are not overwritten before
 // Release.
 func testZeroCopyGet(t *testing.T, env Env) {
-	s := startServer(t, serverConfig(env))
-	c := dial(t, env, s.Addr())
+	_, c := startWithClient(t, env, serverConfig(env))
 	for i, n := range []int{100, 20000} {
 		key := []byte(fmt.Sprintf("zc-%d", n))
 		want := pattern(n, uint64(i))
@@ -43,9 +42,8 @@ func testZeroCopyGet(t *testing.T, env Env) {
 // testHeldValues holds as many Values as the client's depth allows, without
 // releasing any, and checks none of the Gets deadlocks and all stay intact.
 func testHeldValues(t *testing.T, env Env) {
-	s := startServer(t, serverConfig(env))
 	const depth = 8
-	c := dial(t, env, s.Addr(), rdmakv.WithDepth(depth))
+	_, c := startWithClient(t, env, serverConfig(env), rdmakv.WithDepth(depth))
 	sizes := []int{10, 9000, 200, 70000, 1, 5000, 3000, 100000}
 	keys := make([][]byte, len(sizes))
 	for i, n := range sizes {
@@ -80,9 +78,8 @@ func testHeldValues(t *testing.T, env Env) {
 // later replies need, so no Get may stall, and every held Value stays
 // intact, also after the keys are overwritten.
 func testManyHeldEager(t *testing.T, env Env) {
-	s := startServer(t, serverConfig(env))
 	const depth, hold = 4, 64
-	c := dial(t, env, s.Addr(), rdmakv.WithDepth(depth))
+	_, c := startWithClient(t, env, serverConfig(env), rdmakv.WithDepth(depth))
 	sizes := []int{100, 0, 3000, 1}
 	for i, n := range sizes {
 		mustSet(t, c, []byte(fmt.Sprintf("many-%d", i)), pattern(n, uint64(i)))
@@ -117,8 +114,7 @@ func testManyHeldEager(t *testing.T, env Env) {
 // The API promises a second Release is harmless; it must not release a
 // Value some later Get handed out (Values may be pooled).
 func testStaleRelease(t *testing.T, env Env) {
-	s := startServer(t, serverConfig(env))
-	c := dial(t, env, s.Addr())
+	_, c := startWithClient(t, env, serverConfig(env))
 	for _, n := range []int{100, 20000} {
 		a, b := pattern(n, 1), pattern(n, 2)
 		mustSet(t, c, []byte("stale-a"), a)
