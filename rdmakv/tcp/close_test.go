@@ -2,10 +2,8 @@ package tcp
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"io"
-	"net"
 	"testing"
 	"time"
 
@@ -14,8 +12,7 @@ import (
 
 func TestCloseIdempotent(t *testing.T) {
 	p := newPair(t, smallCfg())
-	local := register(t, p.cli, 4096, transport.AccessLocal)
-	remote := register(t, p.srv.ln, 4096, transport.AccessRemoteWrite|transport.AccessRemoteRead)
+	local, remote := p.regions(t, 4096, transport.AccessRemoteWrite|transport.AccessRemoteRead)
 	if err := p.cli.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -64,10 +61,7 @@ func TestHeldMessageOutlivesClose(t *testing.T) {
 
 func TestCloseFailsOpsInFlight(t *testing.T) {
 	// A peer that takes requests and never answers.
-	ln := rawListen(t)
-	cfg := smallCfg()
-	c, rec := dial(t, ln.Addr().String(), cfg)
-	nc := acceptRaw(t, ln)
+	c, rec, nc := dialRawPeer(t, smallCfg())
 	local := register(t, c, 1<<16, transport.AccessLocal)
 	errc := make(chan error, 3)
 	go func() { errc <- c.Read(local, 0, 100, 0x1000, 1) }()
@@ -82,12 +76,7 @@ func TestCloseFailsOpsInFlight(t *testing.T) {
 	}
 	_ = c.Close()
 	for range 3 {
-		select {
-		case err := <-errc:
-			wantErr(t, err, transport.ErrClosed)
-		case <-time.After(hangGuard):
-			t.Fatal("op in flight did not fail on Close")
-		}
+		wantErr(t, await(t, errc, "op in flight did not fail on Close"), transport.ErrClosed)
 	}
 	if err := rec.waitClosed(t); err != nil {
 		t.Fatalf("local close reported %v", err)
@@ -95,9 +84,7 @@ func TestCloseFailsOpsInFlight(t *testing.T) {
 }
 
 func TestPeerKilledMidRead(t *testing.T) {
-	ln := rawListen(t)
-	c, rec := dial(t, ln.Addr().String(), smallCfg())
-	nc := acceptRaw(t, ln)
+	c, rec, nc := dialRawPeer(t, smallCfg())
 	local := register(t, c, 1<<20, transport.AccessLocal)
 	errc := make(chan error, 1)
 	go func() { errc <- c.Read(local, 0, 1<<20, 0x1000, 1) }()
@@ -111,52 +98,33 @@ func TestPeerKilledMidRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = nc.Close()
-	select {
-	case err := <-errc:
-		wantErr(t, err, transport.ErrClosed)
-	case <-time.After(hangGuard):
-		t.Fatal("Read hung after the peer died")
-	}
+	wantErr(t, await(t, errc, "Read hung after the peer died"), transport.ErrClosed)
 	if err := rec.waitClosed(t); err == nil {
 		t.Fatal("Closed got nil for a vanished peer")
 	}
 }
 
 func TestPeerGoneBeforeAnswer(t *testing.T) {
-	ln := rawListen(t)
-	c, _ := dial(t, ln.Addr().String(), smallCfg())
-	nc := acceptRaw(t, ln)
+	c, _, nc := dialRawPeer(t, smallCfg())
 	local := register(t, c, 4096, transport.AccessLocal)
 	errc := make(chan error, 1)
 	go func() { errc <- c.Write(local, 0, 4096, 0x1000, 1) }()
 	readFrameHeader(t, nc)
 	_ = nc.Close()
-	select {
-	case err := <-errc:
-		if err == nil {
-			t.Fatal("Write succeeded with no WRITE_ACK")
-		}
-	case <-time.After(hangGuard):
-		t.Fatal("Write hung after the peer died")
+	if err := await(t, errc, "Write hung after the peer died"); err == nil {
+		t.Fatal("Write succeeded with no WRITE_ACK")
 	}
 }
 
 func TestOpTimeout(t *testing.T) {
-	ln := rawListen(t)
 	cfg := smallCfg()
 	cfg.OpTimeout = 200 * time.Millisecond
-	c, rec := dial(t, ln.Addr().String(), cfg)
-	nc := acceptRaw(t, ln)
+	c, rec, nc := dialRawPeer(t, cfg)
 	local := register(t, c, 4096, transport.AccessLocal)
 	errc := make(chan error, 1)
 	go func() { errc <- c.Read(local, 0, 64, 0x1000, 1) }()
 	readFrameHeader(t, nc) // and never answer
-	select {
-	case err := <-errc:
-		wantErr(t, err, transport.ErrTimeout)
-	case <-time.After(hangGuard):
-		t.Fatal("OpTimeout did not fire")
-	}
+	wantErr(t, await(t, errc, "OpTimeout did not fire"), transport.ErrTimeout)
 	wantErr(t, rec.waitClosed(t), transport.ErrTimeout)
 	wantErr(t, c.Send(nil, nil, nil), transport.ErrClosed)
 }
@@ -210,9 +178,7 @@ func TestListenerCloseClosesConns(t *testing.T) {
 	srv := listen(t, smallCfg())
 	var recs []*recorder
 	for range 3 {
-		dial(t, srv.ln.Addr(), smallCfg())
-		_, r := srv.accepted(t)
-		recs = append(recs, r)
+		recs = append(recs, srv.pair(t, smallCfg()).srec)
 	}
 	if err := srv.ln.Close(); err != nil {
 		t.Fatal(err)
@@ -227,40 +193,6 @@ func TestListenerCloseClosesConns(t *testing.T) {
 	}
 	_, err := srv.ln.Register(10, transport.AccessLocal)
 	wantErr(t, err, transport.ErrClosed)
-}
-
-func rawListen(t testing.TB) net.Listener {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ln.Close() })
-	return ln
-}
-
-func acceptRaw(t testing.TB, ln net.Listener) net.Conn {
-	t.Helper()
-	nc, err := ln.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = nc.Close() })
-	_ = nc.SetDeadline(time.Now().Add(hangGuard))
-	return nc
-}
-
-func readFrameHeader(t testing.TB, nc net.Conn) header {
-	t.Helper()
-	var b [headerSize]byte
-	if _, err := io.ReadFull(nc, b[:]); err != nil {
-		t.Fatal(err)
-	}
-	h, err := decodeHeader(b[:])
-	if err != nil {
-		t.Fatalf("%v (bytes %x, len %d)", err, b, binary.LittleEndian.Uint32(b[4:]))
-	}
-	return h
 }
 
 // closer closes its connection from inside its own callbacks.

@@ -3,7 +3,6 @@ package tcp
 import (
 	"context"
 	"errors"
-	"net"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -41,26 +40,28 @@ func (r *recorder) Closed(c transport.Conn, err error) {
 	r.closed <- err
 }
 
-func (r *recorder) next(t testing.TB) *transport.Message {
+// await returns what ch yields next, failing the test with what if
+// nothing comes within hangGuard.
+func await[T any](t testing.TB, ch <-chan T, what string) T {
 	t.Helper()
 	select {
-	case m := <-r.msgs:
-		return m
+	case v := <-ch:
+		return v
 	case <-time.After(hangGuard):
-		t.Fatal("no message delivered")
-		return nil
+		t.Fatal(what)
 	}
+	var zero T
+	return zero
+}
+
+func (r *recorder) next(t testing.TB) *transport.Message {
+	t.Helper()
+	return await(t, r.msgs, "no message delivered")
 }
 
 func (r *recorder) waitClosed(t testing.TB) error {
 	t.Helper()
-	select {
-	case err := <-r.closed:
-		return err
-	case <-time.After(hangGuard):
-		t.Fatal("Closed was not called")
-		return nil
-	}
+	return await(t, r.closed, "Closed was not called")
 }
 
 // server is a listener whose accepted connections are handed to the test.
@@ -91,13 +92,8 @@ func listen(t testing.TB, cfg transport.Config) *server {
 
 func (s *server) accepted(t testing.TB) (transport.Conn, *recorder) {
 	t.Helper()
-	select {
-	case c := <-s.conns:
-		return c, <-s.recs
-	case <-time.After(hangGuard):
-		t.Fatal("no connection accepted")
-		return nil, nil
-	}
+	c := await(t, s.conns, "no connection accepted")
+	return c, <-s.recs
 }
 
 func dial(t testing.TB, addr string, cfg transport.Config) (transport.Conn, *recorder) {
@@ -120,12 +116,27 @@ type pair struct {
 	crec, srec *recorder
 }
 
+// newPair listens with cfg and dials the listener once.
 func newPair(t testing.TB, cfg transport.Config) *pair {
 	t.Helper()
-	p := &pair{srv: listen(t, cfg)}
-	p.cli, p.crec = dial(t, p.srv.ln.Addr(), cfg)
-	p.sc, p.srec = p.srv.accepted(t)
+	return listen(t, cfg).pair(t, cfg)
+}
+
+// pair dials s with cfg and takes the end s accepted.
+func (s *server) pair(t testing.TB, cfg transport.Config) *pair {
+	t.Helper()
+	p := &pair{srv: s}
+	p.cli, p.crec = dial(t, s.ln.Addr(), cfg)
+	p.sc, p.srec = s.accepted(t)
 	return p
+}
+
+// regions registers n bytes on the client for its side of one-sided
+// transfers and n bytes on the server's listener, with remote access, for
+// them to target.
+func (p *pair) regions(t testing.TB, n int, remote transport.Access) (local, target transport.Region) {
+	t.Helper()
+	return register(t, p.cli, n, transport.AccessLocal), register(t, p.srv.ln, n, remote)
 }
 
 func register(t testing.TB, r interface {
@@ -144,23 +155,6 @@ func fill(b []byte, seed byte) {
 	for i := range b {
 		b[i] = byte(i*7) + seed
 	}
-}
-
-// rawDial opens a plain TCP socket, for feeding a listener bad frames.
-func rawDial(t testing.TB, addr string) *net.TCPConn {
-	t.Helper()
-	nc, err := net.DialTimeout("tcp", addr, hangGuard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = nc.Close() })
-	return nc.(*net.TCPConn)
-}
-
-func encodeFrame(h header, payload []byte) []byte {
-	b := make([]byte, headerSize, headerSize+len(payload))
-	h.encode(b)
-	return append(b, payload...)
 }
 
 func wantErr(t testing.TB, err, target error) {

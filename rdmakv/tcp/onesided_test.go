@@ -3,7 +3,6 @@ package tcp
 import (
 	"bytes"
 	"testing"
-	"time"
 
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
@@ -11,8 +10,7 @@ import (
 func TestWriteReadRoundTrip(t *testing.T) {
 	const size = 8 << 20
 	p := newPair(t, smallCfg())
-	remote := register(t, p.srv.ln, size, transport.AccessRemoteRead|transport.AccessRemoteWrite)
-	local := register(t, p.cli, size, transport.AccessLocal)
+	local, remote := p.regions(t, size, transport.AccessRemoteRead|transport.AccessRemoteWrite)
 	for _, n := range []int{0, 1, 7, 4095, 64<<10 + 3, 3 << 20} {
 		src := local.Bytes()[:n]
 		fill(src, byte(n))
@@ -37,8 +35,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 
 func TestWriteImm(t *testing.T) {
 	p := newPair(t, smallCfg())
-	remote := register(t, p.srv.ln, 4<<20, transport.AccessRemoteWrite)
-	local := register(t, p.cli, 4<<20, transport.AccessLocal)
+	local, remote := p.regions(t, 4<<20, transport.AccessRemoteWrite)
 	for i, n := range []int{0, 100, 4 << 20} {
 		fill(local.Bytes()[:n], byte(i+1))
 		imm := uint32(0xabc000 + i)
@@ -63,8 +60,7 @@ func TestWriteImm(t *testing.T) {
 func TestWriteImmConsumesRecvBuffer(t *testing.T) {
 	cfg := transport.Config{MaxMessage: 256, RecvDepth: 2, SendDepth: 4}
 	p := newPair(t, cfg)
-	remote := register(t, p.srv.ln, 4096, transport.AccessRemoteWrite)
-	local := register(t, p.cli, 4096, transport.AccessLocal)
+	local, remote := p.regions(t, 4096, transport.AccessRemoteWrite)
 	for range cfg.RecvDepth {
 		if err := p.cli.Send([]byte("hold"), nil, nil); err != nil {
 			t.Fatal(err)
@@ -120,8 +116,7 @@ func TestCrossReads(t *testing.T) {
 
 func TestLocalRangeChecked(t *testing.T) {
 	p := newPair(t, smallCfg())
-	remote := register(t, p.srv.ln, 4096, transport.AccessRemoteWrite)
-	local := register(t, p.cli, 4096, transport.AccessLocal)
+	local, remote := p.regions(t, 4096, transport.AccessRemoteWrite)
 	for _, c := range []struct{ off, n int }{{-1, 1}, {0, -1}, {4096, 1}, {1, 4096}, {0, 1 << 62}} {
 		if err := p.cli.Write(local, c.off, c.n, remote.Addr(), remote.RKey()); err == nil {
 			t.Fatalf("local range [%d,+%d) accepted", c.off, c.n)
@@ -156,19 +151,9 @@ func TestWriteImmWaitingDoesNotPinTarget(t *testing.T) {
 	}
 	closed := make(chan error, 1)
 	go func() { closed <- remote.Close() }()
-	select {
-	case err := <-closed:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(hangGuard):
-		t.Fatal("Region.Close blocked behind a WriteImm waiting for a receive buffer")
+	if err := await(t, closed, "Region.Close blocked behind a WriteImm waiting for a receive buffer"); err != nil {
+		t.Fatal(err)
 	}
 	held.Release()
-	select {
-	case err := <-done:
-		wantErr(t, err, transport.ErrRemoteAccess)
-	case <-time.After(hangGuard):
-		t.Fatal("WriteImm hung")
-	}
+	wantErr(t, await(t, done, "WriteImm hung"), transport.ErrRemoteAccess)
 }

@@ -56,12 +56,11 @@ func TestRawSocketGarbage(t *testing.T) {
 				t.Fatalf("Closed got %v, want an error naming %q", err, tc.want)
 			}
 			// The listener still accepts and serves.
-			c, _ := dial(t, srv.ln.Addr(), smallCfg())
-			_, r2 := srv.accepted(t)
-			if err := c.Send([]byte("ok"), nil, nil); err != nil {
+			next := srv.pair(t, smallCfg())
+			if err := next.cli.Send([]byte("ok"), nil, nil); err != nil {
 				t.Fatal(err)
 			}
-			if m := r2.next(t); !bytes.Equal(m.Data, []byte("ok")) {
+			if m := next.srec.next(t); !bytes.Equal(m.Data, []byte("ok")) {
 				t.Fatalf("got %q", m.Data)
 			} else {
 				m.Release()

@@ -52,11 +52,7 @@ func TestRevokeWaitsForInFlightRead(t *testing.T) {
 	if err := sc.Send([]byte("stall"), nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-g.entered:
-	case <-time.After(hangGuard):
-		t.Fatal("client never delivered the stalling SEND")
-	}
+	await(t, g.entered, "client never delivered the stalling SEND")
 	readDone := make(chan error, 1)
 	go func() { readDone <- cli.Read(local, 0, n, pool.Addr(), k) }()
 	// Give the responder time to start streaming; either order is correct,
@@ -71,19 +67,9 @@ func TestRevokeWaitsForInFlightRead(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	close(g.gate)
 
-	var rerr error
-	select {
-	case rerr = <-readDone:
-	case <-time.After(hangGuard):
-		t.Fatal("READ never completed")
-	}
-	select {
-	case err := <-revoked:
-		if err != nil {
-			t.Fatalf("Revoke: %v", err)
-		}
-	case <-time.After(hangGuard):
-		t.Fatal("Revoke never returned")
+	rerr := await(t, readDone, "READ never completed")
+	if err := await(t, revoked, "Revoke never returned"); err != nil {
+		t.Fatalf("Revoke: %v", err)
 	}
 	if rerr != nil {
 		if !errors.Is(rerr, transport.ErrRemoteAccess) {

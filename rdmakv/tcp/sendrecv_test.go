@@ -153,13 +153,8 @@ func TestBackpressure(t *testing.T) {
 		}
 		m.Release()
 	}
-	select {
-	case err := <-errc:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(hangGuard):
-		t.Fatal("sender never finished after release")
+	if err := await(t, errc, "sender never finished after release"); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -179,12 +174,11 @@ func TestTooLargeSend(t *testing.T) {
 	}
 	wantErr(t, p.cli.Send([]byte("x"), nil, nil), transport.ErrClosed)
 	// Exactly MaxMessage is fine on a fresh connection.
-	c2, _ := dial(t, p.srv.ln.Addr(), smallCfg())
-	_, r2 := p.srv.accepted(t)
-	if err := c2.Send(big[:smallCfg().MaxMessage], nil, nil); err != nil {
+	fresh := p.srv.pair(t, smallCfg())
+	if err := fresh.cli.Send(big[:smallCfg().MaxMessage], nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	m := r2.next(t)
+	m := fresh.srec.next(t)
 	if len(m.Data) != smallCfg().MaxMessage {
 		t.Fatalf("got %d bytes", len(m.Data))
 	}

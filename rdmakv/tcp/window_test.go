@@ -19,13 +19,9 @@ func TestRemoteAccessFaults(t *testing.T) {
 	open := register(t, srv.ln, 1<<16, transport.AccessRemoteRead|transport.AccessRemoteWrite)
 
 	// A bystander connection that must keep working throughout.
-	by, _ := dial(t, srv.ln.Addr(), smallCfg())
-	bySrv, _ := srv.accepted(t)
-	byLocal := register(t, by, 1<<16, transport.AccessLocal)
-	byKey, err := bySrv.Grant(pool, 0, 1<<16, transport.AccessRemoteRead|transport.AccessRemoteWrite)
-	if err != nil {
-		t.Fatal(err)
-	}
+	by := srv.pair(t, smallCfg())
+	byLocal := register(t, by.cli, 1<<16, transport.AccessLocal)
+	byKey := grant(t, by.sc, pool, 0, 1<<16, transport.AccessRemoteRead|transport.AccessRemoteWrite)
 
 	const wOff, wLen = 4096, 8192
 	cases := []struct {
@@ -83,27 +79,26 @@ func TestRemoteAccessFaults(t *testing.T) {
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c, crec := dial(t, srv.ln.Addr(), smallCfg())
-			sc, srec := srv.accepted(t)
-			local := register(t, c, 1<<16, transport.AccessLocal)
-			err := tc.op(c, local, sc)
+			p := srv.pair(t, smallCfg())
+			local := register(t, p.cli, 1<<16, transport.AccessLocal)
+			err := tc.op(p.cli, local, p.sc)
 			wantErr(t, err, transport.ErrRemoteAccess)
 			if !strings.Contains(err.Error(), tc.reason) {
 				t.Fatalf("initiator error %q does not say %q", err, tc.reason)
 			}
-			serr := srec.waitClosed(t)
+			serr := p.srec.waitClosed(t)
 			wantErr(t, serr, transport.ErrRemoteAccess)
 			for _, word := range []string{tc.reason, "rkey", "addr", "len"} {
 				if !strings.Contains(serr.Error(), word) {
 					t.Fatalf("target's Closed error %q does not name %q", serr, word)
 				}
 			}
-			wantErr(t, crec.waitClosed(t), transport.ErrRemoteAccess)
-			wantErr(t, c.Send([]byte("x"), nil, nil), transport.ErrClosed)
+			wantErr(t, p.crec.waitClosed(t), transport.ErrRemoteAccess)
+			wantErr(t, p.cli.Send([]byte("x"), nil, nil), transport.ErrClosed)
 
 			// The bystander is untouched.
 			fill(byLocal.Bytes(), byte(i))
-			if err := by.Write(byLocal, 0, 1<<16, pool.Addr(), byKey); err != nil {
+			if err := by.cli.Write(byLocal, 0, 1<<16, pool.Addr(), byKey); err != nil {
 				t.Fatalf("bystander write: %v", err)
 			}
 			if !bytes.Equal(pool.Bytes()[:1<<16], byLocal.Bytes()) {
@@ -226,10 +221,8 @@ func TestRegions(t *testing.T) {
 // domain is its own.
 func TestProtectionDomains(t *testing.T) {
 	srv := listen(t, smallCfg())
-	a, _ := dial(t, srv.ln.Addr(), smallCfg())
-	sa, _ := srv.accepted(t)
-	b, _ := dial(t, srv.ln.Addr(), smallCfg())
-	_, _ = srv.accepted(t)
+	pa, pb := srv.pair(t, smallCfg()), srv.pair(t, smallCfg())
+	a, sa, b := pa.cli, pa.sc, pb.cli
 	// Registered through accepted connection sa, reachable through sb too.
 	shared := register(t, sa, 4096, transport.AccessRemoteRead|transport.AccessRemoteWrite)
 	la := register(t, a, 4096, transport.AccessRemoteRead)
