@@ -76,19 +76,13 @@ var fields = [typeEnd]field{
 	SetFin:         fLength | fToken,
 }
 
-// headerLens is HeaderLen by type, worked out once.
+// headerLens is HeaderLen by type: what Encode writes for an untraced
+// header of that type, worked out once so the fields' widths are spelled
+// only in Encode and decode.
 var headerLens = func() (l [typeEnd]uint8) {
-	for t, f := range fields {
-		n := BaseSize
-		for _, w := range [...]struct {
-			f field
-			n int
-		}{{fAddr, 8}, {fLength, 8}, {fVersion, 8}, {fRKey, 4}, {fToken, 4}, {fAux, 4}} {
-			if f&w.f != 0 {
-				n += w.n
-			}
-		}
-		l[t] = uint8(n)
+	var b [MaxHeaderSize]byte
+	for t := range l {
+		l[t] = uint8((&Header{Type: Type(t)}).Encode(b[:]))
 	}
 	return l
 }()
