@@ -30,14 +30,7 @@ func (c *Client) Set(ctx context.Context, key, value []byte) error {
 		if err := c.call(s, wire.Header{Type: wire.Set, Flags: c.tflag}, key, value); err != nil {
 			return err
 		}
-		m, f, err := c.wait(ctx, s, wire.SetReply)
-		if err != nil {
-			return err
-		}
-		st := f.Status
-		m.Release()
-		c.traceEnd(ctx, s, Eager)
-		return statusErr("SET", st)
+		return c.finish(ctx, s, wire.SetReply, Eager, "SET")
 	}
 	return c.setRendezvous(ctx, s, key, value)
 }
@@ -106,14 +99,7 @@ func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte)
 		return err
 	}
 	c.traceAt(&s.trace.Moved)
-	m, f, err = c.wait(ctx, s, wire.SetReply)
-	if err != nil {
-		return err
-	}
-	st := f.Status
-	m.Release()
-	c.traceEnd(ctx, s, Rendezvous)
-	return statusErr("SET", st)
+	return c.finish(ctx, s, wire.SetReply, Rendezvous, "SET")
 }
 
 // Get fetches key's value (kv_get). The Value views client memory (a
@@ -237,12 +223,5 @@ func (c *Client) Delete(ctx context.Context, key []byte) error {
 	if err := c.call(s, wire.Header{Type: wire.Delete, Flags: c.tflag}, key, nil); err != nil {
 		return err
 	}
-	m, f, err := c.wait(ctx, s, wire.DeleteReply)
-	if err != nil {
-		return err
-	}
-	st := f.Status
-	m.Release()
-	c.traceEnd(ctx, s, Eager)
-	return statusErr("DELETE", st)
+	return c.finish(ctx, s, wire.DeleteReply, Eager, "DELETE")
 }

@@ -185,6 +185,20 @@ func (c *Client) wait(ctx context.Context, s *cslot, want wire.Type) (*transport
 	return nil, wire.Frame{}, err
 }
 
+// finish waits for the reply that ends an operation without a value
+// (SET_REPLY, DELETE_REPLY), closes the operation's trace as protocol p,
+// and returns the reply's status as an error.
+func (c *Client) finish(ctx context.Context, s *cslot, reply wire.Type, p Protocol, op string) error {
+	m, f, err := c.wait(ctx, s, reply)
+	if err != nil {
+		return err
+	}
+	st := f.Status
+	m.Release()
+	c.traceEnd(ctx, s, p)
+	return statusErr(op, st)
+}
+
 // errNoReply is await's timeout, worded by its callers.
 var errNoReply = errors.New("no reply")
 
