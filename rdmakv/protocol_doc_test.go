@@ -23,17 +23,23 @@ var cOperations = []string{
 	"kv_open", "kv_set", "kv_get", "kv_release", "kv_close",
 }
 
+// protocolDoc is the text of docs/PROTOCOL.md.
+func protocolDoc(t *testing.T) string {
+	t.Helper()
+	doc, err := os.ReadFile("../docs/PROTOCOL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(doc)
+}
+
 var docRef = regexp.MustCompile("`((?:rdmakv|cmd)/[\\w/]+\\.go):([\\w.]+)`")
 
 // TestProtocolDocMapping keeps the C-design table in docs/PROTOCOL.md true:
 // every C operation has a row, and every file:function it names exists, so
 // a rename that forgets the document fails here.
 func TestProtocolDocMapping(t *testing.T) {
-	doc, err := os.ReadFile("../docs/PROTOCOL.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(doc)
+	text := protocolDoc(t)
 	start := strings.Index(text, "## Mapping from the original C design")
 	if start < 0 {
 		t.Fatal("docs/PROTOCOL.md has no mapping section")
@@ -109,11 +115,7 @@ var docCodeRow = regexp.MustCompile("^\\|\\s*(\\d+)\\s*\\|\\s*`([A-Z_]+)`")
 // TestProtocolDocCodes checks the type and status tables of
 // docs/PROTOCOL.md against the wire package, both ways.
 func TestProtocolDocCodes(t *testing.T) {
-	doc, err := os.ReadFile("../docs/PROTOCOL.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(doc)
+	text := protocolDoc(t)
 	table := func(heading string) map[int]string {
 		i := strings.Index(text, heading)
 		if i < 0 {
