@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/netip"
+	"slices"
 	"sync"
 	"time"
 
@@ -136,10 +138,7 @@ func (s *Server) Close() error {
 		// Connections closed by the listener have run Closed, which
 		// revoked their windows; anything left is released here.
 		s.connMu.Lock()
-		left := make([]*sconn, 0, len(s.conns))
-		for c := range s.conns {
-			left = append(left, c)
-		}
+		left := slices.Collect(maps.Keys(s.conns))
 		s.connMu.Unlock()
 		for _, c := range left {
 			c.drop()

@@ -2,7 +2,9 @@ package tcp
 
 import (
 	"errors"
+	"maps"
 	"net"
+	"slices"
 	"sync"
 	"time"
 
@@ -50,10 +52,7 @@ func (l *listener) Close() error {
 		_ = l.ln.Close()
 		<-l.done
 		l.mu.Lock()
-		conns := make([]*conn, 0, len(l.conns))
-		for c := range l.conns {
-			conns = append(conns, c)
-		}
+		conns := slices.Collect(maps.Keys(l.conns))
 		l.mu.Unlock()
 		for _, c := range conns {
 			_ = c.Close()
