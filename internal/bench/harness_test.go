@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kvbench/kvbench/internal/bench"
+	"github.com/kvbench/kvbench/internal/report"
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/workload"
 )
@@ -67,7 +68,7 @@ func TestHarnessRecordsTheLink(t *testing.T) {
 	if n := strings.Count(logs.String(), "transport auto: using tcp"); n != 1 {
 		t.Errorf("the choice said %d times:\n%s", n, logs.String())
 	}
-	dir, err := results.WriteRun(t.TempDir(), w.Name, run, cells)
+	dir, err := results.WriteRun(t.TempDir(), w.Name, run, cells, report.WriteSummary)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -319,18 +319,26 @@ func (r *runner) preload(ws []*worker, th, size int) error {
 	return nil
 }
 
+// ErrorCounts are the operations that did not simply succeed, by kind
+// name, as results.Cell.Errors holds them; a kind that never happened is
+// absent.
+func (m *Measurement) ErrorCounts() map[string]int64 {
+	out := map[string]int64{}
+	for k, n := range m.Errors {
+		if k != int(KindNone) && n != 0 {
+			out[ErrorKind(k).String()] = n
+		}
+	}
+	return out
+}
+
 // Cell converts a measurement to its results.json form, naming its
 // interval log (relative to the run directory) with results.HlogName.
 func (m *Measurement) Cell() (results.Cell, error) {
 	c := results.Cell{
 		Op: m.Op.String(), ValueSize: m.ValueSize, Threshold: m.Threshold, Protocol: m.Protocol.String(),
-		Count: m.Count, Errors: map[string]int64{}, DurationNs: int64(m.Duration), Load: m.Load,
+		Count: m.Count, Errors: m.ErrorCounts(), DurationNs: int64(m.Duration), Load: m.Load,
 		IntervalNs: intervalNs,
-	}
-	for k, n := range m.Errors {
-		if k != int(KindNone) && n != 0 {
-			c.Errors[ErrorKind(k).String()] = n
-		}
 	}
 	if m.Duration > 0 {
 		secs := m.Duration.Seconds()

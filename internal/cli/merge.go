@@ -53,7 +53,7 @@ when ranks are missing or the runs' measure windows do not overlap.`,
 			if name == "" {
 				name = "run"
 			}
-			dir, err := results.WriteRun(out, name+"-merged", run, cells)
+			dir, err := results.WriteRun(out, name+"-merged", run, cells, report.WriteSummary)
 			if err != nil && !errors.Is(err, results.ErrLatest) {
 				return err
 			}

@@ -19,12 +19,15 @@ func newReportCmd() *cobra.Command {
 		Use:   "report RESULTS_DIR",
 		Short: "Print a run's cells as a table, markdown, CSV or JSON",
 		Long: `report reads RESULTS_DIR/results.json (or a results.json path) and prints
-one row per cell: op, value size, threshold, protocol, count, errors,
+one row per cell: op, value size, threshold, protocol, count, errors
+(failed operations; a miss, not_found, is an answer and not one),
 throughput, latency percentiles and, for a run that measured it, CPU time
 per operation of the cell's measure phase: the client's (cpu_c) and the
 server's (cpu_s), or "proc" where the server ran inside kvbench and cpu_c
 is the whole process's. table and markdown are for people (units scaled);
-csv and json keep raw numbers (nanoseconds, bytes/s).
+csv and json keep raw numbers (nanoseconds, bytes/s). summary is the
+table kvbench run printed (summary.txt): the cells in the order they ran,
+misses beside errors.
 With --phases it prints where each cell's time went instead: the p50 of
 each phase (client, network, server, and the rendezvous steps) of a run
 recorded with --phases. With --spread it prints, for every (op, value size,

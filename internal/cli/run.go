@@ -14,6 +14,7 @@ import (
 	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/mpi"
 	"github.com/kvbench/kvbench/internal/progress"
+	"github.com/kvbench/kvbench/internal/report"
 	"github.com/kvbench/kvbench/internal/results"
 	_ "github.com/kvbench/kvbench/rdmakv/tcp"   // the TCP transport
 	_ "github.com/kvbench/kvbench/rdmakv/verbs" // the RDMA verbs transport (cgo, libibverbs)
@@ -58,6 +59,8 @@ out and what to change, without measuring anything.
 Results go to a new directory results/<workload>-<YYYYmmdd-HHMMSS> (or under
 -o DIR): results.json, hlog/*.hlog (HdrHistogram interval logs, one per
 cell) and summary.txt; results/latest (or DIR/latest) then links to it.
+The table run prints (summary.txt) counts failed operations as errors and
+the not_found answers to gets and deletes of absent keys as misses.
 A cell not to be trusted (two latency modes, p50 far above t_min, swinging
 per-second rates, a p50 unlike the same cell's at other thresholds) is
 marked "!" in the table and its warnings follow it; results.json keeps them.
@@ -188,7 +191,7 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 // --quiet, else the summary table and the path.
 func saveRun(cmd *cobra.Command, f *runFlags, name string, run *results.Run, cells []results.CellLog) (string, error) {
 	stdout := cmd.OutOrStdout()
-	dir, err := results.WriteRun(f.out, name, run, cells)
+	dir, err := results.WriteRun(f.out, name, run, cells, report.WriteSummary)
 	switch {
 	case errors.Is(err, results.ErrLatest):
 		// A convenience for scripts; the run itself is complete without it.
@@ -201,7 +204,7 @@ func saveRun(cmd *cobra.Command, f *runFlags, name string, run *results.Run, cel
 		return dir, nil
 	}
 	fmt.Fprintln(stdout)
-	if err := results.WriteSummary(stdout, run); err != nil {
+	if err := report.WriteSummary(stdout, run); err != nil {
 		return dir, err
 	}
 	fmt.Fprintf(stdout, "results: %s\n", dir)

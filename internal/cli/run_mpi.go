@@ -13,6 +13,7 @@ import (
 	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/merge"
 	"github.com/kvbench/kvbench/internal/mpi"
+	"github.com/kvbench/kvbench/internal/report"
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/workload"
 )
@@ -162,7 +163,7 @@ func (c *checkpoint) save(rep *bench.Report) error {
 			return err
 		}
 	}
-	return results.RewriteRun(c.dir, run, cells)
+	return results.RewriteRun(c.dir, run, cells, report.WriteSummary)
 }
 
 // remove deletes the checkpoint once rank 0 holds its results.

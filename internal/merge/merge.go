@@ -129,11 +129,7 @@ func minTime(a, b time.Time) time.Time {
 func summary(r *results.Run) results.RankSummary {
 	s := results.RankSummary{Rank: r.Rank.Rank, Host: r.Host.Hostname, Start: r.Start, End: r.End}
 	for _, c := range r.Cells {
-		var errs int64
-		for _, n := range c.Errors {
-			errs += n
-		}
-		s.Cells = append(s.Cells, results.RankCell{Name: c.Name(), Count: c.Count, Errors: errs,
+		s.Cells = append(s.Cells, results.RankCell{Name: c.Name(), Count: c.Count, Errors: c.Failures(),
 			ThroughputOps: c.ThroughputOps, P50: c.Latency.P50, P99: c.Latency.P99, Histogram: c.Histogram})
 	}
 	return s

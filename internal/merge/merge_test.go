@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kvbench/kvbench/internal/report"
 	"github.com/kvbench/kvbench/internal/report/synth"
 	"github.com/kvbench/kvbench/internal/results"
 )
@@ -78,7 +79,7 @@ func TestMergeAddsTheRanks(t *testing.T) {
 		}
 	}
 	// And it writes a results directory that reads back.
-	dir, err := results.WriteRun(t.TempDir(), "merged", run, logs)
+	dir, err := results.WriteRun(t.TempDir(), "merged", run, logs, report.WriteSummary)
 	if err != nil {
 		t.Fatal(err)
 	}

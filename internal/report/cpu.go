@@ -4,33 +4,33 @@ import (
 	"strconv"
 
 	"github.com/kvbench/kvbench/internal/results"
-	"github.com/kvbench/kvbench/internal/units"
 )
 
-// cpuScopes says whether any row has CPU figures, and whether any has
+// cpuScopes says whether any cell has CPU figures, and whether any has
 // them in process scope.
-func cpuScopes(rows []Row) (cpu, proc bool) {
-	for _, r := range rows {
-		if r.CPU != nil {
+func cpuScopes(cells []results.Cell) (cpu, proc bool) {
+	for _, c := range cells {
+		if c.CPU != nil {
 			cpu = true
-			proc = proc || r.CPU.Scope == results.CPUScopeProcess
+			proc = proc || c.CPU.Scope == results.CPUScopeProcess
 		}
 	}
 	return cpu, proc
 }
 
-// cpuCells are a row's cpu_c/op and cpu_s/op: "-" where not measured,
-// "proc" for the server of a process-scope cell (its CPU is in cpu_c).
-func cpuCells(c *results.CellCPU) []string {
+// cpuCells are a cell's client and server CPU time per operation, each
+// nanosecond figure shown by dur: "-" where not measured, "proc" for the
+// server of a process-scope cell (its CPU is in the client's).
+func cpuCells(c *results.CellCPU, dur func(ns float64) string) []string {
 	switch {
 	case c == nil:
 		return []string{"-", "-"}
 	case c.Scope == results.CPUScopeProcess:
-		return []string{units.Duration(c.Client.NsPerOp), "proc"}
+		return []string{dur(c.Client.NsPerOp), "proc"}
 	case c.Server == nil:
-		return []string{units.Duration(c.Client.NsPerOp), "-"}
+		return []string{dur(c.Client.NsPerOp), "-"}
 	}
-	return []string{units.Duration(c.Client.NsPerOp), units.Duration(c.Server.NsPerOp)}
+	return []string{dur(c.Client.NsPerOp), dur(c.Server.NsPerOp)}
 }
 
 // csvCPUColumns are the CSV's CPU columns, every row having them: empty

@@ -13,7 +13,8 @@ import (
 
 // A report does not depend on the order results.json lists the cells in,
 // which is the order they ran in: the same run with its cells reversed
-// reports the same, in every format and every view.
+// reports the same, in every format and every view but the summary, which
+// is run's own table of the cells as they ran (TestSummaryKeepsRunOrder).
 func TestReportIgnoresCellOrder(t *testing.T) {
 	views := map[string]func(io.Writer, *results.Run, string) error{
 		"cells": Write, "phases": WritePhases, "spread": WriteSpread,
@@ -37,6 +38,9 @@ func TestReportIgnoresCellOrder(t *testing.T) {
 		slices.Reverse(reversed.Cells)
 		for name, write := range views {
 			for _, format := range Formats {
+				if name == "cells" && format == "summary" {
+					continue
+				}
 				var a, b bytes.Buffer
 				errA, errB := write(&a, run, format), write(&b, &reversed, format)
 				if fmt.Sprint(errA) != fmt.Sprint(errB) || a.String() != b.String() {

@@ -76,7 +76,7 @@ func WritePhases(w io.Writer, run *results.Run, format string) error {
 			Cells    []PhaseRow `json:"cells"`
 		}{WorkloadName(run), names, rows})
 	}
-	return fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+	return unknownFormat(format, viewFormats)
 }
 
 func phaseTableRow(r PhaseRow, names []string) []string {

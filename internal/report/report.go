@@ -1,5 +1,5 @@
 // Package report renders a run's results.json as a table, markdown, CSV or
-// JSON, one row per cell.
+// JSON, one row per cell, or as the summary table kvbench run prints.
 package report
 
 import (
@@ -18,8 +18,13 @@ import (
 	"github.com/kvbench/kvbench/internal/units"
 )
 
-// Formats lists the accepted --format values.
-var Formats = []string{"table", "markdown", "csv", "json"}
+// Formats lists the accepted --format values: the views' (viewFormats),
+// then the summary, which only the cells have.
+var Formats = append(slices.Clip(viewFormats), "summary")
+
+// viewFormats are the formats of every view: the cells, their phases and
+// their spread across thresholds.
+var viewFormats = []string{"table", "markdown", "csv", "json"}
 
 // Row is one cell flattened for output. Latencies are nanoseconds and rates
 // per second so CSV and JSON keep full precision.
@@ -29,7 +34,7 @@ type Row struct {
 	Threshold   int     `json:"threshold"`
 	Protocol    string  `json:"protocol"`
 	Count       int64   `json:"count"`
-	Errors      int64   `json:"errors"`
+	Errors      int64   `json:"errors"` // results.Cell.Failures: misses are not errors
 	OpsPerSec   float64 `json:"throughput_ops"`
 	BytesPerSec float64 `json:"throughput_bytes"`
 	P50         int64   `json:"p50_ns"`
@@ -44,29 +49,31 @@ type Row struct {
 	Warnings []results.Warning `json:"warnings,omitempty"`
 }
 
-// Rows flattens and orders the cells: by op, value size, threshold, then
-// protocol, so eager and rendezvous at one size sit next to each other.
+// Rows flattens the cells, ordered as sorted orders them.
 func Rows(run *results.Run) []Row {
 	rows := make([]Row, 0, len(run.Cells))
-	for _, c := range run.Cells {
-		var errs int64
-		for _, n := range c.Errors {
-			errs += n
-		}
+	for _, c := range sorted(run) {
 		rows = append(rows, Row{
 			Op: c.Op, ValueSize: c.ValueSize, Threshold: c.Threshold, Protocol: c.Protocol,
-			Count: c.Count, Errors: errs,
+			Count: c.Count, Errors: c.Failures(),
 			OpsPerSec: c.ThroughputOps, BytesPerSec: c.ThroughputBytes,
 			P50: c.Latency.P50, P90: c.Latency.P90, P99: c.Latency.P99, P999: c.Latency.P999, Max: c.Latency.Max,
 			CPU:      c.CPU,
 			Warnings: c.Warnings,
 		})
 	}
-	slices.SortStableFunc(rows, func(a, b Row) int {
+	return rows
+}
+
+// sorted orders run's cells by op, value size, threshold, then protocol,
+// so eager and rendezvous at one size sit next to each other.
+func sorted(run *results.Run) []results.Cell {
+	cells := slices.Clone(run.Cells)
+	slices.SortStableFunc(cells, func(a, b results.Cell) int {
 		return cmp.Or(cmp.Compare(a.Op, b.Op), cmp.Compare(a.ValueSize, b.ValueSize),
 			cmp.Compare(a.Threshold, b.Threshold), cmp.Compare(a.Protocol, b.Protocol))
 	})
-	return rows
+	return cells
 }
 
 // Write renders run in format (one of Formats).
@@ -80,8 +87,14 @@ func Write(w io.Writer, run *results.Run, format string) error {
 		return writeCSV(w, run)
 	case "json":
 		return writeJSON(w, run)
+	case "summary":
+		return WriteSummary(w, run)
 	}
-	return fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+	return unknownFormat(format, Formats)
+}
+
+func unknownFormat(format string, known []string) error {
+	return fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(known, ", "))
 }
 
 // WorkloadName digs the name out of the generic workload document.
@@ -121,7 +134,7 @@ func header(run *results.Run) [][2]string {
 		{"version", strings.TrimSpace(run.Version + " " + run.Revision)},
 		{"seed", strconv.FormatUint(run.Seed, 10)},
 	}
-	if cpu, proc := cpuScopes(Rows(run)); cpu {
+	if cpu, proc := cpuScopes(run.Cells); cpu {
 		note := "per operation of the cell's measure phase, over all its operations: cpu_c the client's, cpu_s the server's"
 		if proc {
 			note += "; proc: the server ran inside kvbench, so cpu_c is the process's, both sides together"
@@ -137,9 +150,9 @@ var tableColumns = []string{"op", "value", "threshold", "protocol", "count", "er
 // cpuColumns follow tableColumns when any cell has CPU figures.
 var cpuColumns = []string{"cpu_c/op", "cpu_s/op"}
 
-// columns are the table's columns for rows.
-func columns(rows []Row) []string {
-	if cpu, _ := cpuScopes(rows); cpu {
+// columns are the table's columns for run.
+func columns(run *results.Run) []string {
+	if cpu, _ := cpuScopes(run.Cells); cpu {
 		return append(slices.Clip(tableColumns), cpuColumns...)
 	}
 	return tableColumns
@@ -152,7 +165,7 @@ func humanRow(r Row, cpu bool) []string {
 		units.Duration(float64(r.P50)), units.Duration(float64(r.P90)), units.Duration(float64(r.P99)),
 		units.Duration(float64(r.P999)), units.Duration(float64(r.Max))}
 	if cpu {
-		out = append(out, cpuCells(r.CPU)...)
+		out = append(out, cpuCells(r.CPU, units.Duration)...)
 	}
 	return out
 }
@@ -168,7 +181,7 @@ func writeTable(w io.Writer, run *results.Run) error {
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	rows := Rows(run)
-	cols := columns(rows)
+	cols := columns(run)
 	fmt.Fprintln(tw, strings.Join(cols, "\t")+"\t")
 	for _, r := range rows {
 		fmt.Fprintln(tw, strings.Join(humanRow(r, len(cols) > len(tableColumns)), "\t")+"\t")
@@ -176,19 +189,19 @@ func writeTable(w io.Writer, run *results.Run) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if lines := warningLines(Rows(run)); len(lines) > 0 {
+	if lines := warningLines(sorted(run)); len(lines) > 0 {
 		_, err := fmt.Fprintf(w, "\nwarnings (docs/USAGE.md says what each means):\n  %s\n", strings.Join(lines, "\n  "))
 		return err
 	}
 	return nil
 }
 
-// warningLines is every row's warnings, each after its cell's name.
-func warningLines(rows []Row) []string {
+// warningLines is every cell's warnings, each after the cell's name.
+func warningLines(cells []results.Cell) []string {
 	var out []string
-	for _, r := range rows {
-		for _, w := range r.Warnings {
-			out = append(out, units.CellName(r.Op, r.ValueSize, r.Threshold, r.Protocol)+": "+w.Message)
+	for _, c := range cells {
+		for _, w := range c.Warnings {
+			out = append(out, c.Name()+": "+w.Message)
 		}
 	}
 	return out
@@ -203,12 +216,12 @@ func writeMarkdown(w io.Writer, run *results.Run) error {
 	b.WriteString("\n")
 	var cells [][]string
 	rows := Rows(run)
-	cols := columns(rows)
+	cols := columns(run)
 	for _, r := range rows {
 		cells = append(cells, humanRow(r, len(cols) > len(tableColumns)))
 	}
 	mdTable(&b, cols, cells)
-	if lines := warningLines(Rows(run)); len(lines) > 0 {
+	if lines := warningLines(sorted(run)); len(lines) > 0 {
 		b.WriteString("\n**Warnings** (docs/USAGE.md says what each means):\n\n")
 		for _, l := range lines {
 			b.WriteString("- " + mdEscape(l) + "\n")

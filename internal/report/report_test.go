@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -20,7 +21,7 @@ func TestGolden(t *testing.T) {
 	}
 	// Listed here, not taken from Formats, so a format that goes missing
 	// fails the test instead of dropping out of it.
-	want := []string{"table", "markdown", "csv", "json"}
+	want := []string{"table", "markdown", "csv", "json", "summary"}
 	if !slices.Equal(Formats, want) {
 		t.Errorf("Formats = %v, want %v", Formats, want)
 	}
@@ -51,6 +52,10 @@ func TestRowsOrderAndErrors(t *testing.T) {
 	}
 	if rows[3].Errors != 2 {
 		t.Errorf("errors summed to %d, want 2", rows[3].Errors)
+	}
+	// A miss (not_found) is the store's answer, not an error.
+	if rows[0].Errors != 0 {
+		t.Errorf("3 misses counted as %d errors, want 0", rows[0].Errors)
 	}
 }
 
@@ -86,7 +91,8 @@ func FuzzDecode(f *testing.F) {
 			if err := Write(&bytes.Buffer{}, run, format); err != nil {
 				t.Fatalf("%s: %v", format, err)
 			}
-			if err := WritePhases(&bytes.Buffer{}, run, format); err != nil && !errors.Is(err, ErrNoPhases) {
+			err := WritePhases(&bytes.Buffer{}, run, format)
+			if err != nil && !errors.Is(err, ErrNoPhases) && slices.Contains(viewFormats, format) {
 				t.Fatalf("%s phases: %v", format, err)
 			}
 		}
@@ -98,7 +104,7 @@ func TestPhasesGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, format := range Formats {
+	for _, format := range viewFormats {
 		t.Run(format, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := WritePhases(&buf, run, format); err != nil {
@@ -110,6 +116,21 @@ func TestPhasesGolden(t *testing.T) {
 	rows, names := PhaseRows(run)
 	if len(rows) != len(run.Cells) || strings.Join(names, " ") != "client network server read release write commit" {
 		t.Errorf("%d rows of %d cells, phases %v", len(rows), len(run.Cells), names)
+	}
+}
+
+// The summary is the cells' alone: the phases and the spread refuse it,
+// naming the formats they have.
+func TestViewsRefuseSummary(t *testing.T) {
+	run, _, err := results.Open("testdata/phases")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, write := range map[string]func(io.Writer, *results.Run, string) error{"phases": WritePhases, "spread": WriteSpread} {
+		err := write(&bytes.Buffer{}, run, "summary")
+		if err == nil || !strings.Contains(err.Error(), `"summary" (want one of table, markdown, csv, json)`) {
+			t.Errorf("%s: %v, want an error naming the view's formats", name, err)
+		}
 	}
 }
 

@@ -75,8 +75,8 @@ func spreadHuman(r SpreadRow) []string {
 		fmt.Sprintf("%.2f", r.Spread)}
 }
 
-// WriteSpread prints Spread(run) in format (one of Formats); a run with
-// no group measured at two thresholds says so.
+// WriteSpread prints Spread(run) in format (table, markdown, csv or
+// json); a run with no group measured at two thresholds says so.
 func WriteSpread(w io.Writer, run *results.Run, format string) error {
 	rows := Spread(run)
 	if len(rows) == 0 && (format == "table" || format == "markdown") {
@@ -115,5 +115,5 @@ func WriteSpread(w io.Writer, run *results.Run, format string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rows)
 	}
-	return fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+	return unknownFormat(format, viewFormats)
 }

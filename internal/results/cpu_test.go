@@ -1,11 +1,8 @@
 package results
 
 import (
-	"bytes"
 	"strings"
 	"testing"
-
-	"gotest.tools/v3/golden"
 )
 
 // cpuRun is the sample run with two more cells, as a run of one phase
@@ -72,22 +69,5 @@ func TestDecodeRejectsBadCPU(t *testing.T) {
 		if _, err := Decode([]byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error with %q", doc, err, want)
 		}
-	}
-}
-
-// The summary gains cpu_c and cpu_s only when some cell has CPU figures:
-// "-" where the server was not measured, "proc" where it ran inside
-// kvbench, with a note saying what cpu_c then is.
-func TestSummaryCPUGolden(t *testing.T) {
-	for name, r := range map[string]*Run{
-		"summary-cpu.golden":          cpuRun(t, CPUScopeClient, &CPUTime{UserNs: 5_000_000, SysNs: 1_000_000}),
-		"summary-cpu-noserver.golden": cpuRun(t, CPUScopeClient, nil),
-		"summary-cpu-process.golden":  cpuRun(t, CPUScopeProcess, nil),
-	} {
-		var buf bytes.Buffer
-		if err := WriteSummary(&buf, r); err != nil {
-			t.Fatal(err)
-		}
-		golden.Assert(t, buf.String(), name)
 	}
 }

@@ -2,7 +2,6 @@ package results
 
 import (
 	"bytes"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"gotest.tools/v3/golden"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
@@ -207,32 +204,6 @@ func TestDecodeRejects(t *testing.T) {
 	}
 }
 
-func TestSummaryGolden(t *testing.T) {
-	r := sampleRun(t, "")
-	var buf bytes.Buffer
-	if err := WriteSummary(&buf, r); err != nil {
-		t.Fatal(err)
-	}
-	golden.Assert(t, buf.String(), "summary.golden")
-}
-
-// A cell with warnings gets a "!" and its warnings follow the table.
-func TestSummaryWarningsGolden(t *testing.T) {
-	r := sampleRun(t, "")
-	quiet := r.Cells[0]
-	quiet.Op = "set"
-	r.Cells[0].Warnings = []Warning{
-		{Kind: WarnBimodal, Message: "bimodal latency: 38% of operations near 62µs and 55% near 7.4ms, valley 40× lower between them"},
-		{Kind: WarnRateSwing, Message: "rate swing: interval 2 of 3 full 1s intervals ran 300 ops/s, 0.30× the median 1k ops/s"},
-	}
-	r.Cells = append(r.Cells, quiet)
-	var buf bytes.Buffer
-	if err := WriteSummary(&buf, r); err != nil {
-		t.Fatal(err)
-	}
-	golden.Assert(t, buf.String(), "summary-warnings.golden")
-}
-
 func TestCollectHost(t *testing.T) {
 	h := CollectHost()
 	if h.Cores < 1 || h.GoVer == "" || h.Kernel == "" {
@@ -257,9 +228,6 @@ func FuzzDecode(f *testing.F) {
 		}
 		for i := range r.Cells {
 			r.Cells[i].Hist() // must not panic
-		}
-		if err := WriteSummary(io.Discard, r); err != nil {
-			t.Fatal(err)
 		}
 		if _, err := r.Encode(); err != nil {
 			t.Fatal(err)

@@ -73,7 +73,7 @@ type RankSummary struct {
 type RankCell struct {
 	Name          string  `json:"cell"`
 	Count         int64   `json:"count"`
-	Errors        int64   `json:"errors"`
+	Errors        int64   `json:"errors"` // the rank's Cell.Failures
 	ThroughputOps float64 `json:"throughput_ops"`
 	P50           int64   `json:"p50_ns"`
 	P99           int64   `json:"p99_ns"`
@@ -134,7 +134,7 @@ type Cell struct {
 	Protocol  string `json:"protocol"` // "eager" or "rendezvous"
 	// Phase is "measure" (warmup is never recorded).
 	Count  int64            `json:"count"`
-	Errors map[string]int64 `json:"errors"` // by kind: "timeout", "not_found", "verify_mismatch", ...
+	Errors map[string]int64 `json:"errors"` // by kind: "timeout", "not_found", "verify_mismatch", ...; see Failures
 	// DurationNs is the measured wall time of the cell's phase.
 	DurationNs      int64   `json:"duration_ns"`
 	ThroughputOps   float64 `json:"throughput_ops"`   // ops/s

@@ -2,6 +2,8 @@ package results
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,7 +26,7 @@ func TestWriteRun(t *testing.T) {
 	put.Op, put.Hlog = "set", ""
 	put.Hlog = HlogName(put)
 	run.Cells = nil
-	dir, err := WriteRun(parent, "my run", run, []CellLog{{Cell: c, Start: run.Start, Intervals: []*hdrhistogram.Histogram{h}}, {Cell: put, Start: run.Start, Intervals: []*hdrhistogram.Histogram{h}}})
+	dir, err := WriteRun(parent, "my run", run, []CellLog{{Cell: c, Start: run.Start, Intervals: []*hdrhistogram.Histogram{h}}, {Cell: put, Start: run.Start, Intervals: []*hdrhistogram.Histogram{h}}}, cellWarnings)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,13 +55,26 @@ func TestWriteRun(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(other, LatestLink), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	dir, err = WriteRun(other, "w", run, []CellLog{{Cell: c, Start: run.Start, Intervals: []*hdrhistogram.Histogram{h}}})
+	dir, err = WriteRun(other, "w", run, []CellLog{{Cell: c, Start: run.Start, Intervals: []*hdrhistogram.Histogram{h}}}, cellWarnings)
 	if !errors.Is(err, ErrLatest) || dir == "" {
 		t.Fatalf("WriteRun with a blocked latest: %q, %v", dir, err)
 	}
 	if _, err := Load(dir); err != nil {
 		t.Errorf("the run behind a blocked latest: %v", err)
 	}
+}
+
+// cellWarnings stands in for report.WriteSummary: it lists every cell's
+// warnings, so a test sees what the summary was given.
+func cellWarnings(w io.Writer, r *Run) error {
+	for _, c := range r.Cells {
+		for _, warn := range c.Warnings {
+			if _, err := fmt.Fprintf(w, "%s: %s\n", c.Name(), warn.Message); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // WriteRun judges the cells it writes: results.json and summary.txt carry
@@ -70,7 +85,7 @@ func TestWriteRunWarns(t *testing.T) {
 	c.Load = CellLoad{Mode: "closed", Connections: 1, Depth: 1}
 	c.Latency.Min, c.Latency.P50 = 10e3, 80e3 // one in flight, p50 8x its fastest
 	run.Cells = nil
-	dir, err := WriteRun(t.TempDir(), "warned", run, []CellLog{{Cell: c, Start: run.Start}})
+	dir, err := WriteRun(t.TempDir(), "warned", run, []CellLog{{Cell: c, Start: run.Start}}, cellWarnings)
 	if err != nil {
 		t.Fatal(err)
 	}

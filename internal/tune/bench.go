@@ -65,13 +65,7 @@ func (b *BenchMeasurer) Measure(ctx context.Context, r Request) (Sample, error) 
 			other = other || m.Protocol != bench.Unknown
 			continue
 		}
-		var failed int64
-		for k, n := range m.Errors {
-			if bench.ErrorKind(k) != bench.KindNone {
-				failed += n
-			}
-		}
-		if 2*failed > m.Count {
+		if failed := failures(&m); 2*failed > m.Count {
 			return Sample{}, fmt.Errorf("%d of %d operations failed", failed, m.Count)
 		}
 		return sample(&m)
@@ -82,6 +76,12 @@ func (b *BenchMeasurer) Measure(ctx context.Context, r Request) (Sample, error) 
 		return Sample{}, fmt.Errorf("%w: target used another protocol", ErrUnsupported)
 	}
 	return Sample{}, fmt.Errorf("no %s operation completed", op)
+}
+
+// failures are m's failed operations, counted as every errors figure is
+// (results.Cell.Failures): a GET that misses measured an answer.
+func failures(m *bench.Measurement) int64 {
+	return results.Cell{Errors: m.ErrorCounts()}.Failures()
 }
 
 // withLoad sets cfg's load to r's: its connections and depth, closed

@@ -1,0 +1,83 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/kvbench/kvbench/internal/results"
+)
+
+// WriteSummary prints the summary format: the perftest-style table kvbench
+// run prints and keeps as summary.txt, one row per cell in the order the
+// cells ran, latencies in microseconds. "misses" counts not_found answers,
+// "errors" the failures (results.Cell.Failures), so the two never overlap.
+// When any cell has CPU figures, cpu_c and cpu_s are the client's and the
+// server's CPU time per operation of the cell's measure phase ("-": not
+// measured; "proc": the server ran inside kvbench, whose CPU in cpu_c is
+// both sides', as a note under the table says). When a cell has warnings,
+// a "!" column marks it and the warnings follow the table.
+func WriteSummary(w io.Writer, run *results.Run) error {
+	var table, b bytes.Buffer
+	if err := summaryTable(&table, run.Cells); err != nil {
+		return err
+	}
+	// An unmarked row's empty "!" cell would end its line in spaces.
+	for line := range strings.Lines(table.String()) {
+		b.WriteString(strings.TrimRight(line, " \n") + "\n")
+	}
+	if _, proc := cpuScopes(run.Cells); proc {
+		b.WriteString("cpu: proc marks cells whose server ran inside kvbench: cpu_c is the process's CPU, client and server together\n")
+	}
+	if lines := warningLines(run.Cells); len(lines) > 0 {
+		fmt.Fprintf(&b, "warnings (cells marked !; docs/USAGE.md says what each means):\n  %s\n", strings.Join(lines, "\n  "))
+	}
+	if v := run.Verify; v.Checked > 0 || v.Mismatches+v.Missing+v.Torn > 0 {
+		fmt.Fprintf(&b, "verify: %d checked, %d mismatches, %d missing, %d torn\n", v.Checked, v.Mismatches, v.Missing, v.Torn)
+	}
+	fmt.Fprintf(&b, "end: %s\n", run.EndReason)
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// summaryTable writes the summary's rows under their header, aligned.
+func summaryTable(b *bytes.Buffer, cells []results.Cell) error {
+	warned := slices.ContainsFunc(cells, func(c results.Cell) bool { return len(c.Warnings) > 0 })
+	cpu, _ := cpuScopes(cells)
+	tw := tabwriter.NewWriter(b, 0, 0, 1, ' ', tabwriter.AlignRight) // one space: the table fits 120 columns, 145 with cpu
+	head := "threshold\tbytes\tprotocol\top\tops\tmisses\terrors\tt_min[us]\tp50[us]\tmean[us]\tp99[us]\tp99.9[us]\tmax[us]\tops/s\tMiB/s\t"
+	if cpu {
+		head += "cpu_c[us/op]\tcpu_s[us/op]\t"
+	}
+	if warned {
+		head += "!\t"
+	}
+	fmt.Fprintln(tw, head)
+	for _, c := range cells {
+		l := c.Latency
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%.2f\t",
+			c.Threshold, c.ValueSize, c.Protocol, c.Op, c.Count, c.Errors[results.NotFound], c.Failures(),
+			us(float64(l.Min)), us(float64(l.P50)), us(l.Mean), us(float64(l.P99)), us(float64(l.P999)), us(float64(l.Max)),
+			c.ThroughputOps, c.ThroughputBytes/(1<<20))
+		if cpu {
+			fmt.Fprint(tw, strings.Join(cpuCells(c.CPU, us), "\t"), "\t")
+		}
+		if warned {
+			fmt.Fprint(tw, mark(c), "\t")
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
+}
+
+func mark(c results.Cell) string {
+	if len(c.Warnings) > 0 {
+		return "!"
+	}
+	return ""
+}
+
+func us(ns float64) string { return fmt.Sprintf("%.2f", ns/1e3) }
