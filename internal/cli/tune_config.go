@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kvbench/kvbench/internal/stats"
 	"github.com/kvbench/kvbench/internal/tune"
 	"github.com/kvbench/kvbench/internal/workload"
 )
@@ -43,7 +44,7 @@ func (f *tuneFlags) config(cmd *cobra.Command, w *workload.Workload, stderr io.W
 	if err := errors.Join(errs...); err != nil {
 		return cfg, err
 	}
-	if n := tune.MinDecisiveRepeats(f.alpha); cfg.SLO == nil && f.repeats < n {
+	if n := stats.SignTestMinN(f.alpha); cfg.SLO == nil && f.repeats < n {
 		fmt.Fprintf(stderr, "kvbench tune: warning: with --repeats %d no size can show a significant winner at --alpha %g; use %d or more\n",
 			f.repeats, f.alpha, n)
 	}

@@ -13,6 +13,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/stats"
 	"github.com/kvbench/kvbench/internal/units"
 )
 
@@ -46,9 +47,9 @@ func keyOf(c results.Cell) Key { return Key{c.Op, c.ValueSize, c.Threshold, c.Pr
 
 // Metric is one quantity compared between the runs.
 type Metric struct {
-	Name string   `json:"name"` // "p50", "p99", "ops/s"
-	A    Interval `json:"a"`
-	B    Interval `json:"b"`
+	Name string         `json:"name"` // "p50", "p99", "ops/s"
+	A    stats.Interval `json:"a"`
+	B    stats.Interval `json:"b"`
 	// Change is (B-A)/A.
 	Change float64 `json:"change"`
 	// Known is false when no noise estimate was possible; the change is
@@ -160,10 +161,10 @@ func compareCell(ca, cb results.Cell, opt Options) (CellDiff, error) {
 	}{{"p50", 0.50, func(l results.Latency) int64 { return l.P50 }}, {"p99", 0.99, func(l results.Latency) int64 { return l.P99 }}} {
 		m := Metric{Name: q.name, Method: "order-statistic CI from the histogram"}
 		if errA == nil && errB == nil && ha.TotalCount() > 0 && hb.TotalCount() > 0 {
-			m.A, m.B, m.Known = QuantileCI(ha, q.q), QuantileCI(hb, q.q), true
+			m.A, m.B, m.Known = stats.QuantileCI(ha, q.q), stats.QuantileCI(hb, q.q), true
 		} else {
-			m.A = Interval{Est: float64(q.sum(ca.Latency))}
-			m.B = Interval{Est: float64(q.sum(cb.Latency))}
+			m.A = stats.Interval{Est: float64(q.sum(ca.Latency))}
+			m.B = stats.Interval{Est: float64(q.sum(cb.Latency))}
 			m.Method = "summary only (no histogram): no noise estimate"
 		}
 		d.Metrics = append(d.Metrics, judge(m, opt.MinEffect))
@@ -179,24 +180,24 @@ func compareCell(ca, cb results.Cell, opt Options) (CellDiff, error) {
 // concurrency over the mean latency, so it carries the mean's relative
 // standard error.
 func throughput(ca, cb results.Cell, ha, hb *hdrhistogram.Histogram, opt Options) Metric {
-	m := Metric{Name: "ops/s", A: Interval{Est: ca.ThroughputOps}, B: Interval{Est: cb.ThroughputOps}}
+	m := Metric{Name: "ops/s", A: stats.Interval{Est: ca.ThroughputOps}, B: stats.Interval{Est: cb.ThroughputOps}}
 	if opt.DirA != "" && opt.DirB != "" {
 		ra, okA := intervalRates(opt.DirA, ca)
 		rb, okB := intervalRates(opt.DirB, cb)
 		if okA && okB {
-			ia, _ := MeanCI(ra)
-			ib, _ := MeanCI(rb)
+			ia, _ := stats.MeanCI(ra)
+			ib, _ := stats.MeanCI(rb)
 			// Centre the intervals on the cell's throughput (whole-phase
 			// count over duration), keeping the interval-derived width.
-			m.A = Interval{Est: ca.ThroughputOps, Lo: ca.ThroughputOps - (ia.Est - ia.Lo), Hi: ca.ThroughputOps + (ia.Hi - ia.Est)}
-			m.B = Interval{Est: cb.ThroughputOps, Lo: cb.ThroughputOps - (ib.Est - ib.Lo), Hi: cb.ThroughputOps + (ib.Hi - ib.Est)}
+			m.A = stats.Interval{Est: ca.ThroughputOps, Lo: ca.ThroughputOps - (ia.Est - ia.Lo), Hi: ca.ThroughputOps + (ia.Hi - ia.Est)}
+			m.B = stats.Interval{Est: cb.ThroughputOps, Lo: cb.ThroughputOps - (ib.Est - ib.Lo), Hi: cb.ThroughputOps + (ib.Hi - ib.Est)}
 			m.Known, m.Method = true, "mean of per-interval rates (t interval)"
 			return m
 		}
 	}
 	if ha != nil && hb != nil && ha.TotalCount() > 1 && hb.TotalCount() > 1 && ha.Mean() > 0 && hb.Mean() > 0 {
 		rel := func(h *hdrhistogram.Histogram) float64 {
-			return z * h.StdDev() / (h.Mean() * math.Sqrt(float64(h.TotalCount())))
+			return stats.Z95 * h.StdDev() / (h.Mean() * math.Sqrt(float64(h.TotalCount())))
 		}
 		m.A.Lo, m.A.Hi = m.A.Est*(1-rel(ha)), m.A.Est*(1+rel(ha))
 		m.B.Lo, m.B.Hi = m.B.Est*(1-rel(hb)), m.B.Est*(1+rel(hb))

@@ -3,7 +3,6 @@ package compare
 import (
 	"bytes"
 	"encoding/json"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -85,38 +84,6 @@ func TestOnePercentWiggleNotFlagged(t *testing.T) {
 	}
 }
 
-func TestSmallSamplesOverlap(t *testing.T) {
-	// With 60 samples of a broad distribution a 5% shift of the median is
-	// inside the noise even with no minimum effect.
-	r := rand.New(rand.NewPCG(9, 9))
-	ha, hb := synth.Hist(r, 60, 10000, 0.4), synth.Hist(r, 60, 10500, 0.4)
-	ia, ib := QuantileCI(ha, 0.5), QuantileCI(hb, 0.5)
-	if !ia.Overlaps(ib) {
-		t.Errorf("intervals %+v and %+v do not overlap", ia, ib)
-	}
-	if !(ia.Lo <= ia.Est && ia.Est <= ia.Hi) || ia.Hi-ia.Lo < 0.05*ia.Est {
-		t.Errorf("interval %+v too narrow for 60 samples", ia)
-	}
-}
-
-func TestQuantileCICoverage(t *testing.T) {
-	// The true median of exp(N(0, s)) * m is m: the 95% interval must
-	// contain it in roughly 95% of trials.
-	r := rand.New(rand.NewPCG(4, 4))
-	hit := 0
-	const trials = 200
-	for range trials {
-		h := synth.Hist(r, 400, 100000, 0.3)
-		iv := QuantileCI(h, 0.5)
-		if iv.Lo <= 100000 && 100000 <= iv.Hi {
-			hit++
-		}
-	}
-	if hit < 180 {
-		t.Errorf("coverage %d/%d, want about 95%%", hit, trials)
-	}
-}
-
 func TestUnmatchedAndGolden(t *testing.T) {
 	a := build(t, "", spec(1, nil))
 	sb := spec(5, map[string]float64{"set": 1.3})
@@ -166,14 +133,6 @@ func TestNoHistogramMeansUnknown(t *testing.T) {
 	}
 	if _, err := Compare(a, b, Options{MinEffect: -1}); err == nil {
 		t.Error("negative min effect accepted")
-	}
-}
-
-func BenchmarkQuantileCI(b *testing.B) {
-	h := synth.Hist(rand.New(rand.NewPCG(1, 1)), 100000, 20000, 0.3)
-	b.ReportAllocs()
-	for b.Loop() {
-		QuantileCI(h, 0.99)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/stats"
 )
 
 // cpuMetrics sets the CPU time per operation of a cell's runs on side A
@@ -44,7 +45,7 @@ func informational(name string, as, bs []results.Cell, get func(*results.CellCPU
 	for i, c := range bs {
 		vb[i] = get(c.CPU)
 	}
-	m := Metric{Name: name, A: spread(va), B: spread(vb), Informational: true,
+	m := Metric{Name: name, A: stats.Spread(va), B: stats.Spread(vb), Informational: true,
 		Method: "one figure per run: informational, not judged"}
 	if len(va) > 1 || len(vb) > 1 {
 		m.Method = fmt.Sprintf("median and range over %d and %d runs: informational, not judged", len(va), len(vb))

@@ -8,6 +8,7 @@ import (
 	"gotest.tools/v3/golden"
 
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/stats"
 )
 
 // withCPU gives every cell of run CPU figures of client and server ns
@@ -143,7 +144,7 @@ func TestCPUManyRuns(t *testing.T) {
 	}
 	for i, c := range res.Cells {
 		m := c.CPU[0]
-		if len(c.CPU) != 1 || m.A != (Interval{Est: 5000, Lo: 4800, Hi: 5200}) || m.B.Est != 6000 || m.Change != 0.2 || m.Significant {
+		if len(c.CPU) != 1 || m.A != (stats.Interval{Est: 5000, Lo: 4800, Hi: 5200}) || m.B.Est != 6000 || m.Change != 0.2 || m.Significant {
 			t.Errorf("%s: CPU %+v", c.Key, c.CPU)
 		}
 		for j, m := range c.Metrics {

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/stats"
 )
 
 // DefaultAlpha is the significance level of the test over runs, for all
@@ -73,11 +74,11 @@ func LoadSide(path string) ([]Run, error) {
 
 // CompareRuns compares two sides of one run or more each. With at least
 // two runs a side, each metric's runs are tested against each other
-// (MannWhitney), the p-values of the whole comparison adjusted together
-// (holm): a change is significant when its adjusted p is at most alpha and
-// it is at least opt.MinEffect. With one run on a side the within-run
-// intervals are used (Compare), and only changes of SingleRunMinEffect or
-// more can be significant.
+// (stats.MannWhitney), the p-values of the whole comparison adjusted
+// together (stats.Holm): a change is significant when its adjusted p is
+// at most alpha and it is at least opt.MinEffect. With one run on a side
+// the within-run intervals are used (Compare), and only changes of
+// SingleRunMinEffect or more can be significant.
 func CompareRuns(as, bs []Run, opt Options, alpha float64) (*Result, error) {
 	if len(as) == 0 || len(bs) == 0 {
 		return nil, errors.New("compare: a side has no runs")
@@ -124,7 +125,7 @@ func compareMany(as, bs []Run, opt Options, alpha float64) (*Result, error) {
 		d := CellDiff{Key: k}
 		for _, mo := range metricOf {
 			va, vb := values(ka[k], mo.get), values(cb, mo.get)
-			m := Metric{Name: mo.name, A: spread(va), B: spread(vb), Known: true, P: MannWhitney(va, vb),
+			m := Metric{Name: mo.name, A: stats.Spread(va), B: stats.Spread(vb), Known: true, P: stats.MannWhitney(va, vb),
 				Method: fmt.Sprintf("Mann-Whitney U over %d and %d runs, Holm-adjusted", len(va), len(vb))}
 			if m.A.Est > 0 {
 				m.Change = (m.B.Est - m.A.Est) / m.A.Est
@@ -140,7 +141,7 @@ func compareMany(as, bs []Run, opt Options, alpha float64) (*Result, error) {
 			res.OnlyB = append(res.OnlyB, k)
 		}
 	}
-	adj := holm(ps)
+	adj := stats.Holm(ps)
 	i := 0
 	for c := range res.Cells {
 		for j := range res.Cells[c].Metrics {
@@ -188,14 +189,4 @@ func values(cs []results.Cell, get func(results.Cell) float64) []float64 {
 		v[i] = get(c)
 	}
 	return v
-}
-
-// spread is the runs' median with their range.
-func spread(v []float64) Interval {
-	s := slices.Sorted(slices.Values(v))
-	med := s[len(s)/2]
-	if len(s)%2 == 0 {
-		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
-	return Interval{Est: med, Lo: s[0], Hi: s[len(s)-1]}
 }

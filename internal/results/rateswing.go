@@ -6,6 +6,7 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/kvbench/kvbench/internal/stats"
 	"github.com/kvbench/kvbench/internal/units"
 )
 
@@ -49,7 +50,7 @@ func RateSwing(c Cell, start time.Time, intervals []*hdrhistogram.Histogram) (Wa
 			counts[k] += float64(h.TotalCount())
 		}
 	}
-	med := median(counts)
+	med := stats.Median(counts)
 	slowest := slices.Index(counts, slices.Min(counts))
 	if med < RateSwingMinOps || counts[slowest] >= RateSwingRatio*med {
 		return Warning{}, false

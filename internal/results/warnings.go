@@ -1,13 +1,12 @@
 package results
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/kvbench/kvbench/internal/stats"
 	"github.com/kvbench/kvbench/internal/units"
 )
 
@@ -129,7 +128,7 @@ func siblingWarning(cells []Cell, i int, group []int) (Warning, bool) {
 			at = append(at, units.Bytes(int64(cells[j].Threshold)))
 		}
 	}
-	med := median(p50s)
+	med := stats.Median(p50s)
 	p50 := float64(cells[i].Latency.P50)
 	if med <= 0 || p50 <= 0 || (p50 <= SiblingRatio*med && p50*SiblingRatio >= med) {
 		return Warning{}, false
@@ -149,19 +148,6 @@ func times(r float64) string {
 		return fmt.Sprintf("%.0f×", r)
 	}
 	return fmt.Sprintf("%.1f×", r)
-}
-
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := slices.Clone(v)
-	slices.SortFunc(s, cmp.Compare)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // AddWarnings sets every cell's Warnings: its own (CellWarnings) and its

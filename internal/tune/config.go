@@ -3,7 +3,6 @@ package tune
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/kvbench/kvbench/internal/units"
@@ -108,16 +107,6 @@ func (c *Config) MinOps() int64 {
 		return MinOps(p)
 	}
 	return 0
-}
-
-// MinDecisiveRepeats is the fewest repeats whose pairs can make a winner
-// at level alpha: all n pairs agreeing has probability 0.5^n by chance.
-func MinDecisiveRepeats(alpha float64) int {
-	n := 1
-	for math.Pow(0.5, float64(n)) > alpha {
-		n++
-	}
-	return n
 }
 
 // Validate reports every problem with c.

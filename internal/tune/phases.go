@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/stats"
 	"github.com/kvbench/kvbench/internal/units"
 )
 
@@ -13,10 +14,10 @@ import (
 func medianPhases(ss []Sample) map[string]float64 {
 	var out map[string]float64
 	for _, name := range results.PhaseNames {
-		var v []Sample
+		var v []float64
 		for _, s := range ss {
 			if p, ok := s.Phases[name]; ok {
-				v = append(v, Sample{P50: p})
+				v = append(v, p)
 			}
 		}
 		if len(v) == 0 {
@@ -25,7 +26,7 @@ func medianPhases(ss []Sample) map[string]float64 {
 		if out == nil {
 			out = map[string]float64{}
 		}
-		out[name] = median(v, func(s Sample) float64 { return s.P50 })
+		out[name] = stats.Median(v)
 	}
 	return out
 }

@@ -3,8 +3,9 @@ package tune
 import (
 	"fmt"
 	"maps"
-	"math"
 	"slices"
+
+	"github.com/kvbench/kvbench/internal/stats"
 )
 
 // Point is one (op, size) comparison.
@@ -68,7 +69,7 @@ type judge struct {
 
 func (c *Config) judge() judge {
 	j := judge{obj: c.objective(), side: c.cpuSide(), alpha: c.alpha()}
-	if c.SLO != nil && c.Repeats < MinDecisiveRepeats(j.alpha) {
+	if c.SLO != nil && c.Repeats < stats.SignTestMinN(j.alpha) {
 		j.margin = SLOMargin
 	}
 	return j
@@ -117,7 +118,7 @@ func (j judge) point(size int, eager, rdv []Sample) Point {
 		}
 	}
 	n := pt.RdvWins + pt.EagerWins
-	pt.P = SignTestP(n, max(pt.RdvWins, pt.EagerWins))
+	pt.P = stats.SignTestP(n, max(pt.RdvWins, pt.EagerWins))
 	if j.margin > 0 {
 		pt.ByMargin = true
 		pt.Winner = j.byMargin(pt)
@@ -182,35 +183,11 @@ func pairFlags(eager, rdv []Sample) []string {
 	return flags
 }
 
-// SignTestP is the one-sided sign test p-value: the probability of k or
-// more successes in n fair coin flips.
-func SignTestP(n, k int) float64 {
-	if k <= 0 {
-		return 1
-	}
-	// Sum C(n, i) / 2^n for i = k..n, the terms built by ratio so that no
-	// factorial overflows.
-	term := math.Pow(0.5, float64(n)) // i = n
-	p := 0.0
-	for i := n; i >= k; i-- {
-		p += term
-		term *= float64(i) / float64(n-i+1)
-	}
-	return math.Min(1, p)
-}
-
+// median is the median of f over ss.
 func median(ss []Sample, f func(Sample) float64) float64 {
-	if len(ss) == 0 {
-		return 0
-	}
 	v := make([]float64, len(ss))
 	for i, s := range ss {
 		v[i] = f(s)
 	}
-	slices.Sort(v)
-	n := len(v)
-	if n%2 == 0 {
-		return (v[n/2-1] + v[n/2]) / 2
-	}
-	return v[n/2]
+	return stats.Median(v)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/stats"
 	"github.com/kvbench/kvbench/internal/units"
 )
 
@@ -138,7 +139,7 @@ func (r *LoadResult) explainUnmeasured() {
 // there is one load or all agree, else none, with each load's.
 func (r *Result) summarise() {
 	c := &r.Config
-	if n := MinDecisiveRepeats(c.alpha()); c.Repeats < n && c.judge().margin == 0 {
+	if n := stats.SignTestMinN(c.alpha()); c.Repeats < n && c.judge().margin == 0 {
 		r.Explanation = append(r.Explanation, fmt.Sprintf(
 			"note: with %d repeats no size can show a significant winner at alpha %g; use --repeats %d or more",
 			c.Repeats, c.alpha(), n))

@@ -1,4 +1,4 @@
-package compare
+package stats
 
 import (
 	"math"
@@ -124,18 +124,4 @@ func binom(n, k int) float64 {
 		c = c * float64(n-k+i) / float64(i)
 	}
 	return math.Round(c)
-}
-
-// holm adjusts p-values for testing them together (Holm's step-down
-// method): with them, the chance that any true null is rejected stays at
-// most alpha however many cells and metrics are compared.
-func holm(ps []float64) []float64 {
-	idx := order(ps)
-	adj := make([]float64, len(ps))
-	run := 0.0
-	for k, i := range idx {
-		run = math.Max(run, math.Min(1, float64(len(ps)-k)*ps[i]))
-		adj[i] = run
-	}
-	return adj
 }

@@ -1,4 +1,4 @@
-package compare
+package stats
 
 import (
 	"math"
@@ -6,10 +6,10 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
-// z is the two-sided 95% normal quantile. Two 95% intervals that do not
+// Z95 is the two-sided 95% normal quantile. Two 95% intervals that do not
 // overlap mean a difference test at about the 0.6% level for intervals
 // of equal width, tending to 5% as one narrows (docs/COMPARE.md).
-const z = 1.959964
+const Z95 = 1.959964
 
 // Interval is a confidence interval [Lo, Hi] around Est.
 type Interval struct {
@@ -22,7 +22,7 @@ func (a Interval) Overlaps(b Interval) bool { return a.Lo <= b.Hi && b.Lo <= a.H
 // QuantileCI is the distribution-free confidence interval for quantile q
 // (0..1) from the order statistics: the rank of the sample q-quantile is
 // Binomial(n, q), so with the normal approximation the ranks
-// n*q ± z*sqrt(n*q*(1-q)) bracket the true quantile with 95% confidence
+// n*q ± Z95*sqrt(n*q*(1-q)) bracket the true quantile with 95% confidence
 // whatever the latency distribution. The interval's ends are the recorded
 // values at those ranks, read from the histogram.
 func QuantileCI(h *hdrhistogram.Histogram, q float64) Interval {
@@ -30,7 +30,7 @@ func QuantileCI(h *hdrhistogram.Histogram, q float64) Interval {
 	if n == 0 {
 		return Interval{}
 	}
-	half := z * math.Sqrt(n*q*(1-q))
+	half := Z95 * math.Sqrt(n*q*(1-q))
 	lo := math.Max(1, math.Floor(n*q-half))
 	hi := math.Min(n, math.Ceil(n*q+half)+1)
 	return Interval{
@@ -76,5 +76,5 @@ func tQuantile(df int) float64 {
 	if df < len(table) {
 		return table[df]
 	}
-	return z
+	return Z95
 }
