@@ -5,13 +5,13 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/kvbench/kvbench/internal/testutil"
+	"github.com/kvbench/kvbench/internal/testutil/clidoc"
 )
 
 // The README's kvserver synopsis names exactly kvserver's flags, and
 // --help has an example.
 func TestREADMEAgreesWithHelp(t *testing.T) {
-	doc, err := testutil.Synopses("../../README.md", "kvserver")
+	doc, err := clidoc.Synopses("../../README.md", "kvserver")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +21,7 @@ func TestREADMEAgreesWithHelp(t *testing.T) {
 	}
 	cmd := newCommand(io.Discard, io.Discard)
 	slices.Sort(readme)
-	if have := testutil.Flags(cmd); !slices.Equal(readme, have) {
+	if have := clidoc.Flags(cmd); !slices.Equal(readme, have) {
 		t.Errorf("the README names flags %v, kvserver has %v", readme, have)
 	}
 	if cmd.Example == "" {

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kvbench/kvbench/internal/report/synth"
+	"github.com/kvbench/kvbench/internal/results/resultstest"
 	"github.com/kvbench/kvbench/internal/tune"
 )
 
@@ -36,8 +36,8 @@ func runCLI(t *testing.T, args ...string) (string, error) {
 func synthRun(t *testing.T, seed uint64, scale map[string]float64) string {
 	t.Helper()
 	dir := t.TempDir()
-	_, err := synth.Build(dir, synth.Spec{Ops: []string{"get", "set"}, Sizes: []int{64, 4096, 65536},
-		Thresholds: []int{4096}, Samples: 4000, Intervals: 4, Seed: seed, Model: synth.Default, Scale: scale})
+	_, err := resultstest.Build(dir, resultstest.Spec{Ops: []string{"get", "set"}, Sizes: []int{64, 4096, 65536},
+		Thresholds: []int{4096}, Samples: 4000, Intervals: 4, Seed: seed, Model: resultstest.Default, Scale: scale})
 	if err != nil {
 		t.Fatal(err)
 	}

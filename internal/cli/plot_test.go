@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kvbench/kvbench/internal/report/synth"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/results/resultstest"
 )
 
 // connSweepRun writes a synthetic run shaped like connections-sweep.yaml
@@ -19,8 +19,8 @@ import (
 func connSweepRun(t *testing.T, conns int) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), fmt.Sprintf("connections-sweep-%d", conns))
-	run, err := synth.Build(dir, synth.Spec{Ops: []string{"get"}, Sizes: []int{64, 4096, 1 << 20},
-		Thresholds: []int{0, 2 << 20}, Samples: 400, Intervals: 2, Seed: 1, Model: synth.Default})
+	run, err := resultstest.Build(dir, resultstest.Spec{Ops: []string{"get"}, Sizes: []int{64, 4096, 1 << 20},
+		Thresholds: []int{0, 2 << 20}, Samples: 400, Intervals: 2, Seed: 1, Model: resultstest.Default})
 	if err != nil {
 		t.Fatal(err)
 	}

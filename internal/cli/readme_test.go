@@ -4,13 +4,13 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/kvbench/kvbench/internal/testutil"
+	"github.com/kvbench/kvbench/internal/testutil/clidoc"
 )
 
 // The README's synopsis of every command names exactly the flags the
 // command has, and every command has an example in its --help.
 func TestREADMEAgreesWithHelp(t *testing.T) {
-	doc, err := testutil.Synopses("../../README.md", "kvbench")
+	doc, err := clidoc.Synopses("../../README.md", "kvbench")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestREADMEAgreesWithHelp(t *testing.T) {
 			continue
 		}
 		slices.Sort(readme)
-		if have := testutil.Flags(cmd); !slices.Equal(readme, have) {
+		if have := clidoc.Flags(cmd); !slices.Equal(readme, have) {
 			t.Errorf("kvbench %s: the README names flags %v, the command has %v", name, readme, have)
 		}
 		delete(doc, name)

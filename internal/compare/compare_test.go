@@ -8,18 +8,18 @@ import (
 
 	"gotest.tools/v3/golden"
 
-	"github.com/kvbench/kvbench/internal/report/synth"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/results/resultstest"
 )
 
-func spec(seed uint64, scale map[string]float64) synth.Spec {
-	return synth.Spec{Ops: []string{"get", "set"}, Sizes: []int{64, 4096, 65536}, Thresholds: []int{4096},
-		Samples: 5000, Intervals: 5, Seed: seed, Model: synth.Default, Scale: scale}
+func spec(seed uint64, scale map[string]float64) resultstest.Spec {
+	return resultstest.Spec{Ops: []string{"get", "set"}, Sizes: []int{64, 4096, 65536}, Thresholds: []int{4096},
+		Samples: 5000, Intervals: 5, Seed: seed, Model: resultstest.Default, Scale: scale}
 }
 
-func build(t *testing.T, dir string, s synth.Spec) *results.Run {
+func build(t *testing.T, dir string, s resultstest.Spec) *results.Run {
 	t.Helper()
-	run, err := synth.Build(dir, s)
+	run, err := resultstest.Build(dir, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,8 +137,8 @@ func TestNoHistogramMeansUnknown(t *testing.T) {
 }
 
 func BenchmarkCompare(b *testing.B) {
-	a, _ := synth.Build("", spec(1, nil))
-	c, _ := synth.Build("", spec(2, map[string]float64{"get": 1.2}))
+	a, _ := resultstest.Build("", spec(1, nil))
+	c, _ := resultstest.Build("", spec(2, map[string]float64{"get": 1.2}))
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Compare(a, c, Options{MinEffect: DefaultMinEffect}); err != nil {

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kvbench/kvbench/internal/report/synth"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/results/resultstest"
 )
 
 // side builds n synthetic runs under one directory, each run's latencies
@@ -18,9 +18,9 @@ func side(t *testing.T, n int, seed0 uint64, scale func(i int) float64) string {
 	root := t.TempDir()
 	for i := range n {
 		dir := filepath.Join(root, fmt.Sprintf("run-%d", i))
-		s := synth.Spec{Ops: []string{"get"}, Sizes: []int{64, 65536}, Thresholds: []int{4096}, Samples: 4000,
-			Intervals: 3, Seed: seed0 + uint64(i), Model: synth.Default, Scale: map[string]float64{"get": scale(i)}}
-		if _, err := synth.Build(dir, s); err != nil {
+		s := resultstest.Spec{Ops: []string{"get"}, Sizes: []int{64, 65536}, Thresholds: []int{4096}, Samples: 4000,
+			Intervals: 3, Seed: seed0 + uint64(i), Model: resultstest.Default, Scale: map[string]float64{"get": scale(i)}}
+		if _, err := resultstest.Build(dir, s); err != nil {
 			t.Fatal(err)
 		}
 	}

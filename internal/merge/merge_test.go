@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/kvbench/kvbench/internal/report"
-	"github.com/kvbench/kvbench/internal/report/synth"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/results/resultstest"
 )
 
 // ranks builds n synthetic rank runs in temporary directories.
@@ -17,8 +17,8 @@ func ranks(t *testing.T, n int, mod func(i int, r *results.Run)) []Part {
 	var parts []Part
 	for i := range n {
 		dir := t.TempDir()
-		run, err := synth.Build(dir, synth.Spec{Ops: []string{"get", "set"}, Sizes: []int{64, 65536}, Thresholds: []int{4096},
-			Samples: 3000, Intervals: 3, Seed: uint64(i + 1), Model: synth.Default})
+		run, err := resultstest.Build(dir, resultstest.Spec{Ops: []string{"get", "set"}, Sizes: []int{64, 65536}, Thresholds: []int{4096},
+			Samples: 3000, Intervals: 3, Seed: uint64(i + 1), Model: resultstest.Default})
 		if err != nil {
 			t.Fatal(err)
 		}

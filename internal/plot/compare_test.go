@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kvbench/kvbench/internal/report/synth"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/results/resultstest"
 )
 
 // sweepSizes are connections-sweep.yaml's value sizes: 64 B to 1 MiB, x4.
@@ -21,9 +21,9 @@ var sweepSizes = []int{64, 256, 1024, 4096, 16384, 65536, 262144, 1 << 20}
 // more for rendezvous; it is written to dir when dir is not empty.
 func connRun(t *testing.T, dir string, conns, depth int) RunDir {
 	t.Helper()
-	run, err := synth.Build("", synth.Spec{
+	run, err := resultstest.Build("", resultstest.Spec{
 		Ops: []string{"get"}, Sizes: sweepSizes, Thresholds: []int{0, 2 << 20},
-		Samples: 200, Intervals: 1, Seed: uint64(conns), Model: synth.Default,
+		Samples: 200, Intervals: 1, Seed: uint64(conns), Model: resultstest.Default,
 	})
 	if err != nil {
 		t.Fatal(err)

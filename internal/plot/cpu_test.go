@@ -7,8 +7,8 @@ import (
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/kvbench/kvbench/internal/report/synth"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/results/resultstest"
 )
 
 // cpuRun is a run at thresholds 0 (all rendezvous) and 64KiB (eager below
@@ -16,8 +16,8 @@ import (
 // threshold/16 and the server's half of it, in scope.
 func cpuRun(t *testing.T, scope string) *results.Run {
 	t.Helper()
-	run, err := synth.Build("", synth.Spec{Ops: []string{"get", "set"}, Sizes: []int{64, 4096, 65536},
-		Thresholds: []int{0, 65536}, Samples: 200, Intervals: 1, Seed: 1, Model: synth.Default})
+	run, err := resultstest.Build("", resultstest.Spec{Ops: []string{"get", "set"}, Sizes: []int{64, 4096, 65536},
+		Thresholds: []int{0, 65536}, Samples: 200, Intervals: 1, Seed: 1, Model: resultstest.Default})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 // drawing: odd numbers (zeros, huge values, missing histograms) must never
 // panic, since log axes do on non-positive values.
 func FuzzFigures(f *testing.F) {
-	seed, err := os.ReadFile("../report/testdata/results.json")
+	seed, err := os.ReadFile("testdata/results.json")
 	if err != nil {
 		f.Fatal(err)
 	}

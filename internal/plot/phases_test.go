@@ -9,8 +9,8 @@ import (
 
 	gplot "gonum.org/v1/plot"
 
-	"github.com/kvbench/kvbench/internal/report/synth"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/results/resultstest"
 )
 
 // phaseModel is a plausible split of an operation's time in ns: eager
@@ -41,9 +41,9 @@ func phaseModel(op, proto string, size int) map[string]results.OpPhase {
 // cell's phases filled in by phaseModel.
 func withPhases(t *testing.T) *results.Run {
 	t.Helper()
-	run, err := synth.Build("", synth.Spec{
+	run, err := resultstest.Build("", resultstest.Spec{
 		Ops: []string{"get", "set"}, Sizes: sizes, Thresholds: []int{0, 4096, 2 << 20},
-		Samples: 200, Intervals: 1, Seed: 1, Model: synth.Default,
+		Samples: 200, Intervals: 1, Seed: 1, Model: resultstest.Default,
 	})
 	if err != nil {
 		t.Fatal(err)

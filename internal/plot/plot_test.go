@@ -17,17 +17,17 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
-	"github.com/kvbench/kvbench/internal/report/synth"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/results/resultstest"
 )
 
 var sizes = []int{64, 256, 1024, 4096, 16384, 65536, 262144, 1 << 20}
 
 func testRun(t *testing.T, dir string) *results.Run {
 	t.Helper()
-	run, err := synth.Build(dir, synth.Spec{
+	run, err := resultstest.Build(dir, resultstest.Spec{
 		Ops: []string{"get", "set"}, Sizes: sizes, Thresholds: []int{0, 4096, 65536},
-		Samples: 2000, Intervals: 4, Seed: 1, Model: synth.Default,
+		Samples: 2000, Intervals: 4, Seed: 1, Model: resultstest.Default,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -242,9 +242,9 @@ func TestTimeline(t *testing.T) {
 func TestSaveAllFiles(t *testing.T) {
 	dir := t.TempDir()
 	// Small run: rendering dominates the test's time.
-	run, err := synth.Build(dir, synth.Spec{
+	run, err := resultstest.Build(dir, resultstest.Spec{
 		Ops: []string{"get", "set"}, Sizes: []int{64, 4096, 1 << 20}, Thresholds: []int{0, 4096},
-		Samples: 500, Intervals: 2, Seed: 1, Model: synth.Default,
+		Samples: 500, Intervals: 2, Seed: 1, Model: resultstest.Default,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/kvbench/kvbench/internal/report/synth"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/results/resultstest"
 )
 
 // A report does not depend on the order results.json lists the cells in,
@@ -20,8 +20,8 @@ func TestReportIgnoresCellOrder(t *testing.T) {
 		"cells": Write, "phases": WritePhases, "spread": WriteSpread,
 	}
 	// A sweep's cells at three thresholds, for the spread across them.
-	sweep, err := synth.Build("", synth.Spec{Ops: []string{"get", "set"}, Sizes: []int{64, 4096},
-		Thresholds: []int{8192, 65536, 1 << 20}, Samples: 400, Seed: 1, Model: synth.Default})
+	sweep, err := resultstest.Build("", resultstest.Spec{Ops: []string{"get", "set"}, Sizes: []int{64, 4096},
+		Thresholds: []int{8192, 65536, 1 << 20}, Samples: 400, Seed: 1, Model: resultstest.Default})
 	if err != nil {
 		t.Fatal(err)
 	}

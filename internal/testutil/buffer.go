@@ -1,4 +1,7 @@
-// Package testutil holds what tests across the module share.
+// Package testutil holds what tests across the module share. It imports
+// the standard library only: the store's conformance suite (rdmakv/kvtest)
+// uses it, and a transport that runs the suite should not inherit the
+// command line's dependencies. Helpers that need more live in subpackages.
 package testutil
 
 import (

@@ -1,7 +1,8 @@
-// Package synth builds synthetic kvbench runs, with real HdrHistograms and
-// interval logs, from a simple latency model. Analysis tests use it to get
-// runs whose answers are known.
-package synth
+// Package resultstest builds synthetic kvbench runs, with real
+// HdrHistograms and interval logs, from a simple latency model. The tests
+// of the packages that read runs use it to get runs whose answers are
+// known.
+package resultstest
 
 import (
 	"fmt"

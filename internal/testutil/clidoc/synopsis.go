@@ -1,4 +1,7 @@
-package testutil
+// Package clidoc lets a test hold a program's documented command lines to
+// its cobra commands: the long flags a Markdown synopsis names against the
+// flags a command defines.
+package clidoc
 
 import (
 	"bufio"
