@@ -20,6 +20,11 @@ func TestSignTestP(t *testing.T) {
 	if p := SignTestP(200, 100); p < 0.52 || p > 0.54 {
 		t.Errorf("SignTestP(200, 100) = %g, want about 0.528", p)
 	}
+	// 0.5^2000 underflows to zero; the p-value of half or more is still
+	// a little over even odds.
+	if p := SignTestP(2000, 1000); p < 0.5 || p > 0.52 {
+		t.Errorf("SignTestP(2000, 1000) = %g, want about 0.509", p)
+	}
 }
 
 func TestSignTestMinN(t *testing.T) {
