@@ -13,9 +13,10 @@
 //
 //	import _ "github.com/kvbench/kvbench/rdmakv/verbs"
 //
-// WithTransport and ServerConfig.Transport choose "tcp", "verbs" or
-// "auto": verbs when it is linked in and an RDMA device is usable, else
-// tcp. The choice is logged on the logger given (WithLogger,
+// WithTransport and ServerConfig.Transport choose TransportTCP ("tcp",
+// the default on both sides), TransportVerbs ("verbs") or TransportAuto
+// ("auto": verbs when it is linked in and an RDMA device is usable, else
+// tcp). What auto chose is logged on the logger given (WithLogger,
 // ServerConfig.Logger) and reported by Client.Info and Server.Info, with
 // the polling mode in use.
 //

@@ -11,7 +11,7 @@ import (
 
 // A server on a free local port, and a client that sets, gets, deletes
 // and closes. Over RDMA, add the verbs import (see the package doc) and
-// WithTransport("verbs").
+// WithTransport(rdmakv.TransportVerbs).
 func Example() {
 	ctx := context.Background()
 	srv, err := rdmakv.Listen(rdmakv.ServerConfig{Local: true, PoolSize: 1 << 20})
@@ -85,8 +85,10 @@ func ExampleClient_Get() {
 }
 
 // Info says which transport "auto" chose and how the connection polls.
+// This program does not import verbs, so auto settles on tcp (and logs
+// why).
 func ExampleClient_Info() {
-	srv, c := localPair(rdmakv.WithTransport("tcp"))
+	srv, c := localPair(rdmakv.WithTransport(rdmakv.TransportAuto))
 	defer srv.Close()
 	defer c.Close()
 	fmt.Println(c.Info().Transport, c.Info().Poll)

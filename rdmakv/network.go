@@ -12,7 +12,7 @@ import (
 // device is usable; either way it logs the choice, so that a run over auto
 // says what it measured.
 func withNetwork(name string, log *slog.Logger, try func(transport.Network) (Info, error)) error {
-	if name != "auto" {
+	if name != TransportAuto {
 		n, err := transport.Lookup(name)
 		if err != nil {
 			return err
@@ -21,7 +21,7 @@ func withNetwork(name string, log *slog.Logger, try func(transport.Network) (Inf
 		return err
 	}
 	why := "verbs is not linked into this program"
-	if n, err := transport.Lookup("verbs"); err == nil {
+	if n, err := transport.Lookup(TransportVerbs); err == nil {
 		info, err := try(n)
 		if err == nil {
 			log.Info("rdmakv: transport auto: using verbs", "device", info.Device)
@@ -32,7 +32,7 @@ func withNetwork(name string, log *slog.Logger, try func(transport.Network) (Inf
 		}
 		why = err.Error()
 	}
-	n, err := transport.Lookup("tcp")
+	n, err := transport.Lookup(TransportTCP)
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 type Option func(*options)
 
 type options struct {
-	// transport is the network name: "tcp", "verbs" or "auto".
+	// transport is one of Transports.
 	transport string
 	// threshold is the eager threshold: a request whose key plus value is
 	// below it goes eager; 0 sends everything rendezvous.
@@ -50,8 +50,9 @@ func defaultOptions() options {
 	}
 }
 
-// WithTransport selects "tcp" (the default), "verbs", or "auto" (verbs,
-// falling back to tcp with one warning when no RDMA device is usable).
+// WithTransport selects TransportTCP ("tcp", the default), TransportVerbs
+// ("verbs"), or TransportAuto ("auto": verbs, falling back to tcp with one
+// warning when no RDMA device is usable).
 func WithTransport(name string) Option { return func(o *options) { o.transport = name } }
 
 // WithEagerThreshold sets the eager threshold n (default 4096): a request
@@ -111,10 +112,8 @@ const (
 
 func (o *options) validate() error {
 	var errs []error
-	switch o.transport {
-	case "tcp", "verbs", "auto":
-	default:
-		errs = append(errs, fmt.Errorf("transport %q: want tcp, verbs or auto", o.transport))
+	if err := CheckTransport(o.transport); err != nil {
+		errs = append(errs, err)
 	}
 	if o.threshold < 0 || o.threshold > MaxEagerLimit {
 		errs = append(errs, fmt.Errorf("%w: eager threshold %d must be between 0 and %d", ErrThreshold, o.threshold, MaxEagerLimit))

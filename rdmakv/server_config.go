@@ -11,8 +11,11 @@ import (
 
 // Server defaults; a zero ServerConfig field takes these.
 const (
-	DefaultListen    = "127.0.0.1:7471"
-	DefaultTransport = "tcp"
+	// DefaultPort is where a server listens unless told otherwise, and so
+	// where a client given only a host connects. It is a string, as
+	// net.JoinHostPort takes it.
+	DefaultPort      = "7471"
+	DefaultListen    = "127.0.0.1:" + DefaultPort
 	DefaultPoolSize  = 256 << 20
 	DefaultMaxEager  = 64 << 10
 	DefaultMaxKey    = 1024
@@ -41,8 +44,9 @@ type ServerConfig struct {
 	// on verbs, where rdma_cm does not route loopback, the address of the
 	// network interface an RDMA device is bound to. Addr says which.
 	Local bool
-	// Transport is "tcp", "verbs" or "auto" (verbs, falling back to tcp
-	// when no RDMA device is usable).
+	// Transport is one of Transports: TransportTCP (the default),
+	// TransportVerbs, or TransportAuto (verbs, falling back to tcp when no
+	// RDMA device is usable).
 	Transport string
 	// PoolSize is the registered value pool in bytes (multiple of 64).
 	PoolSize int64
@@ -140,10 +144,8 @@ func (c ServerConfig) Validate() error {
 	c = c.withDefaults()
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
-	switch c.Transport {
-	case "tcp", "verbs", "auto":
-	default:
-		bad("transport %q: want tcp, verbs or auto", c.Transport)
+	if err := CheckTransport(c.Transport); err != nil {
+		errs = append(errs, err)
 	}
 	if c.Local && c.Listen != "" {
 		bad("listen %q and local: give one", c.Listen)

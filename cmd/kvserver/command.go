@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kvbench/kvbench/internal/units"
 	"github.com/kvbench/kvbench/internal/workload"
 	"github.com/kvbench/kvbench/rdmakv"
 )
@@ -59,11 +60,11 @@ line of what it holds: connections, keys, pool bytes in use, goroutines.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.listen, "listen", rdmakv.DefaultListen, "host:port to listen on (port 0 picks a free one)")
-	fl.StringVar(&f.transport, "transport", rdmakv.DefaultTransport, "transport: tcp, verbs, or auto (verbs, else tcp)")
-	fl.StringVar(&f.poolSize, "pool-size", "256MiB", "registered value pool size (B, KiB, MiB, GiB; multiple of 64 bytes)")
-	fl.StringVar(&f.maxEager, "max-eager", "64KiB", "largest eager message: key+value must be below it; clients with a higher threshold are refused")
+	fl.StringVar(&f.transport, "transport", rdmakv.DefaultTransport, "transport: "+strings.Join(rdmakv.Transports(), ", ")+" (auto: verbs, else tcp)")
+	fl.StringVar(&f.poolSize, "pool-size", units.Bytes(rdmakv.DefaultPoolSize), "registered value pool size (B, KiB, MiB, GiB; multiple of 64 bytes)")
+	fl.StringVar(&f.maxEager, "max-eager", units.Bytes(rdmakv.DefaultMaxEager), "largest eager message: key+value must be below it; clients with a higher threshold are refused")
 	fl.IntVar(&f.maxKey, "max-key", rdmakv.DefaultMaxKey, "longest key in bytes (at most 65535)")
-	fl.StringVar(&f.maxValue, "max-value", "", "largest value (default: the smaller of 64MiB and the pool size)")
+	fl.StringVar(&f.maxValue, "max-value", "", "largest value (default: the smaller of "+units.Bytes(rdmakv.DefaultMaxValue)+" and the pool size)")
 	fl.StringVar(&f.maxGrant, "max-grant", "", "each connection's share of the pool for uncommitted set grants; more only while a quarter stays free (default: the larger of --max-value and a quarter of the pool)")
 	fl.DurationVar(&f.lease, "lease", rdmakv.DefaultLease, "how long a rendezvous window stays open before it is revoked and reclaimed")
 	fl.IntVar(&f.recvDepth, "recv-depth", rdmakv.DefaultRecvDepth, "server receive buffers, also each client's in-flight limit")

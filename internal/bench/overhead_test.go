@@ -24,7 +24,7 @@ var noop = TargetFunc(func(_ context.Context, op Op, _, _ []byte, view func([]by
 // and histogram recording.
 func overheadWorker(tb testing.TB, keys workload.Keys) (*worker, epoch) {
 	tb.Helper()
-	g, err := keygen.New(keys)
+	g, err := keygen.New(keys.Spec())
 	if err != nil {
 		tb.Fatal(err)
 	}

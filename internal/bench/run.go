@@ -113,10 +113,10 @@ func (r *runner) keyGen(id, workers int) (KeyGen, error) {
 	case keygen.Sequential:
 		return keygen.NewSequential(int64(k.Count), int64(id), int64(workers)), nil
 	case keygen.Latest:
-		return keygen.New(k)
+		return keygen.New(k.Spec())
 	}
 	if r.keys == nil {
-		g, err := keygen.New(k)
+		g, err := keygen.New(k.Spec())
 		if err != nil {
 			return nil, err
 		}

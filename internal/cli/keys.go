@@ -7,10 +7,12 @@ import (
 	"io"
 	"net"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kvbench/kvbench/internal/units"
 	"github.com/kvbench/kvbench/internal/workload"
 	"github.com/kvbench/kvbench/rdmakv"
 )
@@ -24,13 +26,13 @@ type keyFlags struct {
 
 func (f *keyFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.server, "server", "localhost", "rdmakv server host or host:port (port 7471 when not given)")
-	fl.StringVar(&f.transport, "transport", "tcp", "transport: tcp, verbs or auto")
-	fl.StringVar(&f.threshold, "threshold", "4KiB", "eager threshold: key + value at or above it goes rendezvous")
+	fl.StringVar(&f.server, "server", "localhost", "rdmakv server host or host:port (port "+rdmakv.DefaultPort+" when not given)")
+	fl.StringVar(&f.transport, "transport", rdmakv.DefaultTransport, "transport: "+strings.Join(rdmakv.Transports(), ", "))
+	fl.StringVar(&f.threshold, "threshold", units.Bytes(rdmakv.DefaultEagerThreshold), "eager threshold: key + value at or above it goes rendezvous")
 	fl.StringVar(&f.authFile, "auth-file", "", "file holding the server's shared secret")
 	fl.DurationVar(&f.timeout, "timeout", rdmakv.DefaultTimeout, "bound on connecting and on the request")
 	fl.BoolVar(&f.stat, "stat", false, "print the value's size, the protocol used and the request's latency on standard error")
-	cmd.RegisterFlagCompletionFunc("transport", cobra.FixedCompletions([]string{"tcp", "verbs", "auto"}, cobra.ShellCompDirectiveNoFileComp))
+	cmd.RegisterFlagCompletionFunc("transport", cobra.FixedCompletions(rdmakv.Transports(), cobra.ShellCompDirectiveNoFileComp))
 }
 
 // dial connects as the flags say; ctx bounds the connect.
@@ -44,7 +46,7 @@ func (f *keyFlags) dial(ctx context.Context) (*rdmakv.Client, error) {
 	}
 	addr := f.server
 	if _, _, err := net.SplitHostPort(addr); err != nil {
-		addr = net.JoinHostPort(addr, "7471")
+		addr = net.JoinHostPort(addr, rdmakv.DefaultPort)
 	}
 	opts := []rdmakv.Option{rdmakv.WithTransport(f.transport), rdmakv.WithEagerThreshold(int(thr)),
 		rdmakv.WithTimeout(f.timeout)}

@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // workloadFlags are the flags that override a workload file, shared by run
@@ -36,14 +38,14 @@ type loadLists struct {
 func (f *workloadFlags) registerTarget(cmd *cobra.Command, durationHelp string) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.server, "server", "", "rdmakv server host:port (default: the workload's target.server, else an embedded server)")
-	fl.StringVar(&f.transport, "transport", "", "transport: tcp, verbs or auto (default: the workload's target.transport)")
+	fl.StringVar(&f.transport, "transport", "", "transport: "+strings.Join(rdmakv.Transports(), ", ")+" (default: the workload's target.transport)")
 	fl.StringVar(&f.poll, "poll", "", "completion polling on verbs: busy or event (default: the workload's target.poll, else busy)")
 	fl.StringVar(&f.authFile, "auth-file", "", "file holding the server's shared secret (default: the workload's target.auth_file); an embedded server requires it")
 	fl.DurationVar(&f.duration, "duration", 0, durationHelp)
 	fl.DurationVar(&f.warmup, "warmup", 0, "unrecorded warmup before each measure phase, replacing the workload's phases.warmup (0: none)")
 	fl.Uint64Var(&f.seed, "seed", 0, "seed for every random choice; same seed, same operations")
 	fl.BoolVar(&f.phases, "phases", false, "record a histogram per phase of the operations: client, network, server and the rendezvous steps (op_phases)")
-	cmd.RegisterFlagCompletionFunc("transport", cobra.FixedCompletions([]string{"tcp", "verbs", "auto"}, cobra.ShellCompDirectiveNoFileComp))
+	cmd.RegisterFlagCompletionFunc("transport", cobra.FixedCompletions(rdmakv.Transports(), cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("poll", cobra.FixedCompletions([]string{"busy", "event"}, cobra.ShellCompDirectiveNoFileComp))
 }
 

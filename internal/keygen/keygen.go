@@ -11,8 +11,6 @@ package keygen
 import (
 	"fmt"
 	"math/rand/v2"
-
-	"github.com/kvbench/kvbench/internal/workload"
 )
 
 // Generator draws key indexes in [0, n). Next must not allocate; apart from
@@ -28,7 +26,8 @@ type Func func(r *rand.Rand) int64
 // Next calls f(r).
 func (f Func) Next(r *rand.Rand) int64 { return f(r) }
 
-// Distribution names accepted by New (and by the workload schema).
+// Distribution names accepted by New; the workload schema takes its names
+// from here.
 const (
 	Uniform          = "uniform"
 	Zipfian          = "zipfian"
@@ -41,10 +40,23 @@ const (
 // Distributions lists every name New accepts.
 var Distributions = []string{Uniform, Zipfian, ScrambledZipfian, Sequential, Hotspot, Latest}
 
-// New builds the generator a workload's keys section describes. Latest
-// starts with every key inserted (the preload), most recent being the
-// highest index; use NewLatest to tie it to a live insert counter.
-func New(k workload.Keys) (Generator, error) {
+// Spec is a key space and the distribution drawn over it, as a workload's
+// keys section gives them.
+type Spec struct {
+	// Count is the number of keys: indexes [0, Count).
+	Count int
+	// Distribution is one of Distributions.
+	Distribution string
+	// ZipfianConstant is the skew of zipfian, scrambled_zipfian and latest.
+	ZipfianConstant float64
+	// HotFraction and HotProbability shape hotspot.
+	HotFraction, HotProbability float64
+}
+
+// New builds the generator k describes. Latest starts with every key
+// inserted (the preload), most recent being the highest index; use
+// NewLatest to tie it to a live insert counter.
+func New(k Spec) (Generator, error) {
 	n := int64(k.Count)
 	if n < 1 {
 		return nil, fmt.Errorf("keygen: key count %d, want >= 1", k.Count)

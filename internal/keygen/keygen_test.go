@@ -3,10 +3,7 @@ package keygen
 import (
 	"math"
 	"math/rand/v2"
-	"strconv"
 	"testing"
-
-	"github.com/kvbench/kvbench/internal/workload"
 )
 
 func draw(g Generator, r *rand.Rand, n int) []int64 {
@@ -17,7 +14,7 @@ func draw(g Generator, r *rand.Rand, n int) []int64 {
 	return out
 }
 
-func mustNew(t *testing.T, k workload.Keys) Generator {
+func mustNew(t *testing.T, k Spec) Generator {
 	t.Helper()
 	g, err := New(k)
 	if err != nil {
@@ -26,10 +23,10 @@ func mustNew(t *testing.T, k workload.Keys) Generator {
 	return g
 }
 
-func allKeys() []workload.Keys {
-	var ks []workload.Keys
+func allKeys() []Spec {
+	var ks []Spec
 	for _, d := range Distributions {
-		ks = append(ks, workload.Keys{Count: 1000, Size: 16, Distribution: d,
+		ks = append(ks, Spec{Count: 1000, Distribution: d,
 			ZipfianConstant: 0.99, HotFraction: 0.2, HotProbability: 0.8})
 	}
 	return ks
@@ -68,7 +65,7 @@ func TestDeterministicPerSeed(t *testing.T) {
 }
 
 func TestNewRejects(t *testing.T) {
-	bad := []workload.Keys{
+	bad := []Spec{
 		{Count: 0, Distribution: Uniform},
 		{Count: 10, Distribution: "pareto"},
 		{Count: 10, Distribution: Zipfian, ZipfianConstant: 1},
@@ -359,35 +356,11 @@ func BenchmarkKey(b *testing.B) {
 	}
 }
 
-// keygen and the workload schema must agree on names and key capacity.
-func TestAgreesWithWorkload(t *testing.T) {
-	if len(Distributions) != len(workload.Distributions) {
-		t.Fatalf("keygen %v, workload %v", Distributions, workload.Distributions)
-	}
-	for i, d := range workload.Distributions {
-		if Distributions[i] != d {
-			t.Fatalf("keygen %v, workload %v", Distributions, workload.Distributions)
-		}
-	}
-	for _, size := range []int{1, 2, 4, 7} {
-		ok := []byte("values: {sizes: [64]}\nkeys: {size: " + itoa(int64(size)) + ", count: " + itoa(Capacity(size)) + "}\n")
-		if _, err := workload.Parse("t.yaml", ok); err != nil {
-			t.Errorf("size %d count %d rejected: %v", size, Capacity(size), err)
-		}
-		over := []byte("values: {sizes: [64]}\nkeys: {size: " + itoa(int64(size)) + ", count: " + itoa(Capacity(size)+1) + "}\n")
-		if _, err := workload.Parse("t.yaml", over); err == nil {
-			t.Errorf("size %d count %d accepted beyond capacity", size, Capacity(size)+1)
-		}
-	}
-}
-
-func itoa(v int64) string { return strconv.FormatInt(v, 10) }
-
 func TestTinyKeySpaces(t *testing.T) {
 	r := NewRand(1, 2)
 	for n := 1; n <= 3; n++ {
 		for _, d := range Distributions {
-			g := mustNew(t, workload.Keys{Count: n, Distribution: d, ZipfianConstant: 0.5, HotFraction: 0.5, HotProbability: 0.5})
+			g := mustNew(t, Spec{Count: n, Distribution: d, ZipfianConstant: 0.5, HotFraction: 0.5, HotProbability: 0.5})
 			seen := map[int64]bool{}
 			for i := 0; i < 2000; i++ {
 				v := g.Next(r)

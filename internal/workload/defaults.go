@@ -4,21 +4,24 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/kvbench/kvbench/internal/keygen"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // Defaults, applied to fields absent from the file. This is the one place
 // they are defined; workloads/README.md lists them for users.
 const (
 	DefaultSeed            = 1
-	DefaultTransport       = "tcp"
+	DefaultTransport       = rdmakv.DefaultTransport
 	DefaultKeyCount        = 1000
 	DefaultKeySize         = 16
-	DefaultDistribution    = "uniform"
+	DefaultDistribution    = keygen.Uniform
 	DefaultZipfianConstant = 0.99 // zipfian, scrambled_zipfian and latest only
 	DefaultHotFraction     = 0.2  // hotspot only
 	DefaultHotProbability  = 0.8  // hotspot only
-	DefaultThreshold       = 4096 // rdmakv's own default eager threshold
-	DefaultMixGet          = 0.5  // when mix is absent; a mix that is present has absent members 0
+	DefaultThreshold       = rdmakv.DefaultEagerThreshold
+	DefaultMixGet          = 0.5 // when mix is absent; a mix that is present has absent members 0
 	DefaultMixSet          = 0.5
 	DefaultPreload         = true
 	DefaultOrder           = OrderInterleaved
@@ -29,7 +32,7 @@ const (
 	DefaultDepth           = 1
 	DefaultPacing          = "precise" // open loop only
 	DefaultVerify          = false
-	DefaultTimeout         = 5 * time.Second
+	DefaultTimeout         = rdmakv.DefaultTimeout
 )
 
 // applyDefaults fills what the file (or a flag) did not set. Values has no
@@ -49,9 +52,9 @@ func (w *Workload) applyDefaults() {
 	set("keys.size", func() { w.Keys.Size = DefaultKeySize })
 	set("keys.distribution", func() { w.Keys.Distribution = DefaultDistribution })
 	switch w.Keys.Distribution {
-	case "zipfian", "scrambled_zipfian", "latest":
+	case keygen.Zipfian, keygen.ScrambledZipfian, keygen.Latest:
 		set("keys.zipfian_constant", func() { w.Keys.ZipfianConstant = DefaultZipfianConstant })
-	case "hotspot":
+	case keygen.Hotspot:
 		set("keys.hot_fraction", func() { w.Keys.HotFraction = DefaultHotFraction })
 		set("keys.hot_probability", func() { w.Keys.HotProbability = DefaultHotProbability })
 	}

@@ -3,7 +3,11 @@
 // validation. The schema is documented for users in workloads/README.md.
 package workload
 
-import "time"
+import (
+	"time"
+
+	"github.com/kvbench/kvbench/internal/keygen"
+)
 
 // Size is a byte count written in YAML as 4096, "4KiB", "1MiB", "64B".
 type Size int64
@@ -60,7 +64,7 @@ type Workload struct {
 type Target struct {
 	// Server is host:port; empty starts an embedded server on loopback.
 	Server string `yaml:"server" json:"server"`
-	// Transport is "tcp", "verbs" or "auto".
+	// Transport is one of rdmakv.Transports().
 	Transport string `yaml:"transport" json:"transport"`
 	// Poll is how the client waits for completions on verbs: "busy" spins
 	// on the completion queue (perftest's way, the lowest latency, a core
@@ -80,8 +84,7 @@ type Keys struct {
 	Count int `yaml:"count" json:"count"`
 	// Size is each key's length in bytes.
 	Size int `yaml:"size" json:"size"`
-	// Distribution is uniform, zipfian, scrambled_zipfian, sequential,
-	// hotspot or latest.
+	// Distribution is one of keygen.Distributions.
 	Distribution string `yaml:"distribution" json:"distribution"`
 	// ZipfianConstant is the zipfian skew (theta), in (0, 1); YCSB uses 0.99.
 	ZipfianConstant float64 `yaml:"zipfian_constant" json:"zipfian_constant,omitempty"`
@@ -89,6 +92,12 @@ type Keys struct {
 	HotFraction float64 `yaml:"hot_fraction" json:"hot_fraction,omitempty"`
 	// HotProbability is the share of operations that go to hot keys (hotspot).
 	HotProbability float64 `yaml:"hot_probability" json:"hot_probability,omitempty"`
+}
+
+// Spec is what keygen.New needs of the key space.
+func (k Keys) Spec() keygen.Spec {
+	return keygen.Spec{Count: k.Count, Distribution: k.Distribution, ZipfianConstant: k.ZipfianConstant,
+		HotFraction: k.HotFraction, HotProbability: k.HotProbability}
 }
 
 // Values lists value sizes: explicit sizes, a range, or both (merged,

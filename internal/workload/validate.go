@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kvbench/kvbench/internal/keygen"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
@@ -22,14 +23,13 @@ const (
 	maxNameLength = 100
 )
 
-// Transports, distributions and load modes the schema accepts.
+// Load modes, pacings, polling modes and cell orders the schema accepts;
+// transports are rdmakv's and distributions keygen's.
 var (
-	Transports    = []string{"tcp", "verbs", "auto"}
-	Distributions = []string{"uniform", "zipfian", "scrambled_zipfian", "sequential", "hotspot", "latest"}
-	Modes         = []string{"closed", "open"}
-	Pacings       = []string{"precise", "coarse"}
-	Polls         = []string{"busy", "event"}
-	Orders        = []string{OrderInterleaved, OrderThresholds}
+	Modes   = []string{"closed", "open"}
+	Pacings = []string{"precise", "coarse"}
+	Polls   = []string{"busy", "event"}
+	Orders  = []string{OrderInterleaved, OrderThresholds}
 )
 
 // Cell orders (Workload.Order).
@@ -99,14 +99,14 @@ func (w *Workload) checkName(c *checker) {
 }
 
 func (w *Workload) checkTarget(c *checker) {
-	if !oneOf(w.Target.Transport, Transports) {
-		c.add("target.transport", "%q is not a transport (want one of: %s)", w.Target.Transport, strings.Join(Transports, ", "))
+	if transports := rdmakv.Transports(); !oneOf(w.Target.Transport, transports) {
+		c.add("target.transport", "%q is not a transport (want one of: %s)", w.Target.Transport, strings.Join(transports, ", "))
 	}
 	if p := w.Target.Poll; p != "" || c.has("target.poll") {
 		switch {
 		case !oneOf(p, Polls):
 			c.add("target.poll", "%q is not a polling mode (want one of: %s)", p, strings.Join(Polls, ", "))
-		case p == "busy" && w.Target.Transport == "tcp":
+		case p == "busy" && w.Target.Transport == rdmakv.TransportTCP:
 			c.add("target.poll", "busy polls an RDMA completion queue; transport tcp waits on its socket (use verbs or auto, or poll: event)")
 		}
 	}
@@ -132,15 +132,15 @@ func (w *Workload) checkKeys(c *checker) {
 	}
 	if k.Size < 1 || k.Size > MaxKeySize {
 		c.add("keys.size", "must be from 1 to %d bytes, got %d", MaxKeySize, k.Size)
-	} else if capacity := keyCapacity(k.Size); k.Count >= 1 && int64(k.Count) > capacity {
+	} else if capacity := keygen.Capacity(k.Size); k.Count >= 1 && int64(k.Count) > capacity {
 		c.add("keys.count", "%d keys do not fit in %d-byte keys ('k' and %d decimal digits hold %d); raise keys.size", k.Count, k.Size, k.Size-1, capacity)
 	}
-	if !oneOf(k.Distribution, Distributions) {
-		c.add("keys.distribution", "%q is not a distribution (want one of: %s)", k.Distribution, strings.Join(Distributions, ", "))
+	if !oneOf(k.Distribution, keygen.Distributions) {
+		c.add("keys.distribution", "%q is not a distribution (want one of: %s)", k.Distribution, strings.Join(keygen.Distributions, ", "))
 		return
 	}
-	zipf := k.Distribution == "zipfian" || k.Distribution == "scrambled_zipfian" || k.Distribution == "latest"
-	hot := k.Distribution == "hotspot"
+	zipf := k.Distribution == keygen.Zipfian || k.Distribution == keygen.ScrambledZipfian || k.Distribution == keygen.Latest
+	hot := k.Distribution == keygen.Hotspot
 	if zipf {
 		if !(k.ZipfianConstant > 0 && k.ZipfianConstant < 1) {
 			c.add("keys.zipfian_constant", "must be strictly between 0 and 1, got %v", k.ZipfianConstant)
@@ -162,19 +162,6 @@ func (w *Workload) checkKeys(c *checker) {
 			}
 		}
 	}
-}
-
-// keyCapacity mirrors keygen.Capacity (keygen imports this package, so it
-// cannot be called from here): 'k' plus size-1 decimal digits.
-func keyCapacity(size int) int64 {
-	if size-1 >= 19 {
-		return math.MaxInt64
-	}
-	n := int64(1)
-	for i := 1; i < size; i++ {
-		n *= 10
-	}
-	return n
 }
 
 func checkValueSize(c *checker, path string, s Size) bool {

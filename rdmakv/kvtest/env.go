@@ -18,8 +18,9 @@ import (
 
 // Env describes the transport under test.
 type Env struct {
-	// Transport is the registered transport name ("tcp", "verbs"); the
-	// caller imports the transport package so it is registered.
+	// Transport is the registered transport name (rdmakv.TransportTCP or
+	// rdmakv.TransportVerbs); the caller imports the transport package so
+	// it is registered.
 	Transport string
 	// Addr is the host:port servers listen on; port 0 picks a free port.
 	Addr string

@@ -190,7 +190,7 @@ func floodUntilDropped(r *rawClient, key []byte, aux uint32, windows bool) {
 // their size, and small ones keep the flood from loading an emulated
 // guest, where moving a megabyte a second slows every client.
 func holReplySize(env Env) int {
-	if env.Transport == "tcp" {
+	if env.Transport == rdmakv.TransportTCP {
 		return 16000
 	}
 	return 64

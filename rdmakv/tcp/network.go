@@ -33,7 +33,7 @@ import (
 )
 
 // Name is the transport's registry name.
-const Name = "tcp"
+const Name = transport.TCP
 
 // Defaults and limits for Config fields (see transport.Config.Check).
 const (

@@ -6,6 +6,15 @@ import (
 	"sync"
 )
 
+// Names of the transports this module ships. Each lives in the package of
+// that name under rdmakv and registers under it; they are spelled here
+// because this layer is the lowest that every transport, and rdmakv above
+// them, imports.
+const (
+	TCP   = "tcp"
+	Verbs = "verbs"
+)
+
 var (
 	regMu    sync.RWMutex
 	networks = map[string]Network{}
@@ -26,7 +35,7 @@ func Lookup(name string) (Network, error) {
 	if n, ok := networks[name]; ok {
 		return n, nil
 	}
-	if name == "tcp" || name == "verbs" {
+	if name == TCP || name == Verbs {
 		return nil, fmt.Errorf("transport %q is not linked into this program (have %v): a transport registers itself when its package is imported, so import _ %q",
 			name, namesLocked(), "github.com/kvbench/kvbench/rdmakv/"+name)
 	}

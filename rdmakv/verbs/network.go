@@ -17,7 +17,7 @@ import (
 )
 
 // Name is the transport's registry name.
-const Name = "verbs"
+const Name = transport.Verbs
 
 // Defaults and limits for Config fields (see transport.Config.Check), the
 // same as the TCP transport's so the two compare like for like.
