@@ -10,8 +10,8 @@
  * negative KV_E* codes below, which kv_strerror names.
  *
  * Environment, read at kv_open:
- *   KVBENCH_TRANSPORT        tcp, verbs or auto (default auto: verbs where
- *                            an RDMA device is usable, else TCP)
+ *   KVBENCH_TRANSPORT        tcp (the default), verbs, or auto (verbs where
+ *                            an RDMA device is usable, else tcp)
  *   KVBENCH_EAGER_THRESHOLD  bytes of key + value at which requests switch
  *                            from eager to rendezvous (default 4096)
  *   KVBENCH_AUTH_FILE        the server's secret, for a kvserver started

@@ -10,10 +10,8 @@ import (
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
-// defaultPort is where a servername without a port connects.
-const defaultPort = "7471"
-
-// dialTarget is servername as host:port, the port defaulting to 7471.
+// dialTarget is servername as host:port, the port defaulting to
+// rdmakv.DefaultPort.
 func dialTarget(servername string) (string, error) {
 	if servername == "" {
 		return "", fmt.Errorf("empty server name")
@@ -21,20 +19,20 @@ func dialTarget(servername string) (string, error) {
 	if _, _, err := net.SplitHostPort(servername); err == nil {
 		return servername, nil
 	}
-	return net.JoinHostPort(servername, defaultPort), nil
+	return net.JoinHostPort(servername, rdmakv.DefaultPort), nil
 }
 
 // envOptions turns the KVBENCH_* environment into Dial options and the
-// connect timeout.
+// connect timeout. Without KVBENCH_TRANSPORT it dials rdmakv's default
+// transport, as kvbench and kvserver do, so that a C client reaches a
+// kvserver started with no flags.
 func envOptions() ([]rdmakv.Option, time.Duration, error) {
-	transport := "auto"
+	transport := rdmakv.DefaultTransport
 	if v := os.Getenv("KVBENCH_TRANSPORT"); v != "" {
 		transport = v
 	}
-	switch transport {
-	case "auto", "tcp", "verbs":
-	default:
-		return nil, 0, fmt.Errorf("KVBENCH_TRANSPORT=%q: want tcp, verbs or auto", transport)
+	if err := rdmakv.CheckTransport(transport); err != nil {
+		return nil, 0, fmt.Errorf("KVBENCH_TRANSPORT: %w", err)
 	}
 	opts := []rdmakv.Option{rdmakv.WithTransport(transport)}
 	if v := os.Getenv("KVBENCH_EAGER_THRESHOLD"); v != "" {
