@@ -12,16 +12,16 @@ func (s *Harness) Record(w any, seed uint64, rep *Report, runErr error, version,
 	run := &results.Run{
 		SchemaVersion: results.SchemaVersion, Workload: w, Seed: seed, Version: version, Revision: revision,
 		Protocol: wire.ProtocolVersion,
-		Start:    rep.Start, End: rep.End, EndReason: "completed", Host: s.host,
+		Start:    rep.Start, End: rep.End, EndReason: results.EndCompleted, Host: s.host,
 		Transport: s.link(),
 		Verify: results.VerifyCounts{Checked: rep.Verify.Checked, Mismatches: rep.Verify.Mismatches,
 			Missing: rep.Verify.Missing, Torn: rep.Verify.Torn},
 	}
 	switch {
 	case runErr != nil:
-		run.EndReason = "error: " + runErr.Error()
+		run.EndReason = results.EndError(runErr.Error())
 	case rep.Interrupted:
-		run.EndReason = "interrupted"
+		run.EndReason = results.EndInterrupted
 	}
 	cells, err := rep.CellLogs()
 	return run, cells, err

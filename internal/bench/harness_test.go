@@ -62,7 +62,7 @@ func TestHarnessRecordsTheLink(t *testing.T) {
 	if tr.Name != "tcp" || !tr.Embedded || tr.ClientPoll != "event" || tr.ServerPoll != "event" || tr.Limits == nil || tr.Limits.MaxEager < 4096 {
 		t.Errorf("transport section %+v", tr)
 	}
-	if run.EndReason != "completed" || run.Version != "v-test" || len(cells) != len(rep.Measurements) || len(cells) == 0 {
+	if run.EndReason != results.EndCompleted || run.Version != "v-test" || len(cells) != len(rep.Measurements) || len(cells) == 0 {
 		t.Errorf("run %q %q with %d cells for %d measurements", run.EndReason, run.Version, len(cells), len(rep.Measurements))
 	}
 	if n := strings.Count(logs.String(), "transport auto: using tcp"); n != 1 {

@@ -105,8 +105,12 @@ func TestMPIJob(t *testing.T) {
 	if err == nil || !regexp.MustCompile(`rank 2 of 3 on \S+ failed: .*127\.0\.0\.1:1`).MatchString(log) {
 		t.Errorf("a failing rank: %v\n%s", err, log)
 	}
-	if r, err := results.Load(filepath.Join(out, results.LatestLink)); err != nil || !strings.HasPrefix(r.EndReason, "error: rank 2: ") {
-		t.Errorf("the failed job's results: %v, %+v", err, r)
+	r, err := results.Load(filepath.Join(out, results.LatestLink))
+	if err != nil {
+		t.Fatalf("the failed job's results: %v", err)
+	}
+	if msg, failed := results.EndFailure(r.EndReason); !failed || !strings.HasPrefix(msg, "rank 2: ") {
+		t.Errorf("the failed job's end reason %q, want rank 2's failure", r.EndReason)
 	}
 }
 
@@ -146,7 +150,7 @@ func TestMPIInterrupt(t *testing.T) {
 	for _, c := range r.Cells {
 		measured += c.Count
 	}
-	if r.EndReason != "interrupted" || measured == 0 || len(r.Ranks) != 2 {
+	if r.EndReason != results.EndInterrupted || measured == 0 || len(r.Ranks) != 2 {
 		t.Errorf("end %q, %d operations, %d ranks: want the interrupted job's partial results", r.EndReason, measured, len(r.Ranks))
 	}
 }
@@ -237,7 +241,7 @@ func TestMPIRankDies(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, err := results.Load(strings.TrimSpace(stdout.String()))
-	if err != nil || len(r.Ranks) != 3 || len(r.Cells) == 0 || !strings.Contains(r.EndReason, "partial") {
+	if err != nil || len(r.Ranks) != 3 || len(r.Cells) == 0 || !strings.Contains(r.EndReason, results.EndPartial) {
 		t.Fatalf("merged checkpoints: %v, %d ranks, %d cells, end %q", err, len(r.Ranks), len(r.Cells), r.EndReason)
 	}
 }

@@ -85,7 +85,7 @@ func finishMPI(cmd *cobra.Command, f *runFlags, world *mpi.World, w *workload.Wo
 		return fmt.Errorf("%s (partial results in %s)", strings.Join(failed, "; "), dir)
 	}
 	v := merged.Verify
-	jobRep := &bench.Report{Interrupted: rep.Interrupted || merged.EndReason == "interrupted",
+	jobRep := &bench.Report{Interrupted: rep.Interrupted || merged.EndReason == results.EndInterrupted,
 		Verify: bench.VerifyCounts{Checked: v.Checked, Mismatches: v.Mismatches, Missing: v.Missing, Torn: v.Torn}}
 	return outcome(jobRep, nil, dir)
 }
@@ -126,8 +126,8 @@ func gatherRanks(w *mpi.World, run *results.Run, cells []results.CellLog, stderr
 		if err := json.Unmarshal(b, &rp); err != nil {
 			return nil, nil, nil, fmt.Errorf("rank %d's results: %w", i, err)
 		}
-		if r := rp.Run; strings.HasPrefix(r.EndReason, "error: ") {
-			failed = append(failed, fmt.Sprintf("rank %d of %d on %s failed: %s", i, len(all), r.Host.Hostname, strings.TrimPrefix(r.EndReason, "error: ")))
+		if msg, ok := results.EndFailure(rp.Run.EndReason); ok {
+			failed = append(failed, fmt.Sprintf("rank %d of %d on %s failed: %s", i, len(all), rp.Run.Host.Hostname, msg))
 		}
 		parts[i] = merge.Part{Run: rp.Run, Dir: fmt.Sprintf("rank %d", i), Hlogs: rp.Hlogs}
 	}
@@ -156,7 +156,7 @@ func (c *checkpoint) save(rep *bench.Report) error {
 	if err != nil {
 		return err
 	}
-	run.EndReason = "partial: this rank's cells so far; the job ended before rank 0 gathered them"
+	run.EndReason = results.EndPartial
 	run.Rank = &results.Rank{Rank: c.world.Rank(), Ranks: c.world.Size(), From: "MPI"}
 	if c.dir == "" {
 		if c.dir, err = results.CreateRunDir(c.out, c.name, rep.Start); err != nil {

@@ -53,7 +53,7 @@ func TestRunEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.EndReason != "completed" || r.Seed != 5 || !r.Transport.Embedded || r.Transport.Name != "tcp" {
+	if r.EndReason != results.EndCompleted || r.Seed != 5 || !r.Transport.Embedded || r.Transport.Name != "tcp" {
 		t.Errorf("run: end %q seed %d transport %+v", r.EndReason, r.Seed, r.Transport)
 	}
 	if r.Verify.Checked == 0 || r.Verify.Mismatches+r.Verify.Missing+r.Verify.Torn != 0 {
@@ -249,7 +249,7 @@ func TestRunInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.EndReason != "interrupted" {
+	if r.EndReason != results.EndInterrupted {
 		t.Errorf("end reason %q", r.EndReason)
 	}
 }
@@ -296,7 +296,7 @@ func TestRunSIGINT(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if r.EndReason != "interrupted" || measured == 0 {
+	if r.EndReason != results.EndInterrupted || measured == 0 {
 		t.Errorf("end reason %q, %d operations kept: want interrupted with the partial measure phase", r.EndReason, measured)
 	}
 	if _, err := os.Stat(filepath.Join(out, results.LatestLink, results.SummaryFile)); err != nil {

@@ -8,7 +8,6 @@ package merge
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -42,7 +41,7 @@ func Runs(parts []Part) (*results.Run, []results.CellLog, []string, error) {
 	out := &results.Run{
 		SchemaVersion: results.SchemaVersion, Workload: first.Workload, Seed: first.Seed,
 		Version: first.Version, Revision: first.Revision, Protocol: first.Protocol, Start: first.Start, End: first.End,
-		EndReason: "completed", Host: first.Host, Transport: first.Transport,
+		EndReason: results.EndCompleted, Host: first.Host, Transport: first.Transport,
 	}
 	for _, p := range parts {
 		r := p.Run
@@ -50,13 +49,7 @@ func Runs(parts []Part) (*results.Run, []results.CellLog, []string, error) {
 		if r.End.After(out.End) {
 			out.End = r.End
 		}
-		switch {
-		case r.EndReason == "completed" || out.EndReason == r.EndReason:
-		case r.EndReason == "interrupted" && out.EndReason == "completed":
-			out.EndReason = r.EndReason
-		case !strings.HasPrefix(out.EndReason, "error: "):
-			out.EndReason = fmt.Sprintf("error: rank %d: %s", r.Rank.Rank, strings.TrimPrefix(r.EndReason, "error: "))
-		}
+		out.EndReason = endReason(out.EndReason, r)
 		out.Verify.Checked += r.Verify.Checked
 		out.Verify.Mismatches += r.Verify.Mismatches
 		out.Verify.Missing += r.Verify.Missing
@@ -116,6 +109,20 @@ func check(parts []Part) ([]string, error) {
 			lastStart.Sub(firstEnd).Round(time.Millisecond)))
 	}
 	return warnings, nil
+}
+
+// endReason is the merged run's end reason once rank r is taken in: the
+// first failure among the ranks (a rank's partial cells count as one),
+// else interrupted if any rank was, else completed.
+func endReason(merged string, r *results.Run) string {
+	if _, failed := results.EndFailure(merged); failed || r.EndReason == results.EndCompleted || r.EndReason == merged {
+		return merged
+	}
+	if r.EndReason == results.EndInterrupted && merged == results.EndCompleted {
+		return r.EndReason
+	}
+	msg, _ := results.EndFailure(r.EndReason)
+	return results.EndError(fmt.Sprintf("rank %d: %s", r.Rank.Rank, msg))
 }
 
 func minTime(a, b time.Time) time.Time {

@@ -134,3 +134,26 @@ func TestMergeWarns(t *testing.T) {
 		t.Errorf("warnings %q", w)
 	}
 }
+
+// The merged run ends as its worst rank did: the first failure (a rank's
+// partial checkpoint is one), else interrupted, else completed.
+func TestMergeEndReason(t *testing.T) {
+	for _, c := range []struct {
+		ranks []string
+		want  string
+	}{
+		{[]string{results.EndCompleted, results.EndCompleted}, results.EndCompleted},
+		{[]string{results.EndCompleted, results.EndInterrupted}, results.EndInterrupted},
+		{[]string{results.EndInterrupted, results.EndError("refused"), results.EndError("late")}, results.EndError("rank 1: refused")},
+		{[]string{results.EndPartial, results.EndPartial}, results.EndError("rank 0: " + results.EndPartial)},
+	} {
+		parts := ranks(t, len(c.ranks), func(i int, r *results.Run) { r.EndReason = c.ranks[i] })
+		run, _, _, err := Runs(parts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run.EndReason != c.want {
+			t.Errorf("ranks ending %q: merged %q, want %q", c.ranks, run.EndReason, c.want)
+		}
+	}
+}

@@ -110,7 +110,7 @@ func sampleRun(t *testing.T, dir string) *Run {
 		}
 	}
 	return &Run{SchemaVersion: SchemaVersion, Workload: map[string]any{"name": "sample"}, Seed: 9,
-		Version: "v0.0.0-test", Start: start, End: start.Add(3 * time.Second), EndReason: "completed",
+		Version: "v0.0.0-test", Start: start, End: start.Add(3 * time.Second), EndReason: EndCompleted,
 		Transport: Transport{Name: "tcp", Server: "127.0.0.1:1", Embedded: true},
 		Verify:    VerifyCounts{Checked: 10}, Cells: []Cell{c}}
 }
@@ -133,7 +133,7 @@ func TestRunRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Cells) != 1 || got.Seed != 9 || got.EndReason != "completed" || got.Cells[0].Errors["timeout"] != 2 {
+	if len(got.Cells) != 1 || got.Seed != 9 || got.EndReason != EndCompleted || got.Cells[0].Errors["timeout"] != 2 {
 		t.Fatalf("loaded %+v", got)
 	}
 	if got.Transport.MaxInline != 220 || got.Transport.Limits == nil || *got.Transport.Limits != *r.Transport.Limits {

@@ -37,7 +37,7 @@ type Run struct {
 	Protocol  int       `json:"protocol_version,omitempty"`
 	Start     time.Time `json:"start"`
 	End       time.Time `json:"end"`
-	EndReason string    `json:"end_reason"` // "completed", "interrupted", "error: ..."
+	EndReason string    `json:"end_reason"` // EndCompleted, EndInterrupted, EndError(...) or EndPartial
 	Host      Host      `json:"host"`
 	Transport Transport `json:"transport"`
 	// Verify sums the verify counters over all cells.

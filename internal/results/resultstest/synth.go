@@ -75,7 +75,7 @@ func Build(dir string, s Spec) (*results.Run, error) {
 		Workload:      map[string]any{"name": "synthetic"},
 		Seed:          s.Seed, Version: "test", Start: start,
 		End:       start.Add(time.Duration(s.Intervals) * time.Second),
-		EndReason: "completed",
+		EndReason: results.EndCompleted,
 		Transport: results.Transport{Name: "tcp", Server: "127.0.0.1:0", Embedded: true},
 	}
 	for _, op := range s.Ops {
