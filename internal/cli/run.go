@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kvbench/kvbench/internal/bench"
+	"github.com/kvbench/kvbench/internal/merge"
 	"github.com/kvbench/kvbench/internal/mpi"
 	"github.com/kvbench/kvbench/internal/progress"
 	"github.com/kvbench/kvbench/internal/report"
@@ -151,10 +152,9 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	cfg.Dialer, cfg.FreshServer, cfg.CPUProcess = h.Dialer, h.Embedded != nil, h.Embedded != nil
 	cfg.ServerCPU = h.ServerCPU()
 	cfg.Logger = noticeLogger(stderr)
-	var ck *checkpoint
+	var ck *merge.Checkpoint
 	if world != nil {
-		ck = &checkpoint{out: f.out, name: fmt.Sprintf("%s-rank%d-partial", w.Name, world.Rank()), w: w, h: h, world: world}
-		cfg.Checkpoint = ck.save
+		ck, cfg.Checkpoint = checkpointRank(f, world, w, h)
 	}
 	if !f.quiet {
 		cfg.Observer, cfg.Tick = progressObserver(stdout)

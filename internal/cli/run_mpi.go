@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -52,123 +51,78 @@ func abortRank(stderr io.Writer, w *mpi.World, err error) {
 	w.Abort(1)
 }
 
+// checkpointRank saves this rank's cells after each one (merge.Checkpoint).
+func checkpointRank(f *runFlags, world *mpi.World, w *workload.Workload, h *bench.Harness) (*merge.Checkpoint, func(*bench.Report) error) {
+	ck := merge.NewCheckpoint(f.out, w.Name, world.Rank(), report.WriteSummary)
+	return ck, func(rep *bench.Report) error {
+		run, cells, err := recordRank(world, w, h, rep, nil)
+		if err != nil {
+			return err
+		}
+		return ck.Save(run, cells)
+	}
+}
+
+// recordRank is this rank's run so far, placed in the job.
+func recordRank(world *mpi.World, w *workload.Workload, h *bench.Harness, rep *bench.Report, runErr error) (*results.Run, []results.CellLog, error) {
+	ver, rev := buildVersion()
+	run, cells, err := h.Record(w, w.Seed, rep, runErr, ver, rev)
+	if err != nil {
+		return nil, nil, err
+	}
+	run.Rank = &results.Rank{Rank: world.Rank(), Ranks: world.Size(), From: "MPI"}
+	return run, cells, nil
+}
+
 // finishMPI ends a rank's part of an MPI job: every rank, failed or not,
 // sends rank 0 what it measured, and rank 0 writes the job's results
 // (partial when a rank failed or the job was interrupted) and reports
 // which ranks failed. The other ranks exit 0 so that the launcher lets
 // rank 0 finish.
-func finishMPI(cmd *cobra.Command, f *runFlags, world *mpi.World, w *workload.Workload, h *bench.Harness, rep *bench.Report, runErr error, ck *checkpoint) error {
+func finishMPI(cmd *cobra.Command, f *runFlags, world *mpi.World, w *workload.Workload, h *bench.Harness, rep *bench.Report, runErr error, ck *merge.Checkpoint) error {
 	stderr := cmd.ErrOrStderr()
 	if rep == nil {
 		rep = &bench.Report{}
 	}
-	ver, rev := buildVersion()
-	run, cells, err := h.Record(w, w.Seed, rep, runErr, ver, rev)
+	run, cells, err := recordRank(world, w, h, rep, runErr)
 	if err != nil {
 		abortRank(stderr, world, err)
 		return err
 	}
-	run.Rank = &results.Rank{Rank: world.Rank(), Ranks: world.Size(), From: "MPI"}
-	merged, logs, failed, err := gatherRanks(world, run, cells, stderr)
+	job, err := gatherRanks(world, run, cells)
 	if err == nil && world.Rank() != 0 {
-		ck.remove() // rank 0 has this rank's results
+		ck.Remove() // rank 0 has this rank's results
 	}
 	if err != nil || world.Rank() != 0 {
 		return err
 	}
-	dir, err := saveRun(cmd, f, w.Name, merged, logs)
+	for _, msg := range job.Warnings {
+		fmt.Fprintf(stderr, "kvbench: warning: %s\n", msg)
+	}
+	dir, err := saveRun(cmd, f, w.Name, job.Run, job.Logs)
 	if err != nil {
 		return err
 	}
-	ck.remove()
-	if len(failed) > 0 {
-		return fmt.Errorf("%s (partial results in %s)", strings.Join(failed, "; "), dir)
+	ck.Remove()
+	if len(job.Failed) > 0 {
+		return fmt.Errorf("%s (partial results in %s)", strings.Join(job.Failed, "; "), dir)
 	}
-	v := merged.Verify
-	jobRep := &bench.Report{Interrupted: rep.Interrupted || merged.EndReason == results.EndInterrupted,
+	v := job.Run.Verify
+	jobRep := &bench.Report{Interrupted: rep.Interrupted || job.Run.EndReason == results.EndInterrupted,
 		Verify: bench.VerifyCounts{Checked: v.Checked, Mismatches: v.Mismatches, Missing: v.Missing, Torn: v.Torn}}
 	return outcome(jobRep, nil, dir)
 }
 
-// rankPart is what a rank sends rank 0 at the end: its results and its
-// cells' interval logs (HdrHistogram log format), by cell name.
-type rankPart struct {
-	Run   *results.Run      `json:"run"`
-	Hlogs map[string][]byte `json:"hlogs"`
-}
-
 // gatherRanks sends this rank's results to rank 0, which merges every
-// rank's into the job's and lists the ranks that failed; the other ranks
-// get nils.
-func gatherRanks(w *mpi.World, run *results.Run, cells []results.CellLog, stderr io.Writer) (*results.Run, []results.CellLog, []string, error) {
-	p := rankPart{Run: run, Hlogs: map[string][]byte{}}
-	run.Cells = run.Cells[:0]
-	for _, cl := range cells {
-		b, err := results.EncodeHlog("", cl.Start, cl.Intervals)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		p.Hlogs[cl.Cell.Name()] = b
-		run.Cells = append(run.Cells, cl.Cell)
-	}
-	b, err := json.Marshal(p)
+// rank's into the job's; the other ranks get nil.
+func gatherRanks(world *mpi.World, run *results.Run, cells []results.CellLog) (*merge.Job, error) {
+	b, err := merge.EncodeRank(run, cells)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	all, err := w.Gather(b)
-	if err != nil || w.Rank() != 0 {
-		return nil, nil, nil, err
+	all, err := world.Gather(b)
+	if err != nil || world.Rank() != 0 {
+		return nil, err
 	}
-	parts := make([]merge.Part, len(all))
-	var failed []string
-	for i, b := range all {
-		var rp rankPart
-		if err := json.Unmarshal(b, &rp); err != nil {
-			return nil, nil, nil, fmt.Errorf("rank %d's results: %w", i, err)
-		}
-		if msg, ok := results.EndFailure(rp.Run.EndReason); ok {
-			failed = append(failed, fmt.Sprintf("rank %d of %d on %s failed: %s", i, len(all), rp.Run.Host.Hostname, msg))
-		}
-		parts[i] = merge.Part{Run: rp.Run, Dir: fmt.Sprintf("rank %d", i), Hlogs: rp.Hlogs}
-	}
-	merged, logs, warnings, err := merge.Runs(parts)
-	for _, msg := range warnings {
-		fmt.Fprintf(stderr, "kvbench: warning: %s\n", msg)
-	}
-	return merged, logs, failed, err
-}
-
-// checkpoint keeps a rank's results on its own disk after every cell, so
-// that a job that dies before rank 0 gathers them (a rank killed, a host
-// lost) leaves each surviving rank's cells for kvbench merge. A job that
-// ends normally removes them.
-type checkpoint struct {
-	out, name string
-	w         *workload.Workload
-	h         *bench.Harness
-	world     *mpi.World
-	dir       string
-}
-
-func (c *checkpoint) save(rep *bench.Report) error {
-	ver, rev := buildVersion()
-	run, cells, err := c.h.Record(c.w, c.w.Seed, rep, nil, ver, rev)
-	if err != nil {
-		return err
-	}
-	run.EndReason = results.EndPartial
-	run.Rank = &results.Rank{Rank: c.world.Rank(), Ranks: c.world.Size(), From: "MPI"}
-	if c.dir == "" {
-		if c.dir, err = results.CreateRunDir(c.out, c.name, rep.Start); err != nil {
-			return err
-		}
-	}
-	return results.RewriteRun(c.dir, run, cells, report.WriteSummary)
-}
-
-// remove deletes the checkpoint once rank 0 holds its results.
-func (c *checkpoint) remove() {
-	if c != nil && c.dir != "" {
-		os.RemoveAll(c.dir)
-	}
+	return merge.Gathered(all)
 }

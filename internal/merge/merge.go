@@ -2,7 +2,9 @@
 // generators (kvbench merge, and rank 0 of an MPI job) into one run:
 // histograms added exactly, counts and errors summed, throughput the sum
 // of the ranks', client CPU time summed and the server's the largest
-// rank's, and each rank's own figures kept beside the merged ones.
+// rank's, and each rank's own figures kept beside the merged ones. It
+// also holds what a rank of an MPI job sends rank 0 (EncodeRank, Gathered)
+// and keeps on its own disk until then (Checkpoint).
 package merge
 
 import (
