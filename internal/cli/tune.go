@@ -198,23 +198,18 @@ func announceTune(stderr io.Writer, w *workload.Workload, cfg tune.Config, trans
 }
 
 // tuneHarness opens the harness tune measures against and its measurer.
-// Eager is forced with threshold key + size + 1, so an embedded server's
-// max eager is raised to the largest of those: eager is then measured
-// wherever rendezvous is. The server's other limits are checked up front,
-// and the harness is sized for the heaviest load.
+// An embedded server's max eager is raised to the largest threshold the
+// measurements force, so eager is measured wherever rendezvous is; the
+// server's other limits are checked up front, and the harness is sized
+// for the heaviest load.
 func tuneHarness(ctx context.Context, w *workload.Workload, cfg tune.Config, stderr io.Writer) (*bench.Harness, *tune.BenchMeasurer, error) {
-	maxValue := cfg.Sizes[len(cfg.Sizes)-1]
 	if w.Target.Server == "" {
 		if err := cfg.CheckEagerLimit(rdmakv.MaxEagerLimit); err != nil {
 			return nil, nil, fmt.Errorf("embedded server: %w", err)
 		}
 	}
-	hw := *w
-	for _, l := range cfg.Loads {
-		hw.Load.Connections, hw.Load.Depth = max(hw.Load.Connections, l.Connections), max(hw.Load.Depth, l.Depth)
-	}
 	h, err := bench.OpenHarness(bench.HarnessConfig{
-		Workload: &hw, MaxValue: maxValue, MaxThreshold: w.Keys.Size + maxValue + 1,
+		Workload: cfg.HarnessWorkload(w), MaxValue: slices.Max(cfg.Sizes), MaxThreshold: cfg.MaxEagerThreshold(),
 		Host: results.CollectHost(), Logger: noticeLogger(stderr),
 	})
 	if err != nil {
@@ -223,7 +218,7 @@ func tuneHarness(ctx context.Context, w *workload.Workload, cfg tune.Config, std
 	bcfg := bench.FromWorkload(w)
 	bcfg.Codec, bcfg.Dialer, bcfg.CPUProcess = bench.Values{}, h.Dialer, h.Embedded != nil
 	bcfg.ServerCPU, bcfg.Logger = h.ServerCPU(), noticeLogger(stderr)
-	if err := checkServer(ctx, h, tuneCells(bcfg, cfg)); err != nil {
+	if err := checkServer(ctx, h, cfg.LimitCells(bcfg)); err != nil {
 		h.Close()
 		return nil, nil, err
 	}
@@ -233,20 +228,6 @@ func tuneHarness(ctx context.Context, w *workload.Workload, cfg tune.Config, std
 		// the connection: eager cannot carry that size there.
 		Unsupported: func(err error) bool { return errors.Is(err, rdmakv.ErrThreshold) },
 	}, nil
-}
-
-// tuneCells is what tune's measurements ask of the server, for
-// checkServer: every size, preloaded when get is tuned, at the deepest
-// load. It has no
-// thresholds: a size whose forced eager threshold the server refuses is
-// left unmeasured by design (tune.Config.CheckEagerLimit), not an error.
-func tuneCells(b bench.Config, cfg tune.Config) bench.Config {
-	b.Thresholds, b.ValueSizes = nil, cfg.Sizes
-	b.Preload = slices.Contains(cfg.Ops, "get")
-	for _, l := range cfg.Loads {
-		b.Load.Depth = max(b.Load.Depth, l.Depth)
-	}
-	return b
 }
 
 // tuneProgress reports each measurement on stderr: one redrawn line on a

@@ -33,7 +33,7 @@ func (b *BenchMeasurer) Measure(ctx context.Context, r Request) (Sample, error) 
 	cfg.ValueSizes = []int{size}
 	cfg.Thresholds = []int{0}
 	if p == Eager {
-		cfg.Thresholds = []int{cfg.Keys.Size + size + 1}
+		cfg.Thresholds = []int{EagerThreshold(cfg.Keys.Size, size)}
 	}
 	cfg.Verify = false
 	withLoad(&cfg, r)

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-
-	"github.com/kvbench/kvbench/internal/units"
 )
 
 // Config is what to sweep and how to judge it.
@@ -175,26 +173,4 @@ func (c *Config) validateJudging() []error {
 		}
 	}
 	return errs
-}
-
-// CheckEagerLimit fails, naming the sizes, when forcing eager at some size
-// needs an eager threshold (key + size + 1) above maxEager, the largest the
-// server can accept: eager could not be measured there. tune checks this
-// up front against the embedded server, whose max eager it raises to the
-// largest threshold it needs, so that eager is measured wherever
-// rendezvous is.
-func (c *Config) CheckEagerLimit(maxEager int) error {
-	var over []int
-	for _, s := range c.Sizes {
-		if c.KeySize+s+1 > maxEager {
-			over = append(over, s)
-		}
-	}
-	if len(over) == 0 {
-		return nil
-	}
-	slices.Sort(over)
-	return fmt.Errorf("value size %s needs eager threshold %d (%d-byte key + value + 1) to force eager, above the server's largest max eager %d (%s), so eager could not be measured at %s: keep values at or below %d bytes",
-		units.Bytes(int64(over[0])), c.KeySize+over[0]+1, c.KeySize, maxEager, units.Bytes(int64(maxEager)),
-		sizeList(slices.Compact(over)), maxEager-c.KeySize-1)
 }

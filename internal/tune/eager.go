@@ -1,0 +1,40 @@
+package tune
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/kvbench/kvbench/internal/units"
+)
+
+// EagerThreshold is the eager threshold that forces eager for a value of
+// size bytes under a key of keySize bytes: the threshold counts key plus
+// value bytes, and eager needs strictly fewer.
+func EagerThreshold(keySize, size int) int { return keySize + size + 1 }
+
+// MaxEagerThreshold is the largest threshold c's measurements force,
+// eager at the largest size: the max eager a server needs to measure
+// eager wherever rendezvous is.
+func (c *Config) MaxEagerThreshold() int { return EagerThreshold(c.KeySize, slices.Max(c.Sizes)) }
+
+// CheckEagerLimit fails, naming the sizes, when forcing eager at some size
+// needs an eager threshold (key + size + 1) above maxEager, the largest the
+// server can accept: eager could not be measured there. tune checks this
+// up front against the embedded server, whose max eager it raises to the
+// largest threshold it needs, so that eager is measured wherever
+// rendezvous is.
+func (c *Config) CheckEagerLimit(maxEager int) error {
+	var over []int
+	for _, s := range c.Sizes {
+		if EagerThreshold(c.KeySize, s) > maxEager {
+			over = append(over, s)
+		}
+	}
+	if len(over) == 0 {
+		return nil
+	}
+	slices.Sort(over)
+	return fmt.Errorf("value size %s needs eager threshold %d (%d-byte key + value + 1) to force eager, above the server's largest max eager %d (%s), so eager could not be measured at %s: keep values at or below %d bytes",
+		units.Bytes(int64(over[0])), EagerThreshold(c.KeySize, over[0]), c.KeySize, maxEager, units.Bytes(int64(maxEager)),
+		sizeList(slices.Compact(over)), maxEager-c.KeySize-1)
+}

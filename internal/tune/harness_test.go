@@ -1,0 +1,39 @@
+package tune
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/kvbench/kvbench/internal/bench"
+	"github.com/kvbench/kvbench/internal/workload"
+)
+
+// The harness is sized for the heaviest of the loads, each dimension on
+// its own, and never below the workload's own load.
+func TestHarnessWorkload(t *testing.T) {
+	w := &workload.Workload{Load: workload.Load{Connections: 2, Depth: 2}}
+	c := Config{Loads: []Load{{Connections: 16, Depth: 1}, {Connections: 1, Depth: 8}}}
+	if hw := c.HarnessWorkload(w); hw.Load.Connections != 16 || hw.Load.Depth != 8 || w.Load.Connections != 2 {
+		t.Errorf("harness load %+v (workload's now %+v), want 16 connections x depth 8 and the workload untouched", hw.Load, w.Load)
+	}
+	c.Loads = []Load{{Connections: 1, Depth: 1}}
+	if hw := c.HarnessWorkload(w); hw.Load.Connections != 2 || hw.Load.Depth != 2 {
+		t.Errorf("harness load %+v, want the workload's 2 x 2", hw.Load)
+	}
+}
+
+// The server is asked for every size at the deepest load, with keys
+// preloaded only when gets are measured, and for no threshold.
+func TestLimitCells(t *testing.T) {
+	b := bench.Config{Thresholds: []int{4096}, ValueSizes: []int{64}}
+	b.Load.Depth = 2
+	c := Config{Ops: []string{"set"}, Sizes: []int{256, 65536}, Loads: []Load{{Connections: 1, Depth: 8}, {Connections: 4, Depth: 1}}}
+	got := c.LimitCells(b)
+	if got.Thresholds != nil || !slices.Equal(got.ValueSizes, c.Sizes) || got.Preload || got.Load.Depth != 8 {
+		t.Errorf("set: thresholds %v sizes %v preload %v depth %d", got.Thresholds, got.ValueSizes, got.Preload, got.Load.Depth)
+	}
+	c.Ops = []string{"set", "get"}
+	if got := c.LimitCells(b); !got.Preload {
+		t.Error("get tuned without a preload")
+	}
+}

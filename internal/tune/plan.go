@@ -1,0 +1,139 @@
+package tune
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kvbench/kvbench/internal/stats"
+	"github.com/kvbench/kvbench/internal/workload"
+)
+
+// Plan is what a tune is asked beyond its workload, as kvbench tune's
+// flags say it. A nil or empty field takes the workload's or tune's
+// default.
+type Plan struct {
+	// Ops are the ops to tune, comma-separated (SelectOps).
+	Ops string
+	// Repeats is Config.Repeats; nil: DefaultRepeats, or one search under
+	// an SLO, since a capacity search is long.
+	Repeats *int
+	// Alpha is Config.Alpha; nil: DefaultAlpha. 0 is refused rather than
+	// read as the default, since a user who gives it means none.
+	Alpha *float64
+	// Objective is Config.Objective; nil: p50, or none under an SLO, which
+	// compares capacities.
+	Objective *string
+	// CPUSide is Config.CPUSide.
+	CPUSide string
+	// SLO is a latency goal as ParseSLO reads it; empty: none.
+	SLO string
+	// Connections, Depths and Rates list the loads to compare at, every
+	// combination (Loads); an empty list is the workload's.
+	Connections, Depths []int
+	Rates               []float64
+}
+
+// Config is the tuning plan for w, checked, with every problem found
+// reported at once. Its warnings are for a plan that runs but cannot
+// decide anything.
+func (p Plan) Config(w *workload.Workload) (Config, []string, error) {
+	cfg := Config{Ops: SelectOps(p.Ops, w.Mix), Repeats: DefaultRepeats, Alpha: DefaultAlpha, KeySize: w.Keys.Size,
+		CPUSide: p.CPUSide, Measure: time.Duration(w.Phases.Measure.Duration).Seconds()}
+	for _, s := range w.ValueSizes() {
+		cfg.Sizes = append(cfg.Sizes, int(s))
+	}
+	if p.Alpha != nil {
+		cfg.Alpha = *p.Alpha
+	}
+	var errs []error
+	switch {
+	case p.Repeats != nil:
+		cfg.Repeats = *p.Repeats
+	case p.SLO != "":
+		cfg.Repeats = 1
+	}
+	if p.SLO != "" {
+		slo, err := ParseSLO(p.SLO)
+		errs = append(errs, err)
+		cfg.SLO = slo
+	}
+	switch {
+	case p.Objective != nil:
+		cfg.Objective = Objective(*p.Objective)
+	case p.SLO == "":
+		cfg.Objective = ObjP50
+	}
+	loads, err := p.loads(w.Load)
+	errs = append(errs, err)
+	cfg.Loads = loads
+	if cfg.Alpha == 0 {
+		errs = append(errs, errors.New("--alpha 0: want a significance level in (0, 0.5)"))
+	}
+	errs = append(errs, cfg.Validate(), cfg.checkMeasureOps(w.Phases.Measure.Ops))
+	if err := errors.Join(errs...); err != nil {
+		return cfg, nil, err
+	}
+	var warnings []string
+	if n := stats.SignTestMinN(cfg.Alpha); cfg.SLO == nil && cfg.Repeats < n {
+		warnings = append(warnings, fmt.Sprintf("with --repeats %d no size can show a significant winner at --alpha %g; use %d or more",
+			cfg.Repeats, cfg.Alpha, n))
+	}
+	return cfg, warnings, nil
+}
+
+// loads are every combination of p's connections, depths and rates, each
+// list defaulting to the workload's load l.
+func (p Plan) loads(l workload.Load) ([]Load, error) {
+	if l.Ramp != nil {
+		return nil, errors.New("load.ramp: tune compares at fixed loads; give --rate RATES, or a closed loop")
+	}
+	conns, depths, rates := p.Connections, p.Depths, p.Rates
+	if len(conns) == 0 {
+		conns = []int{l.Connections}
+	}
+	if len(depths) == 0 {
+		depths = []int{l.Depth}
+	}
+	if len(rates) == 0 && l.Mode == "open" {
+		rates = []float64{l.Rate}
+	}
+	return Loads(conns, depths, rates), nil
+}
+
+// checkMeasureOps refuses, before anything is measured, a measure phase
+// counted in fewer operations (ops, 0 when timed) than the compared
+// percentile needs. A capacity search sets its own count.
+func (c *Config) checkMeasureOps(ops int64) error {
+	n := c.MinOps()
+	if c.SLO == nil && n > 0 && ops > 0 && ops < n {
+		return fmt.Errorf("phases.measure.ops %d: a %s tune can compare needs at least %d operations per measurement (%d beyond the percentile)",
+			ops, c.Objective, n, TailSamples)
+	}
+	return nil
+}
+
+// SelectOps are the ops to tune: those listed (comma-separated, blanks
+// ignored), else those the workload's mix issues, else both get and set.
+func SelectOps(list string, mix workload.Mix) []string {
+	var ops []string
+	if list != "" {
+		for _, op := range strings.Split(list, ",") {
+			if op = strings.TrimSpace(op); op != "" {
+				ops = append(ops, op)
+			}
+		}
+		return ops
+	}
+	if mix.Get > 0 {
+		ops = append(ops, "get")
+	}
+	if mix.Set > 0 {
+		ops = append(ops, "set")
+	}
+	if len(ops) == 0 {
+		ops = []string{"get", "set"}
+	}
+	return ops
+}
