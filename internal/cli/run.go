@@ -93,7 +93,7 @@ Exit status: 0 on success, 1 on error or when verify mode found a bad value,
 			return nil
 		},
 	}
-	f.registerTarget(cmd, "measure phase length per cell, replacing the workload's phases.measure")
+	f.registerTarget(cmd, nil)
 	f.registerLoad(cmd)
 	fl := cmd.Flags()
 	fl.StringVarP(&f.out, "out", "o", results.DefaultParent, "directory to create the run directory in")

@@ -110,6 +110,13 @@ rates) are listed after the table, and tune.json keeps their warnings.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runTune(cmd, args[0], f) },
 	}
+	f.addFlags(cmd)
+	return cmd
+}
+
+// addFlags adds tune's flags, the workload's overrides among them; its
+// --connections, --depth and --rate take lists.
+func (f *tuneFlags) addFlags(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.IntVar(&f.repeats, "repeats", tune.DefaultRepeats, "eager/rendezvous pairs measured per (op, size, load); 8 or more tolerates one disturbed pair (with --slo the default is 1 search)")
 	fl.Float64Var(&f.alpha, "alpha", tune.DefaultAlpha, "significance level of the sign test over the pairs")
@@ -121,10 +128,9 @@ rates) are listed after the table, and tune.json keeps their warnings.`,
 	fl.IntSliceVar(&f.lists.conns, "connections", nil, "client connections; a list (1,4,16) compares at each (default load.connections)")
 	fl.IntSliceVar(&f.lists.depths, "depth", nil, "operations in flight per connection; a list compares at each (default load.depth)")
 	fl.Float64SliceVar(&f.lists.rates, "rate", nil, "open-loop rates in ops/s over all connections; a list compares at each (default: the workload's load)")
-	f.workloadFlags.lists = &f.lists
-	f.registerTarget(cmd, "measure phase per measurement, replacing the workload's phases.measure")
+	f.readFirsts(&f.lists)
+	f.registerTarget(cmd, map[string]string{"duration": "measure phase per measurement, replacing the workload's phases.measure"})
 	cmd.RegisterFlagCompletionFunc("objective", cobra.FixedCompletions([]string{"p50", "p99", "throughput", "cpu"}, cobra.ShellCompDirectiveNoFileComp))
-	return cmd
 }
 
 func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
@@ -134,7 +140,9 @@ func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
 		return err
 	}
 	// tune explains its crossover with the phases unless told not to.
-	w.OpPhases = f.phases || !cmd.Flags().Changed("phases")
+	if !cmd.Flags().Changed("phases") {
+		w.OpPhases = true
+	}
 	cfg, err := f.config(cmd, w, stderr)
 	if err != nil {
 		return err

@@ -191,7 +191,7 @@ func TestOverrides(t *testing.T) {
 		t.Fatal(err)
 	}
 	server, transport, d, conns, depth, seed, verify := "10.0.0.1:9", "tcp", 3*time.Second, 7, 2, uint64(99), false
-	w.ApplyOverrides(Overrides{Server: &server, Transport: &transport, Measure: &d, Connections: &conns, Depth: &depth, Seed: &seed, Verify: &verify})
+	w.ApplyOverrides(Overrides{"server": server, "transport": transport, "duration": d, "connections": conns, "depth": depth, "seed": seed, "verify": verify})
 	if err := w.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestOverrides(t *testing.T) {
 	}
 	// Bad flag values are reported against the flag, every one of them.
 	zero, badT, rate := 0, "ib", -5.0
-	w.ApplyOverrides(Overrides{Connections: &zero, Transport: &badT, Rate: &rate})
+	w.ApplyOverrides(Overrides{"connections": zero, "transport": badT, "rate": rate})
 	err = w.Validate()
 	if err == nil {
 		t.Fatal("accepted bad overrides")
@@ -218,7 +218,7 @@ func TestOverrides(t *testing.T) {
 		t.Fatal(err)
 	}
 	rate = 1234
-	w.ApplyOverrides(Overrides{Rate: &rate})
+	w.ApplyOverrides(Overrides{"rate": rate})
 	if err := w.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestOverrides(t *testing.T) {
 	}
 	// --duration on a ramp conflicts.
 	w, _ = LoadFile("testdata/good/open-ramp.yaml")
-	w.ApplyOverrides(Overrides{Measure: &d})
+	w.ApplyOverrides(Overrides{"duration": d})
 	if err := w.Validate(); err == nil || !strings.Contains(err.Error(), "flag --duration: phases.measure:") {
 		t.Fatalf("want conflict, got %v", err)
 	}
@@ -288,7 +288,7 @@ func TestPacing(t *testing.T) {
 		}
 		if c.rate {
 			r := 100.0
-			w.ApplyOverrides(Overrides{Rate: &r})
+			w.ApplyOverrides(Overrides{"rate": r})
 			if err := w.Validate(); err != nil {
 				t.Fatalf("%q --rate: %v", c.yaml, err)
 			}
@@ -335,16 +335,16 @@ func TestPoll(t *testing.T) {
 		t.Fatal(err)
 	}
 	busy, bad := "busy", ""
-	w.ApplyOverrides(Overrides{Poll: &busy})
+	w.ApplyOverrides(Overrides{"poll": busy})
 	if err := w.Validate(); err != nil || w.Target.Poll != "busy" {
 		t.Fatalf("--poll busy: poll %q, err %v", w.Target.Poll, err)
 	}
-	w.ApplyOverrides(Overrides{Poll: &bad})
+	w.ApplyOverrides(Overrides{"poll": bad})
 	if err := w.Validate(); err == nil || !strings.Contains(err.Error(), `flag --poll: target.poll: "" is not a polling mode`) {
 		t.Errorf("--poll '': %v", err)
 	}
 	tcp := "tcp"
-	w.ApplyOverrides(Overrides{Poll: &busy, Transport: &tcp})
+	w.ApplyOverrides(Overrides{"poll": busy, "transport": tcp})
 	if err := w.Validate(); err == nil || !strings.Contains(err.Error(), "flag --poll: target.poll: busy polls an RDMA completion queue") {
 		t.Errorf("--poll busy --transport tcp: %v", err)
 	}
@@ -369,11 +369,11 @@ func TestOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	th, bad := OrderThresholds, "sizes"
-	w.ApplyOverrides(Overrides{Order: &th})
+	w.ApplyOverrides(Overrides{"order": th})
 	if err := w.Validate(); err != nil || w.Order != OrderThresholds {
 		t.Fatalf("--order thresholds: order %q, err %v", w.Order, err)
 	}
-	w.ApplyOverrides(Overrides{Order: &bad})
+	w.ApplyOverrides(Overrides{"order": bad})
 	if err := w.Validate(); err == nil || err.Error() != `flag --order: order: "sizes" is not a cell order (want one of: interleaved, thresholds)` {
 		t.Errorf("--order sizes: %v", err)
 	}
@@ -394,17 +394,17 @@ func TestWarmupOverride(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := 250 * time.Millisecond
-	w.ApplyOverrides(Overrides{Warmup: &d})
+	w.ApplyOverrides(Overrides{"warmup": d})
 	if err := w.Validate(); err != nil || w.Phases.Warmup != (Phase{Duration: Duration(d)}) || w.Phases.Measure.Ops != 10 {
 		t.Fatalf("--warmup 250ms: phases %+v, err %v", w.Phases, err)
 	}
 	zero := time.Duration(0)
-	w.ApplyOverrides(Overrides{Warmup: &zero})
+	w.ApplyOverrides(Overrides{"warmup": zero})
 	if err := w.Validate(); err != nil || w.Phases.Warmup != (Phase{}) {
 		t.Fatalf("--warmup 0: phases %+v, err %v", w.Phases, err)
 	}
 	neg := -time.Second
-	w.ApplyOverrides(Overrides{Warmup: &neg})
+	w.ApplyOverrides(Overrides{"warmup": neg})
 	if err := w.Validate(); err == nil || !strings.Contains(err.Error(), "flag --warmup: phases.warmup.duration: must not be negative") {
 		t.Errorf("--warmup -1s: %v", err)
 	}
