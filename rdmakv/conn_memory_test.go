@@ -123,7 +123,7 @@ func memoryDial(t *testing.T, addr string) *Client {
 // memoryServer is the child: it serves, and on each line read prints its
 // connection count and footprint, until its input closes.
 func memoryServer(t *testing.T) {
-	s, _ := coreServer(t, func(c *ServerConfig) { c.MaxConns = 4096; c.HandshakeTimeout = time.Minute })
+	s, _ := coreServer(t, func(c *ServerConfig) { c.MaxConns, c.MaxHandshakes, c.HandshakeTimeout = 4096, 4096, time.Minute })
 	fmt.Println("addr", s.Addr())
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {

@@ -1,6 +1,7 @@
 package rdmakv
 
 import (
+	"container/list"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -30,6 +31,14 @@ type Server struct {
 
 	connMu sync.Mutex
 	conns  map[*sconn]struct{}
+	// handshakes holds the connections not yet past HELLO, oldest first;
+	// served counts those past it. Both are admission's (server_admit.go),
+	// under connMu.
+	handshakes list.List
+	served     int
+	// capacity is the most connections the listener holds, if it says
+	// (transport.Bounded); 0 if it does not.
+	capacity int
 
 	// started is closed once Listen has finished setting up (or failed):
 	// the transport may accept a connection before the pool is registered.
@@ -115,6 +124,9 @@ func Listen(cfg ServerConfig) (*Server, error) {
 		return nil, fmt.Errorf("rdmakv: register a %d-byte value pool: %w", cfg.PoolSize, err)
 	}
 	s.mem = s.pool.Bytes()
+	if b, ok := s.ln.(transport.Bounded); ok {
+		s.capacity = b.MaxConns()
+	}
 	s.bgWG.Add(1)
 	go s.reaper()
 	close(s.started)
@@ -146,29 +158,6 @@ func (s *Server) Close() error {
 		s.closeErr = errors.Join(err, s.pool.Close())
 	})
 	return s.closeErr
-}
-
-func (s *Server) accept(c transport.Conn) transport.Handler {
-	<-s.started
-	if s.pool == nil {
-		return nil // Listen failed; the transport drops the connection
-	}
-	s.connMu.Lock()
-	if n := len(s.conns); n >= s.cfg.MaxConns {
-		s.connMu.Unlock()
-		s.log.Warn("rdmakv: refusing connection", "remote", c.RemoteAddr(), "reason",
-			fmt.Sprintf("%d connections open, the most MaxConns allows", n))
-		return nil // the transport tears it down
-	}
-	sc := &sconn{s: s, c: c, leases: make(map[uint32]*lease)}
-	s.conns[sc] = struct{}{}
-	s.connMu.Unlock()
-	sc.helloTimer = time.AfterFunc(s.cfg.HandshakeTimeout, func() {
-		if !sc.helloDone.Load() {
-			sc.fault("no HELLO within %v", s.cfg.HandshakeTimeout)
-		}
-	})
-	return sc
 }
 
 // reaper revokes rendezvous windows whose lease ran out: a get whose

@@ -26,6 +26,10 @@ const (
 	// the server's resources without saying HELLO.
 	DefaultHandshakeTimeout = 5 * time.Second
 	DefaultMaxConns         = 1024
+	// DefaultMaxHandshakes is room enough for many clients connecting at
+	// once, each past HELLO within a round trip or two, while a peer that
+	// opens sockets and says nothing holds at most this many.
+	DefaultMaxHandshakes = 64
 	// poolMinBlock is the buddy allocator's smallest block, server and
 	// client alike.
 	poolMinBlock = 64
@@ -85,10 +89,18 @@ type ServerConfig struct {
 	// HandshakeTimeout is how long a new connection may take to send
 	// HELLO; one that has not by then is dropped with a log line.
 	HandshakeTimeout time.Duration
-	// MaxConns bounds the connections served at once. One more is closed
-	// as soon as it arrives, with a log line, and its client's Dial fails
-	// saying the server closed it during the handshake.
+	// MaxConns bounds the connections served at once, those past HELLO.
+	// One more is closed when its HELLO arrives, with a log line, and its
+	// client's Dial fails saying the server closed it during the
+	// handshake.
 	MaxConns int
+	// MaxHandshakes bounds the connections that have not yet said HELLO
+	// (nor passed authentication, with AuthSecret), which do not count
+	// against MaxConns. A new connection that finds as many waiting is
+	// not refused: the one that has waited longest is closed, with a log
+	// line, so a client that says HELLO promptly gets in however
+	// many idle sockets others hold.
+	MaxHandshakes int
 	// AuthSecret, when set, makes clients prove they know it before
 	// anything is granted to them: the server answers HELLO with a fresh
 	// challenge and serves only a client whose second HELLO carries the
@@ -132,6 +144,9 @@ func (c ServerConfig) withDefaults() ServerConfig {
 	}
 	if c.MaxConns == 0 {
 		c.MaxConns = DefaultMaxConns
+	}
+	if c.MaxHandshakes == 0 {
+		c.MaxHandshakes = DefaultMaxHandshakes
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
@@ -185,6 +200,9 @@ func (c ServerConfig) Validate() error {
 	}
 	if c.MaxConns < 1 || c.MaxConns > 1<<20 {
 		bad("max conns %d: must be between 1 and %d", c.MaxConns, 1<<20)
+	}
+	if c.MaxHandshakes < 1 || c.MaxHandshakes > 1<<20 {
+		bad("max handshakes %d: must be between 1 and %d", c.MaxHandshakes, 1<<20)
 	}
 	if c.BusyIdle < 0 {
 		bad("busy idle %v: must not be negative", c.BusyIdle)

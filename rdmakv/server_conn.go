@@ -1,9 +1,12 @@
 package rdmakv
 
 import (
+	"container/list"
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"net"
 	"sync"
@@ -25,6 +28,12 @@ type sconn struct {
 	// helloTimer drops the connection unless helloDone is set in time.
 	helloTimer *time.Timer
 	helloDone  atomic.Bool
+
+	// Admission's (server_admit.go), under the server's connMu: the
+	// connection's place among the handshakes while it has one, and
+	// whether it counts against MaxConns.
+	handshake *list.Element
+	served    bool
 
 	// Owned by the delivery goroutine.
 	hello    bool
@@ -51,6 +60,15 @@ type sconn struct {
 func (sc *sconn) fault(format string, a ...any) {
 	if sc.faulted.CompareAndSwap(false, true) {
 		sc.s.log.Warn("rdmakv: dropping connection", "remote", sc.c.RemoteAddr(), "fault", fmt.Sprintf(format, a...))
+	}
+	sc.c.Close()
+}
+
+// turnAway closes a connection admission has no room for, with one log
+// line at level saying why: unlike fault, the peer did nothing wrong.
+func (sc *sconn) turnAway(level slog.Level, msg, reason string) {
+	if sc.faulted.CompareAndSwap(false, true) {
+		sc.s.log.Log(context.Background(), level, "rdmakv: "+msg, "remote", sc.c.RemoteAddr(), "reason", reason)
 	}
 	sc.c.Close()
 }
@@ -152,6 +170,9 @@ func (sc *sconn) handleHello(f *wire.Frame) {
 	}
 	if int64(hb.Threshold) > int64(sc.s.cfg.MaxEager) {
 		sc.send(wire.Header{Type: wire.HelloReply, Status: wire.Threshold, ReqID: f.ReqID}, nil, sc.s.limits[:])
+		return
+	}
+	if !sc.s.admit(sc) {
 		return
 	}
 	sc.hello = true

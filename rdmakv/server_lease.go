@@ -222,6 +222,7 @@ func (sc *sconn) drop() {
 		sc.end(l)
 	}
 	sc.s.connMu.Lock()
+	sc.s.release(sc)
 	delete(sc.s.conns, sc)
 	sc.s.connMu.Unlock()
 }

@@ -23,6 +23,7 @@ type flags struct {
 	poolSize, maxEager, maxValue string
 	maxGrant                     string
 	maxKey, recvDepth, maxConns  int
+	maxHandshakes                int
 	lease, busyIdle, handshake   time.Duration
 	poll, logLevel, authFile     string
 }
@@ -71,7 +72,8 @@ line of what it holds: connections, keys, pool bytes in use, goroutines.`,
 	fl.StringVar(&f.poll, "poll", "event", "completion polling: event or busy")
 	fl.DurationVar(&f.busyIdle, "busy-idle", 0, "with --poll busy, sleep until the next request after this long with none (0: spin always)")
 	fl.DurationVar(&f.handshake, "handshake-timeout", rdmakv.DefaultHandshakeTimeout, "drop a connection that has not sent HELLO by then")
-	fl.IntVar(&f.maxConns, "max-conns", rdmakv.DefaultMaxConns, "most connections served at once; one more is refused at once")
+	fl.IntVar(&f.maxConns, "max-conns", rdmakv.DefaultMaxConns, "most connections served at once (past HELLO); one more is refused at its HELLO")
+	fl.IntVar(&f.maxHandshakes, "max-handshakes", rdmakv.DefaultMaxHandshakes, "most connections waiting for HELLO; past it the one waiting longest is closed, so newcomers get in")
 	fl.StringVar(&f.authFile, "auth-file", "", "file holding a shared secret (16+ bytes, mode 600) that clients must prove they know before they are served")
 	fl.StringVar(&f.device, "device", "", "RDMA device name (verbs; default: the one owning the listen address)")
 	fl.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
@@ -112,6 +114,7 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 
 		HandshakeTimeout: f.handshake,
 		MaxConns:         f.maxConns,
+		MaxHandshakes:    f.maxHandshakes,
 	}
 	if f.authFile != "" {
 		secret, err := rdmakv.ReadSecret(f.authFile)
@@ -134,6 +137,7 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 	positive(&errs, "lease", &cfg.Lease)
 	positive(&errs, "handshake-timeout", &cfg.HandshakeTimeout)
 	positive(&errs, "max-conns", &cfg.MaxConns)
+	positive(&errs, "max-handshakes", &cfg.MaxHandshakes)
 	if f.busyIdle < 0 {
 		errs = append(errs, fmt.Errorf("--busy-idle %v: must not be negative", f.busyIdle))
 		cfg.BusyIdle = 0

@@ -29,7 +29,7 @@ func testHandshakeTimeout(t *testing.T, env Env) {
 	mustGetEqual(t, c, []byte("k"), []byte("v"))
 }
 
-// testMaxConns: the connection past MaxConns is refused at once, its Dial
+// testMaxConns: the connection past MaxConns is refused at its HELLO, its Dial
 // fails saying so, and the served clients are unaffected; once one of
 // them leaves, a new client gets in.
 func testMaxConns(t *testing.T, env Env) {

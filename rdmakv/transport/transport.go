@@ -163,6 +163,14 @@ type Listener interface {
 	Close() error
 }
 
+// Bounded is implemented by a Listener that holds at most MaxConns
+// connections at once (verbs: its connections share one send completion
+// queue). Past that it refuses a new connection before the AcceptFunc sees
+// it, so a server that wants newcomers let in keeps room below it.
+type Bounded interface {
+	MaxConns() int
+}
+
 // AcceptFunc is called once for each new connection, before any Deliver for
 // it, and returns the Handler for that connection.
 type AcceptFunc func(c Conn) Handler

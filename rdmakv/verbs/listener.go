@@ -175,6 +175,10 @@ func listenDevice(bound *C.struct_ibv_context, want, host string) (*C.struct_ibv
 
 func (l *listener) Addr() string { return l.addr }
 
+// MaxConns is the most connections the shared send CQ has room for; a
+// connection request past it is rejected.
+func (l *listener) MaxConns() int { return l.maxConns }
+
 func (l *listener) Info() transport.Info {
 	return transport.Info{Transport: Name, Link: transport.Link{Device: l.dev.name, Firmware: l.dev.fw}, Poll: l.cfg.Poll}
 }
