@@ -98,7 +98,7 @@ struct ibv_context *kv_dev_find(const char *name)
 	return found;
 }
 
-static int mtu_bytes(enum ibv_mtu m)
+int kv_mtu_bytes(enum ibv_mtu m)
 {
 	switch (m) {
 	case IBV_MTU_256: return 256;
@@ -129,7 +129,7 @@ int kv_link_query(struct rdma_cm_id *id, struct ibv_qp *qp, struct kv_link *l)
 	ret = ibv_query_port(id->verbs, id->port_num, &pattr);
 	if (ret)
 		return -ret;
-	l->mtu = mtu_bytes(pattr.active_mtu);
+	l->mtu = kv_mtu_bytes(pattr.active_mtu);
 	l->link_layer = pattr.link_layer;
 	if (!qp)
 		return 0;

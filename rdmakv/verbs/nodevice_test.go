@@ -65,3 +65,18 @@ func TestConfigErrors(t *testing.T) {
 		t.Fatalf("zero config: %+v, %v", cfg, err)
 	}
 }
+
+// TestDevicesNone: where no device exists, Devices lists none and fails
+// not, so a report can say what is missing rather than an error.
+func TestDevicesNone(t *testing.T) {
+	if n := devCount(); n != 0 {
+		t.Skipf("this machine has %d RDMA device(s); the no-device path needs none", n)
+	}
+	ds, err := Devices()
+	if err != nil || len(ds) != 0 {
+		t.Fatalf("Devices() = %v, %v; want none and no error", ds, err)
+	}
+	if !strings.Contains(NoDeviceAdvice(), "modprobe rdma_rxe") {
+		t.Errorf("NoDeviceAdvice %q does not say how to get Soft-RoCE", NoDeviceAdvice())
+	}
+}

@@ -112,12 +112,46 @@ struct kv_link {
 	uint8_t gid[16];
 };
 
+/* kv_dev_info describes a device for a report (query.c). */
+#define KV_MAX_PORTS 8
+struct kv_port_info {
+	int state;	/* enum ibv_port_state */
+	int link_layer; /* IBV_LINK_LAYER_* */
+	int mtu;	/* active MTU in bytes */
+	int gids;	/* GID table length */
+};
+
+struct kv_dev_info {
+	char name[IBV_SYSFS_NAME_MAX];
+	char fw[64];
+	int err; /* negative errno when the device could not be opened or queried */
+	int node_type;
+	int transport_type;
+	uint32_t vendor_id;
+	int max_qp_wr;
+	int max_sge;
+	int max_cqe;
+	int max_mr;
+	int max_srq;
+	int max_srq_wr;
+	int max_srq_sge;
+	int mw_caps;	/* the device claims type-2 windows */
+	int mw_type2;	/* and one allocates */
+	int max_inline; /* inline data an RC QP got, asking as kv_qp_open does */
+	int nports;
+	struct kv_port_info ports[KV_MAX_PORTS];
+};
+
 /* dev.c */
 int kv_device_count(void);
 int kv_dev_open(struct ibv_context *ctx, struct kv_dev **out);
 void kv_dev_close(struct kv_dev *d);
 struct ibv_context *kv_dev_find(const char *name);
 int kv_link_query(struct rdma_cm_id *id, struct ibv_qp *qp, struct kv_link *l);
+int kv_mtu_bytes(enum ibv_mtu m);
+
+/* query.c */
+int kv_devices_query(struct kv_dev_info **out);
 
 /* cm.c */
 struct rdma_event_channel *kv_channel_open(void);

@@ -1,0 +1,120 @@
+package verbs
+
+/*
+#include "verbs.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"strings"
+	"syscall"
+	"unsafe"
+)
+
+// DeviceInfo is what libibverbs says of one RDMA device and what rdmakv
+// would get from it.
+type DeviceInfo struct {
+	Name      string
+	Firmware  string
+	NodeType  string // "CA", "RNIC", ...
+	Transport string // "InfiniBand" or "iWARP" (RoCE is InfiniBand over an Ethernet link layer)
+	VendorID  uint32
+	// Err says why the device could not be opened or queried; the fields
+	// below are then zero.
+	Err error
+
+	MaxQPWR, MaxSGE, MaxCQE, MaxMR int
+	MaxSRQ, MaxSRQWR, MaxSRQSGE    int
+	// WindowsClaimed: the device sets a type-2 window capability bit;
+	// Windows: one also allocates, so rdmakv grants per-request windows
+	// (without them a grant hands out the region-wide key).
+	WindowsClaimed, Windows bool
+	// MaxInline is the inline data an RC QP gets asking as rdmakv does
+	// (256 bytes first, then less).
+	MaxInline int
+	Ports     []PortInfo
+}
+
+// PortInfo is one port of a device.
+type PortInfo struct {
+	Num       int
+	State     string // "ACTIVE", "DOWN", ...
+	LinkLayer string // "InfiniBand" or "Ethernet"
+	MTU       int    // active MTU in bytes
+	GIDs      int    // GID table length
+}
+
+// Devices describes every RDMA device of this machine, opening each one to
+// query it and to probe windows and inline data. It returns none, and no
+// error, on a machine without devices; NoDeviceAdvice says what to do then.
+func Devices() ([]DeviceInfo, error) {
+	var p *C.struct_kv_dev_info
+	n := C.kv_devices_query(&p)
+	if n < 0 {
+		return nil, fmt.Errorf("verbs: list devices: %w", errno(n))
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	defer C.free(unsafe.Pointer(p))
+	out := make([]DeviceInfo, n)
+	ds := unsafe.Slice(p, int(n))
+	for i := range ds {
+		out[i] = deviceInfo(&ds[i])
+	}
+	return out, nil
+}
+
+// NoDeviceAdvice is what to do on a machine without an RDMA device: the
+// advice of the transport's own no-device error.
+func NoDeviceAdvice() string { return softRoCEHint }
+
+func deviceInfo(d *C.struct_kv_dev_info) DeviceInfo {
+	di := DeviceInfo{
+		Name:      C.GoString(&d.name[0]),
+		NodeType:  C.GoString(C.ibv_node_type_str(int32(d.node_type))),
+		Transport: "unknown",
+	}
+	switch d.transport_type {
+	case C.IBV_TRANSPORT_IB:
+		di.Transport = "InfiniBand"
+	case C.IBV_TRANSPORT_IWARP:
+		di.Transport = "iWARP"
+	}
+	if d.err != 0 {
+		di.Err = syscall.Errno(-d.err)
+		return di
+	}
+	di.Firmware = C.GoString(&d.fw[0])
+	di.VendorID = uint32(d.vendor_id)
+	di.MaxQPWR, di.MaxSGE, di.MaxCQE, di.MaxMR = int(d.max_qp_wr), int(d.max_sge), int(d.max_cqe), int(d.max_mr)
+	di.MaxSRQ, di.MaxSRQWR, di.MaxSRQSGE = int(d.max_srq), int(d.max_srq_wr), int(d.max_srq_sge)
+	di.WindowsClaimed, di.Windows = d.mw_caps != 0, d.mw_type2 != 0
+	di.MaxInline = int(d.max_inline)
+	for i := range int(d.nports) {
+		p := d.ports[i]
+		di.Ports = append(di.Ports, PortInfo{
+			Num:       i + 1,
+			State:     portState(p.state),
+			LinkLayer: linkLayer(p.link_layer),
+			MTU:       int(p.mtu),
+			GIDs:      int(p.gids),
+		})
+	}
+	return di
+}
+
+func portState(s C.int) string {
+	return strings.TrimPrefix(C.GoString(C.ibv_port_state_str(uint32(s))), "PORT_")
+}
+
+func linkLayer(l C.int) string {
+	switch l {
+	case C.IBV_LINK_LAYER_ETHERNET:
+		return "Ethernet"
+	case C.IBV_LINK_LAYER_INFINIBAND, C.IBV_LINK_LAYER_UNSPECIFIED:
+		return "InfiniBand"
+	}
+	return "unknown"
+}
