@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"unsafe"
+
+	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 
 // DeviceInfo is what libibverbs says of one RDMA device and what rdmakv
@@ -117,4 +119,21 @@ func linkLayer(l C.int) string {
 		return "InfiniBand"
 	}
 	return "unknown"
+}
+
+// RegisteredBytes is the memory a connection with cfg registers for its
+// messages: its receive buffers with their heads (a listener registers one
+// set, which its connections share) and its send ring (every connection
+// its own, with its first message too large to go inline).
+func RegisteredBytes(cfg transport.Config) (recv, ring int64, err error) {
+	cfg, err = checkConfig(cfg)
+	if err != nil {
+		return 0, 0, err
+	}
+	n, size := recvBuffers(cfg.RecvDepth, cfg.Poll), cfg.MaxMessage
+	recv = int64(n) * int64(size)
+	if size > headSize {
+		recv = (recv+63)&^63 + int64(n)*headSize
+	}
+	return recv, int64(ringBytes(cfg.SendDepth, cfg.MaxMessage)), nil
 }
