@@ -1,0 +1,64 @@
+package doctor
+
+import (
+	"fmt"
+
+	"github.com/kvbench/kvbench/rdmakv"
+)
+
+const secCaps = "capabilities"
+
+// What rdmakv asks of a device at its defaults: a server's QPs share one
+// SRQ of --recv-depth buffers, each posted as two pieces (head and rest);
+// a connection posts up to two send WRs a message plus one to drain
+// (verbs sendWR), and a client's send depth is twice its depth plus 8.
+const (
+	needSGE      = 2
+	serverSendWR = 2*rdmakv.DefaultRecvDepth + 1
+	clientSendWR = 2*(2*rdmakv.DefaultDepth+8) + 1
+)
+
+func checkCapabilities(r *Report, devs []Device) {
+	for _, d := range devs {
+		if d.Caps != nil {
+			checkCaps(r, d.Name, *d.Caps)
+		}
+	}
+}
+
+func checkCaps(r *Report, name string, c Caps) {
+	switch {
+	case c.Windows:
+		r.add(secCaps, name+" memory windows", OK, "type-2 windows: each rendezvous grant opens only its value", "")
+	case c.WindowsClaimed:
+		r.add(secCaps, name+" memory windows", Warn, "the device claims type-2 windows but cannot allocate one: grants hand out the pool's region-wide key",
+			"update the driver and firmware, or trust every client with the whole pool")
+	default:
+		r.add(secCaps, name+" memory windows", Warn, "no type-2 windows: grants hand out the pool's region-wide key, so a client can reach all of it",
+			"use a device with type-2 windows where clients are not trusted")
+	}
+	if c.MaxInline > 0 {
+		r.add(secCaps, name+" inline", OK, fmt.Sprintf("%d bytes inline a QP (rdmakv asks for 256)", c.MaxInline), "")
+	} else {
+		r.add(secCaps, name+" inline", Warn, "no inline data: every small message is read by the NIC from the send ring, a DMA more", "")
+	}
+	switch {
+	case c.MaxSRQ == 0:
+		r.add(secCaps, name+" srq", Fail, "no shared receive queues: a kvserver over verbs cannot listen on it", "use another device")
+	case c.MaxSRQWR < rdmakv.DefaultRecvDepth || c.MaxSRQSGE < needSGE:
+		r.add(secCaps, name+" srq", Fail,
+			fmt.Sprintf("SRQ of %d WRs and %d SGEs: a kvserver needs %d (--recv-depth) and %d", c.MaxSRQWR, c.MaxSRQSGE, rdmakv.DefaultRecvDepth, needSGE),
+			fmt.Sprintf("start kvserver with --recv-depth %d or less", c.MaxSRQWR))
+	default:
+		r.add(secCaps, name+" srq", OK, fmt.Sprintf("%d SRQs of up to %d WRs and %d SGEs", c.MaxSRQ, c.MaxSRQWR, c.MaxSRQSGE), "")
+	}
+	need := max(serverSendWR, clientSendWR)
+	switch {
+	case c.MaxQPWR < need || c.MaxSGE < needSGE:
+		r.add(secCaps, name+" queue pairs", Fail,
+			fmt.Sprintf("QPs of %d WRs and %d SGEs: the defaults need %d and %d", c.MaxQPWR, c.MaxSGE, need, needSGE),
+			"lower kvserver --recv-depth and the client's depth (--depth in a workload) until 2 × depth + 1 fits")
+	default:
+		r.add(secCaps, name+" queue pairs", OK, fmt.Sprintf("up to %d WRs and %d SGEs a queue, %d CQEs a CQ, %d MRs", c.MaxQPWR, c.MaxSGE, c.MaxCQE, c.MaxMR), "")
+	}
+}
