@@ -1,6 +1,6 @@
 #!/bin/sh
 # guest-test.sh: the verbs test run inside the Soft-RoCE guest (make
-# test-rdma). Runs the device tests of rdmakv/verbs, then end-to-end
+# test-rdma). Runs the device tests of rdmakv/verbs, kvbench doctor, then end-to-end
 # set/get/verify runs of kvperf, kvbench and the C API's kvcheck against
 # kvserver, and of kvbench against its embedded server, over the verbs
 # transport, kvbench tune by server CPU over two loads and by capacity under
@@ -26,6 +26,11 @@ check_run() {
 rm -rf e2e
 log "verbs device tests"
 ./verbs.test -test.v -test.count=1 -test.timeout=240s || die "verbs.test"
+
+log "kvbench doctor lists the Soft-RoCE device and finds nothing that stops a run"
+mkdir -p e2e
+./kvbench doctor --format json >e2e/doctor.json || die "kvbench doctor: $(./kvbench doctor 2>&1)"
+grep -qF '"software": "rxe (Soft-RoCE)"' e2e/doctor.json || die "kvbench doctor did not list rxe: $(cat e2e/doctor.json)"
 
 log "end to end: kvserver --auth-file + kvperf -check over verbs"
 ( umask 077 && head -c 32 /dev/urandom | base64 > e2e.secret )
