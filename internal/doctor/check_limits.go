@@ -66,23 +66,26 @@ func hasIPCLock(env Env) bool {
 	return false
 }
 
-// nofileSpare is descriptors a server needs besides one a connection.
+// nofileSpare is descriptors a server needs besides one a connection,
+// served or still in its handshake.
 const nofileSpare = 64
 
 // checkNofile compares the hard open-files limit (Go raises the soft one
-// to it at start) with what a server at --max-conns needs.
+// to it at start) with what a server at --max-conns and --max-handshakes
+// needs.
 func checkNofile(r *Report, env Env) {
 	_, hard, err := env.Rlimit(unix.RLIMIT_NOFILE)
-	need := uint64(rdmakv.DefaultMaxConns + nofileSpare)
+	need := uint64(rdmakv.DefaultMaxConns + rdmakv.DefaultMaxHandshakes + nofileSpare)
 	switch {
 	case err != nil:
 		r.add(secLimits, "open files", Warn, "cannot read RLIMIT_NOFILE: "+err.Error(), "")
 	case hard < need:
 		r.add(secLimits, "open files", Warn,
-			fmt.Sprintf("hard limit %d: a kvserver at --max-conns %d needs %d or more", hard, rdmakv.DefaultMaxConns, need),
+			fmt.Sprintf("hard limit %d: a kvserver at --max-conns %d and --max-handshakes %d needs %d or more",
+				hard, rdmakv.DefaultMaxConns, rdmakv.DefaultMaxHandshakes, need),
 			fmt.Sprintf("raise it (`ulimit -Hn %d` as root, nofile in /etc/security/limits.conf, LimitNOFILE for systemd) or lower --max-conns", need))
 	default:
-		r.add(secLimits, "open files", OK, fmt.Sprintf("hard limit %d, enough for --max-conns %d", hard, rdmakv.DefaultMaxConns), "")
+		r.add(secLimits, "open files", OK, fmt.Sprintf("hard limit %d, enough for --max-conns %d and --max-handshakes %d", hard, rdmakv.DefaultMaxConns, rdmakv.DefaultMaxHandshakes), "")
 	}
 }
 
