@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kvbench/kvbench/rdmakv/internal/buddy"
@@ -39,6 +40,12 @@ type Server struct {
 	// capacity is the most connections the listener holds, if it says
 	// (transport.Bounded); 0 if it does not.
 	capacity int
+	// retired holds the totals of closed connections (under connMu).
+	retired connCounters
+
+	accepted atomic.Uint64
+	refused  [refusalCount]atomic.Uint64
+	expiries atomic.Uint64
 
 	// started is closed once Listen has finished setting up (or failed):
 	// the transport may accept a connection before the pool is registered.
@@ -182,6 +189,7 @@ func (s *Server) reaper() {
 			s.connMu.Unlock()
 			for _, c := range conns {
 				expired = c.expired(now, expired[:0])
+				s.expiries.Add(uint64(len(expired)))
 				for _, l := range expired {
 					// Revoke waits for an access still moving bytes
 					// through the window (a READ to a client that

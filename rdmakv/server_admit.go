@@ -31,6 +31,7 @@ func (s *Server) accept(c transport.Conn) transport.Handler {
 	sc := &sconn{s: s, c: c, leases: make(map[uint32]*lease)}
 	sc.helloTimer = time.AfterFunc(s.cfg.HandshakeTimeout, func() {
 		if !sc.helloDone.Load() {
+			sc.refuse(RefusedHandshakeTimeout)
 			sc.fault("no HELLO within %v", s.cfg.HandshakeTimeout)
 		}
 	})
@@ -45,6 +46,7 @@ func (s *Server) accept(c transport.Conn) transport.Handler {
 	s.conns[sc] = struct{}{}
 	s.connMu.Unlock()
 	if oldest != nil {
+		oldest.refuse(RefusedHandshakeShed)
 		// Not on this goroutine: a verbs Close may wait for a connection
 		// manager event, which this goroutine (verbs) delivers.
 		s.background(func() { oldest.turnAway(slog.LevelInfo, "shedding handshake", reason) })
@@ -89,10 +91,12 @@ func (s *Server) admit(sc *sconn) bool {
 	}
 	s.connMu.Unlock()
 	if !ok {
+		sc.refuse(RefusedMaxConns)
 		sc.turnAway(slog.LevelWarn, "refusing connection",
 			fmt.Sprintf("%d connections open past HELLO, the most MaxConns allows", n))
 		return false
 	}
+	s.accepted.Add(1)
 	return true
 }
 

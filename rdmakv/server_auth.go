@@ -45,6 +45,7 @@ func (sc *sconn) authenticate(reqID uint32, body, proof []byte) bool {
 	sc.nonce = nil
 	if !ok {
 		sc.auth = authFailed
+		sc.refuse(RefusedAuth)
 		sc.s.log.Warn("rdmakv: authentication failed", "remote", sc.c.RemoteAddr())
 		sc.send(wire.Header{Type: wire.HelloReply, Status: wire.AuthFailed, ReqID: reqID}, nil, nil)
 		return false

@@ -50,14 +50,19 @@ type sconn struct {
 	leases    map[uint32]*lease
 	nextToken uint32 // last token issued; tokens are 1, 2, 3, ...
 	granted   int64  // bytes of the open set grants
+	grants    int    // how many set grants are open
 	gone      bool
 	spare     []*lease // recycled lease records, so rendezvous allocates nothing
 
 	faulted atomic.Bool
+	// refused: the connection counts under a Refusal already.
+	refused atomic.Bool
+	ctr     connCounters
 }
 
 // fault drops a misbehaving connection with one log line naming the fault.
 func (sc *sconn) fault(format string, a ...any) {
+	sc.refuse(RefusedProtocol)
 	if sc.faulted.CompareAndSwap(false, true) {
 		sc.s.log.Warn("rdmakv: dropping connection", "remote", sc.c.RemoteAddr(), "fault", fmt.Sprintf(format, a...))
 	}
@@ -87,6 +92,7 @@ func (sc *sconn) sendVia(hdr *[wire.MaxHeaderSize]byte, h wire.Header, key, valu
 		h.Server = uint32(min(max(traceclock.Duration(start, traceclock.Now()), 0), math.MaxUint32))
 	}
 	h.KeyLen, h.ValueLen = uint16(len(key)), uint32(len(value))
+	sc.countReply(&h)
 	n := h.Encode(hdr[:])
 	// A failed send means the connection is going; Closed cleans up.
 	_ = sc.c.Send(hdr[:n], key, value)
@@ -131,16 +137,19 @@ func (sc *sconn) Deliver(c transport.Conn, m *transport.Message) {
 	}
 	switch f.Type {
 	case wire.Set:
+		sc.ctr.requests[OpSet][Eager].Add(1)
 		sc.handleSet(&f)
 	case wire.Get:
 		sc.handleGet(&f)
 	case wire.GetRelease:
 		sc.handleRelease(&f)
 	case wire.SetRdvReq:
+		sc.ctr.requests[OpSet][Rendezvous].Add(1)
 		sc.handleSetRdv(&f)
 	case wire.SetFin:
 		sc.handleFin(&f)
 	case wire.Delete:
+		sc.ctr.requests[OpDelete][Eager].Add(1)
 		sc.handleDelete(&f)
 	case wire.Stats:
 		sc.handleStats(&f)
@@ -205,6 +214,9 @@ func (sc *sconn) handleStats(f *wire.Frame) {
 // Closed releases what the connection held. A transport error (for
 // example a one-sided access outside the client's windows) is logged once.
 func (sc *sconn) Closed(c transport.Conn, err error) {
+	if err != nil && !isOrderlyClose(err) {
+		sc.refuse(RefusedTransport)
+	}
 	if err != nil && !isOrderlyClose(err) && sc.faulted.CompareAndSwap(false, true) {
 		sc.s.log.Warn("rdmakv: dropping connection", "remote", c.RemoteAddr(), "fault", err.Error())
 	}

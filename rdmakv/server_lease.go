@@ -90,6 +90,7 @@ func (sc *sconn) unfile(t uint32, l *lease) {
 	delete(sc.leases, t)
 	if l.write {
 		sc.granted -= int64(l.sl.n)
+		sc.grants--
 	}
 }
 
@@ -111,6 +112,7 @@ func (sc *sconn) add(l *lease) uint32 {
 	sc.leases[l.token] = l
 	if l.write {
 		sc.granted += int64(l.sl.n)
+		sc.grants++
 	}
 	return l.token
 }
@@ -223,6 +225,9 @@ func (sc *sconn) drop() {
 	}
 	sc.s.connMu.Lock()
 	sc.s.release(sc)
-	delete(sc.s.conns, sc)
+	if _, open := sc.s.conns[sc]; open {
+		sc.s.retired.add(&sc.ctr)
+		delete(sc.s.conns, sc)
+	}
 	sc.s.connMu.Unlock()
 }

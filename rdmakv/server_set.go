@@ -31,6 +31,7 @@ func (sc *sconn) handleSet(f *wire.Frame) {
 		return
 	}
 	copy(sc.s.mem[sl.off:sl.off+sl.n], f.Value)
+	sc.ctr.in.Add(uint64(sl.n))
 	ver := sc.s.store.commit(f.Key, sl)
 	sc.send(wire.Header{Type: wire.SetReply, ReqID: f.ReqID, Version: ver}, nil, nil)
 }
@@ -143,6 +144,7 @@ func (sc *sconn) commit(l *lease, n uint64, reqID uint32, hdr *[wire.MaxHeaderSi
 		sc.sendVia(hdr, wire.Header{Type: wire.SetReply, Status: wire.BadRequest, ReqID: reqID}, nil, nil, start)
 		return
 	}
+	sc.ctr.in.Add(n)
 	ver := sc.s.store.commit(l.key, l.sl)
 	sc.recycle(l)
 	sc.sendVia(hdr, wire.Header{Type: wire.SetReply, ReqID: reqID, Version: ver}, nil, nil, start)

@@ -20,6 +20,12 @@ type ServerStats struct {
 	PoolUsed int64
 	// PoolSize is the value pool's size.
 	PoolSize int64
+	// Grants is the number of set grants open (rendezvous SETs whose value
+	// has not landed) and GrantBytes the pool bytes they hold, part of
+	// PoolUsed. A client's ServerStats reads them as zero: STATS_REPLY
+	// does not carry them.
+	Grants     int
+	GrantBytes int64
 	// CPUUser and CPUSys are the CPU time the server's process has spent
 	// in user and in system mode since it started (getrusage with
 	// RUSAGE_SELF): every thread, serving or not. For a server embedded in
@@ -36,6 +42,13 @@ type ServerStats struct {
 func (s *Server) Stats() ServerStats {
 	s.connMu.Lock()
 	conns := len(s.conns)
+	var grants int
+	var granted int64
+	for sc := range s.conns {
+		sc.mu.Lock()
+		grants, granted = grants+sc.grants, granted+sc.granted
+		sc.mu.Unlock()
+	}
 	s.connMu.Unlock()
 	s.store.mu.Lock()
 	keys := len(s.store.items)
@@ -48,6 +61,9 @@ func (s *Server) Stats() ServerStats {
 		PoolSize: s.cfg.PoolSize,
 		CPUUser:  user,
 		CPUSys:   sys,
+
+		Grants:     grants,
+		GrantBytes: granted,
 	}
 }
 

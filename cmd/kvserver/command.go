@@ -26,6 +26,7 @@ type flags struct {
 	maxHandshakes                int
 	lease, busyIdle, handshake   time.Duration
 	poll, logLevel, authFile     string
+	metrics                      string
 }
 
 func newCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -49,14 +50,19 @@ line of what it holds: connections, keys, pool bytes in use, goroutines.`,
 			if err != nil {
 				return err
 			}
-			s, err := rdmakv.Listen(cfg)
+			m, err := listenMetrics(f.metrics)
 			if err != nil {
 				return err
 			}
+			s, err := rdmakv.Listen(cfg)
+			if err != nil {
+				return errors.Join(err, m.close())
+			}
 			defer logStatsOn(s, cfg.Logger, syscall.SIGUSR1)()
 			fmt.Fprintf(stdout, "kvserver listening on %s (transport %s)\n", s.Addr(), s.Info().Transport)
+			m.serve(s, stdout)
 			<-cmd.Context().Done()
-			return s.Close()
+			return errors.Join(s.Close(), m.close())
 		},
 	}
 	fl := cmd.Flags()
@@ -77,6 +83,7 @@ line of what it holds: connections, keys, pool bytes in use, goroutines.`,
 	fl.StringVar(&f.authFile, "auth-file", "", "file holding a shared secret (16+ bytes, mode 600) that clients must prove they know before they are served")
 	fl.StringVar(&f.device, "device", "", "RDMA device name (verbs; default: the one owning the listen address)")
 	fl.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fl.StringVar(&f.metrics, "metrics", "", "host:port to serve Prometheus metrics on at /metrics (default: none)")
 	return cmd
 }
 

@@ -82,7 +82,7 @@ func TestSignalsStopCleanly(t *testing.T) {
 }
 
 func TestBadFlagsExitNonZero(t *testing.T) {
-	for _, args := range []string{"--pool-size 3furlongs", "--no-such-flag", "stray-argument"} {
+	for _, args := range []string{"--pool-size 3furlongs", "--no-such-flag", "stray-argument", "--metrics no-port-here"} {
 		cmd, _, stderr := runMain(t, args)
 		if code := waitExit(t, cmd); code == 0 {
 			t.Errorf("%q: exit code 0", args)

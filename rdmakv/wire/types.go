@@ -90,17 +90,19 @@ const (
 	AuthRequired  Status = 9
 	AuthFailed    Status = 10
 
-	statusEnd = 11
+	// StatusCount is one past the last status: the length of a table
+	// indexed by Status.
+	StatusCount = 11
 )
 
-var statusNames = [statusEnd]string{
+var statusNames = [StatusCount]string{
 	OK: "OK", NotFound: "NOT_FOUND", KeyTooLong: "KEY_TOO_LONG", ValueTooLarge: "VALUE_TOO_LARGE",
 	NoSpace: "NO_SPACE", BadRequest: "BAD_REQUEST", BadToken: "BAD_TOKEN", Threshold: "THRESHOLD",
 	Internal: "INTERNAL", AuthRequired: "AUTH_REQUIRED", AuthFailed: "AUTH_FAILED",
 }
 
 // Valid reports whether s is a known status.
-func (s Status) Valid() bool { return s < statusEnd }
+func (s Status) Valid() bool { return s < StatusCount }
 
 func (s Status) String() string {
 	if s.Valid() {
