@@ -35,6 +35,15 @@ type Observer interface {
 	Observe(Status)
 }
 
+// MeasureObserver is an Observer that also hears each measure phase's
+// Measurements once they are merged, after the phase's PhaseEnd: what the
+// run will record for the cell, for a consumer (metrics) that wants the
+// counts and latencies without touching the workers' path.
+type MeasureObserver interface {
+	Observer
+	Measured([]Measurement)
+}
+
 // ObserverFunc adapts a function to Observer.
 type ObserverFunc func(Status)
 

@@ -49,6 +49,9 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	ms := merge(ws, coll, Measurement{Threshold: th, ValueSize: size, Start: base.t, Duration: dur,
 		Load: r.cellLoad(pacer, precise), IssueDelay: issueDelay(ws)})
 	r.attachCPU(ms, cpu0, cpu1, th, size)
+	if mo, ok := r.cfg.Observer.(MeasureObserver); ok {
+		mo.Measured(ms)
+	}
 	return ms, coll.err
 }
 

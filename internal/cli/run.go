@@ -29,6 +29,8 @@ type runFlags struct {
 	quiet       bool
 	rank, ranks int
 	repeat      int
+	metrics     string
+	mon         *runMetrics
 }
 
 func newRunCmd() *cobra.Command {
@@ -85,6 +87,12 @@ Exit status: 0 on success, 1 on error or when verify mode found a bad value,
 			if f.repeat > 1 && mpi.Built && mpi.Launched() {
 				return errors.New("--repeat does not go with an MPI launch: launch the job that many times")
 			}
+			mon, err := listenRunMetrics(f.metrics)
+			if err != nil {
+				return err
+			}
+			defer mon.close()
+			f.mon = mon
 			for range f.repeat {
 				if err := runRun(cmd, args[0], &f); err != nil {
 					return err
@@ -98,6 +106,7 @@ Exit status: 0 on success, 1 on error or when verify mode found a bad value,
 	fl := cmd.Flags()
 	fl.StringVarP(&f.out, "out", "o", results.DefaultParent, "directory to create the run directory in")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress and no table; print only the results directory")
+	fl.StringVar(&f.metrics, "metrics", "", "host:port to serve Prometheus metrics on at /metrics while the run lasts (default: none)")
 	fl.IntVar(&f.repeat, "repeat", 1, "run the workload this many times, one results directory each (for kvbench compare)")
 	fl.IntVar(&f.rank, "rank", 0, "this load generator's rank, 0 to ranks-1, for a run from several hosts merged later (default: from OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID or JOB_COMPLETION_INDEX)")
 	fl.IntVar(&f.ranks, "ranks", 0, "how many load generators run the workload together (default: from OMPI_COMM_WORLD_SIZE, PMI_SIZE or SLURM_NTASKS)")
@@ -159,6 +168,7 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	if !f.quiet {
 		cfg.Observer, cfg.Tick = progressObserver(stdout)
 	}
+	f.mon.observe(&cfg, stderr)
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

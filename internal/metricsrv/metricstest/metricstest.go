@@ -29,7 +29,7 @@ func Scrape(t testing.TB, addr string) map[string]*dto.MetricFamily {
 }
 
 // Value is the sample of family name whose labels are exactly labels
-// ("k=v,k=v", empty for none).
+// ("k=v,k=v", empty for none); a histogram's is its count.
 func Value(t testing.TB, fams map[string]*dto.MetricFamily, name, labels string) float64 {
 	t.Helper()
 	f := fams[name]
@@ -49,6 +49,8 @@ func Value(t testing.TB, fams map[string]*dto.MetricFamily, name, labels string)
 			return m.Counter.GetValue()
 		case m.Gauge != nil:
 			return m.Gauge.GetValue()
+		case m.Histogram != nil:
+			return float64(m.Histogram.GetSampleCount())
 		}
 	}
 	t.Fatalf("no %s{%s} in the scrape", name, labels)

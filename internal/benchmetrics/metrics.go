@@ -1,0 +1,81 @@
+// Package benchmetrics exposes a running kvbench as Prometheus metrics: it
+// is a bench.Observer, so it learns what the progress display learns,
+// when the progress display learns it, and never runs on a worker's path.
+package benchmetrics
+
+import (
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kvbench/kvbench/internal/bench"
+)
+
+// Metrics collects a run's progress and measurements for scraping. Its
+// methods may be called from the run's observer goroutine while a scrape
+// reads.
+type Metrics struct {
+	target float64
+
+	mu     sync.Mutex
+	status bench.Status
+	seen   bool
+	ops    map[key]*opStats
+}
+
+// key is one (operation, protocol) pair.
+type key struct {
+	op    bench.Op
+	proto bench.Protocol
+}
+
+// New returns empty Metrics; target is the open loop's rate in
+// operations per second, 0 in a closed loop.
+func New(target float64) *Metrics {
+	return &Metrics{target: target, ops: map[key]*opStats{}}
+}
+
+// Observe implements bench.Observer.
+func (m *Metrics) Observe(s bench.Status) {
+	m.mu.Lock()
+	m.status, m.seen = s, true
+	m.mu.Unlock()
+}
+
+// Then is an observer that reports to m, then to next (nil: none), so
+// metrics and the progress display hear the same run.
+func (m *Metrics) Then(next bench.Observer) bench.MeasureObserver {
+	return chain{m, next}
+}
+
+type chain struct {
+	*Metrics
+	next bench.Observer
+}
+
+func (c chain) Observe(s bench.Status) {
+	c.Metrics.Observe(s)
+	if c.next != nil {
+		c.next.Observe(s)
+	}
+}
+
+// Measured implements bench.MeasureObserver: a measure phase's counts and
+// latencies, the figures results.json records for the cell, join the
+// run's totals.
+func (m *Metrics) Measured(ms []bench.Measurement) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := range ms {
+		k := key{ms[i].Op, ms[i].Protocol}
+		st := m.ops[k]
+		if st == nil {
+			st = newOpStats()
+			m.ops[k] = st
+		}
+		st.add(&ms[i])
+	}
+}
+
+// Register adds m's collector to reg.
+func (m *Metrics) Register(reg prometheus.Registerer) { reg.MustRegister(collector{m}) }
