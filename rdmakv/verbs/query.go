@@ -107,8 +107,23 @@ func deviceInfo(d *C.struct_kv_dev_info) DeviceInfo {
 	return di
 }
 
+// portState names a port state as sysfs does ("4: ACTIVE"), so a port
+// reads the same whether libibverbs or sysfs described it;
+// ibv_port_state_str's words are lower case.
 func portState(s C.int) string {
-	return strings.TrimPrefix(C.GoString(C.ibv_port_state_str(uint32(s))), "PORT_")
+	switch s {
+	case C.IBV_PORT_DOWN:
+		return "DOWN"
+	case C.IBV_PORT_INIT:
+		return "INIT"
+	case C.IBV_PORT_ARMED:
+		return "ARMED"
+	case C.IBV_PORT_ACTIVE:
+		return "ACTIVE"
+	case C.IBV_PORT_ACTIVE_DEFER:
+		return "ACTIVE_DEFER"
+	}
+	return strings.ToUpper(C.GoString(C.ibv_port_state_str(uint32(s))))
 }
 
 func linkLayer(l C.int) string {
