@@ -4,20 +4,20 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/kvbench/kvbench/internal/metricsrv/metricstest"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/testutil"
 )
 
 // scrapeAtEnd scrapes the run's metrics when the run prints its results
 // directory: the last moment they are served, with every cell counted.
 type scrapeAtEnd struct {
 	t      *testing.T
-	stderr *syncBuffer
+	stderr *testutil.Buffer
 	stdout bytes.Buffer
 	fams   map[string]*dto.MetricFamily
 }
@@ -33,28 +33,11 @@ func (s *scrapeAtEnd) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestRunMetricsMatchResults: what run --metrics serves at the end of a
 // run counts the operations and failures results.json records, per
 // operation and protocol, and says which cell and phase ran last.
 func TestRunMetricsMatchResults(t *testing.T) {
-	s := &scrapeAtEnd{t: t, stderr: &syncBuffer{}}
+	s := &scrapeAtEnd{t: t, stderr: &testutil.Buffer{}}
 	root := NewRoot()
 	root.SetArgs([]string{"run", "testdata/run-quick.yaml", "-o", t.TempDir(), "-q", "--metrics", "127.0.0.1:0"})
 	root.SetOut(s)

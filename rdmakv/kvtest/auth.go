@@ -15,11 +15,9 @@ import (
 // one replaying another connection's answer are all refused, and the
 // refused connection is granted nothing; the right secret works.
 func testAuth(t *testing.T, env Env) {
-	secret := []byte("kvtest shared secret of 32 bytes")
+	secret := suiteSecret
 	cfg := serverConfig(env)
-	cfg.AuthSecret = secret
-	logs := captureLogs(&cfg)
-	s := startServer(t, cfg)
+	s, logs := startWithSecret(t, cfg)
 
 	_, err := dialErr(env, s.Addr())
 	if !errors.Is(err, rdmakv.ErrAuth) || !strings.Contains(err.Error(), "requires a shared secret") {

@@ -94,11 +94,9 @@ func testIdleHandshakesDoNotCount(t *testing.T, env Env) {
 // answered is shed like a silent one, and a client with the secret gets
 // in.
 func testUnansweredChallengeShed(t *testing.T, env Env) {
-	secret := []byte("kvtest shared secret of 32 bytes")
+	secret := suiteSecret
 	cfg := handshakeConfig(env)
-	cfg.AuthSecret = secret
-	logs := captureLogs(&cfg)
-	s := startServer(t, cfg)
+	s, logs := startWithSecret(t, cfg)
 	stalled := rawConnect(t, env, s.Addr(), cfg.MaxEager)
 	rawChallenge(t, stalled, rawHelloBody(cfg.MaxEager, uint32(cfg.MaxEager)))
 	openIdle(t, env, s.Addr(), cfg.MaxEager, cfg.MaxHandshakes)

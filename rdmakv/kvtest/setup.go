@@ -92,3 +92,14 @@ func captureLogs(cfg *rdmakv.ServerConfig) *testutil.Buffer {
 	cfg.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	return logs
 }
+
+// suiteSecret is the shared secret of the suite's authenticating servers.
+var suiteSecret = []byte("kvtest shared secret of 32 bytes")
+
+// startWithSecret starts a server on cfg that requires suiteSecret, its
+// log captured.
+func startWithSecret(t *testing.T, cfg rdmakv.ServerConfig) (*rdmakv.Server, *testutil.Buffer) {
+	cfg.AuthSecret = suiteSecret
+	logs := captureLogs(&cfg)
+	return startServer(t, cfg), logs
+}
