@@ -31,10 +31,12 @@ log "kvbench doctor lists the Soft-RoCE device and finds nothing that stops a ru
 mkdir -p e2e
 ./kvbench doctor --format json >e2e/doctor.json || die "kvbench doctor: $(./kvbench doctor 2>&1)"
 grep -qF '"software": "rxe (Soft-RoCE)"' e2e/doctor.json || die "kvbench doctor did not list rxe: $(cat e2e/doctor.json)"
+./kvbench doctor
 
 log "end to end: kvserver --auth-file + kvperf -check over verbs"
 ( umask 077 && head -c 32 /dev/urandom | base64 > e2e.secret )
-./kvserver --transport verbs --listen "$RDMAKV_ADDR:$PORT" --auth-file e2e.secret &
+MPORT=9464
+./kvserver --transport verbs --listen "$RDMAKV_ADDR:$PORT" --auth-file e2e.secret --metrics "127.0.0.1:$MPORT" &
 srv=$!
 wait_listen $PORT $srv
 ./kvperf -addr "$RDMAKV_ADDR:$PORT" -transport verbs -check -auth-file e2e.secret || {
@@ -54,6 +56,22 @@ log "end to end: kvbench run over verbs, busy polling, against that kvserver"
 	die "kvbench run --server"
 }
 check_run e2e/external '"client_poll": "busy"'
+
+log "end to end: kvbench doctor --server over verbs: the server's limits, its secret, one request per protocol"
+./kvbench doctor --server "$RDMAKV_ADDR:$PORT" --transport verbs --auth-file e2e.secret --format json >e2e/doctor-server.json || {
+	kill $srv 2>/dev/null
+	die "kvbench doctor --server: $(./kvbench doctor --server "$RDMAKV_ADDR:$PORT" --transport verbs --auth-file e2e.secret 2>&1)"
+}
+for want in '"max_eager"' '"rendezvous"'; do
+	grep -qF "$want" e2e/doctor-server.json || die "kvbench doctor --server: no $want in $(cat e2e/doctor-server.json)"
+done
+
+log "end to end: kvserver --metrics counts the requests served over verbs, by op and protocol"
+wget -q -O e2e/metrics.txt "http://127.0.0.1:$MPORT/metrics" || die "no metrics from kvserver --metrics"
+for series in 'op="get",protocol="eager"' 'op="get",protocol="rendezvous"' 'op="set",protocol="eager"' 'op="set",protocol="rendezvous"'; do
+	grep -qE "^rdmakv_requests_total\{$series\} [1-9]" e2e/metrics.txt ||
+		die "rdmakv_requests_total{$series} is not counted: $(grep rdmakv_requests_total e2e/metrics.txt)"
+done
 
 log "end to end: two ranks over verbs against that kvserver, merged"
 for r in 0 1; do
