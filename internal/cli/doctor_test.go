@@ -33,18 +33,19 @@ func TestDoctorNoDevice(t *testing.T) {
 }
 
 // --server --format json reports the server's limits and a timed sample
-// of each protocol, as a script reads them.
+// of each protocol, as a script reads them; over tcp the missing device
+// does not fail the run.
 func TestDoctorServerJSON(t *testing.T) {
 	noDevices(t)
 	out, _, err := executeIO(hangGuard(t), nil, "doctor", "--server", keyServer(t, nil), "--transport", "tcp", "--format", "json")
-	if ExitCode(err) != 1 {
-		t.Fatalf("doctor: %v, want exit 1 for the missing device", err)
+	if err != nil {
+		t.Fatalf("doctor: %v, want exit 0: a tcp run needs no device", err)
 	}
 	var r doctor.Report
 	if err := json.Unmarshal(out, &r); err != nil {
 		t.Fatalf("%v in\n%s", err, out)
 	}
-	if r.OK || r.Server == nil || r.Server.Limits == nil || r.Server.Limits.MaxValue != 4<<20 || len(r.Server.Samples) != 4 {
+	if !r.OK || r.Server == nil || r.Server.Limits == nil || r.Server.Limits.MaxValue != 4<<20 || len(r.Server.Samples) != 4 {
 		t.Fatalf("report %+v, server %+v", r, r.Server)
 	}
 	for _, c := range r.Checks {

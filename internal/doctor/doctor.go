@@ -6,7 +6,10 @@ package doctor
 
 import (
 	"context"
+	"slices"
 	"time"
+
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // Status grades a check. Only Fail means a run would not work.
@@ -61,6 +64,9 @@ func Run(ctx context.Context, env Env, opts Options) *Report {
 	checkLimits(r, env, devs)
 	if opts.Server != "" {
 		checkServer(ctx, r, opts)
+		if opts.Transport == rdmakv.TransportTCP {
+			r.notNeeded(secDevices, secCaps)
+		}
 	}
 	r.OK = true
 	for _, c := range r.Checks {
@@ -69,4 +75,16 @@ func Run(ctx context.Context, env Env, opts Options) *Report {
 		}
 	}
 	return r
+}
+
+// notNeeded grades the failures in sections a run over tcp does not use
+// as warnings: that run works without RDMA, and the report still says
+// what RDMA would need.
+func (r *Report) notNeeded(sections ...string) {
+	for i, c := range r.Checks {
+		if c.Status == Fail && slices.Contains(sections, c.Section) {
+			r.Checks[i].Status = Warn
+			r.Checks[i].Detail += " (not needed over tcp)"
+		}
+	}
 }

@@ -72,3 +72,20 @@ func TestServerUnreachable(t *testing.T) {
 	r := probe(t, "127.0.0.1:1", nil)
 	wantCheck(t, r, "connect", Fail, "cannot connect to 127.0.0.1:1 over tcp", "kvserver listens on 127.0.0.1:1 with --transport tcp")
 }
+
+// Over tcp a server is reached without RDMA: a machine with no device
+// passes, the device checks standing as warnings; over verbs it fails.
+func TestServerOverTCPNeedsNoDevice(t *testing.T) {
+	env := newFakeEnv(t)
+	addr := testServer(t, nil)
+	r := Run(context.Background(), env.Env, Options{Server: addr, Transport: rdmakv.TransportTCP, Timeout: time.Minute})
+	wantCheck(t, r, "rdma devices", Warn, "libibverbs lists none", "not needed over tcp", "modprobe rdma_rxe")
+	if !r.OK {
+		t.Errorf("a tcp server on a machine without RDMA: not OK: %+v", r.Checks)
+	}
+	r = Run(context.Background(), env.Env, Options{Server: addr, Transport: rdmakv.TransportVerbs, Timeout: time.Minute})
+	wantCheck(t, r, "rdma devices", Fail, "libibverbs lists none")
+	if r.OK {
+		t.Error("verbs on a machine without RDMA: OK, want a failure")
+	}
+}
