@@ -46,11 +46,19 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	var err error
 	if r.OK {
-		_, err = fmt.Fprintf(w, "a run would work (%d warnings)\n", warns)
+		_, err = fmt.Fprintf(w, "a run would work (%s)\n", count(warns, "warning"))
 	} else {
-		_, err = fmt.Fprintf(w, "a run would not work: %d failed checks (and %d warnings)\n", fails, warns)
+		_, err = fmt.Fprintf(w, "a run would not work: %s (and %s)\n", count(fails, "failed check"), count(warns, "warning"))
 	}
 	return err
+}
+
+// count is n things, in the singular for one.
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // WriteJSON writes the report as one indented JSON object.
