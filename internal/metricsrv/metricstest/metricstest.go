@@ -3,9 +3,14 @@
 package metricstest
 
 import (
+	"errors"
+	"flag"
+	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -55,4 +60,55 @@ func Value(t testing.TB, fams map[string]*dto.MetricFamily, name, labels string)
 	}
 	t.Fatalf("no %s{%s} in the scrape", name, labels)
 	return 0
+}
+
+// Interval is how often the metrics benchmarks scrape (go test -bench
+// Metrics ... -args -scrape-every 1s). Its default, 10 ms, is 100 to 1500
+// times as often as Prometheus scrapes (every 1-15 s), so that what
+// scrapes cost shows above the noise; at a real interval it is that much
+// less.
+var Interval = flag.Duration("scrape-every", 10*time.Millisecond, "how often the metrics benchmarks scrape /metrics")
+
+// ScrapeEvery reads addr's /metrics every interval in the background, as
+// a Prometheus server would, until stop, which returns how many scrapes
+// completed. Bodies are read to the end and dropped: the cost measured is
+// the server's, rendering them, not a parser's.
+func ScrapeEvery(tb testing.TB, addr string, interval time.Duration) (stop func() int) {
+	tb.Helper()
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	var n int
+	var err error
+	wg.Go(func() {
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+			}
+			var resp *http.Response
+			if resp, err = http.Get("http://" + addr + "/metrics"); err != nil {
+				return
+			}
+			_, err = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if err == nil && resp.StatusCode != http.StatusOK {
+				err = errors.New(resp.Status)
+			}
+			if err != nil {
+				return
+			}
+			n++
+		}
+	})
+	return func() int {
+		close(quit)
+		wg.Wait()
+		if err != nil {
+			tb.Fatalf("scraping %s: %v", addr, err)
+		}
+		return n
+	}
 }
