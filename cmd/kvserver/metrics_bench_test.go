@@ -18,50 +18,48 @@ import (
 // on adds the scrapes, their reads of Counters and Stats, the process and
 // Go collectors, and their garbage.
 func BenchmarkMetrics(b *testing.B) {
-	for _, on := range []bool{false, true} {
-		b.Run(map[bool]string{false: "off", true: "on"}[on], func(b *testing.B) {
-			s, err := rdmakv.Listen(rdmakv.ServerConfig{Listen: "127.0.0.1:0", Transport: "tcp", PoolSize: 4 << 20})
+	metricstest.OffOn(b, func(b *testing.B, on bool) {
+		s, err := rdmakv.Listen(rdmakv.ServerConfig{Listen: "127.0.0.1:0", Transport: rdmakv.TransportTCP, PoolSize: 4 << 20})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		ctx := context.Background()
+		c, err := rdmakv.Dial(ctx, s.Addr(), rdmakv.WithTransport(rdmakv.TransportTCP), rdmakv.WithEagerThreshold(1024))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer c.Close()
+		keys := make([][]byte, 1024)
+		for i := range keys {
+			keys[i] = fmt.Appendf(nil, "key-%04d", i)
+			if err := c.Set(ctx, keys[i], make([]byte, 64)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if on {
+			m, err := listenMetrics("127.0.0.1:0")
 			if err != nil {
 				b.Fatal(err)
 			}
-			defer s.Close()
-			ctx := context.Background()
-			c, err := rdmakv.Dial(ctx, s.Addr(), rdmakv.WithTransport("tcp"), rdmakv.WithEagerThreshold(1024))
+			defer m.close()
+			m.serve(s, io.Discard)
+			stop := metricstest.ScrapeEvery(b, m.srv.Addr(), *metricstest.Interval)
+			defer func() { b.ReportMetric(float64(stop()), "scrapes") }()
+		}
+		i := 0
+		for b.Loop() {
+			v, err := c.Get(ctx, keys[i%len(keys)])
 			if err != nil {
 				b.Fatal(err)
 			}
-			defer c.Close()
-			keys := make([][]byte, 1024)
-			for i := range keys {
-				keys[i] = fmt.Appendf(nil, "key-%04d", i)
-				if err := c.Set(ctx, keys[i], make([]byte, 64)); err != nil {
-					b.Fatal(err)
-				}
+			if len(v.Bytes()) != 64 || v.Protocol() != rdmakv.Eager {
+				b.Fatalf("got %d bytes via %v, want 64 eager", len(v.Bytes()), v.Protocol())
 			}
-			if on {
-				m, err := listenMetrics("127.0.0.1:0")
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer m.close()
-				m.serve(s, io.Discard)
-				stop := metricstest.ScrapeEvery(b, m.srv.Addr(), *metricstest.Interval)
-				defer func() { b.ReportMetric(float64(stop()), "scrapes") }()
-			}
-			i := 0
-			for b.Loop() {
-				v, err := c.Get(ctx, keys[i%len(keys)])
-				if err != nil {
-					b.Fatal(err)
-				}
-				if len(v.Bytes()) != 64 || v.Protocol() != rdmakv.Eager {
-					b.Fatalf("got %d bytes via %v, want 64 eager", len(v.Bytes()), v.Protocol())
-				}
-				v.Release()
-				i++
-			}
-		})
-	}
+			v.Release()
+			i++
+		}
+	})
 }
 
 // BenchmarkMetricsScrape is one scrape after another of an idle server:
@@ -69,7 +67,7 @@ func BenchmarkMetrics(b *testing.B) {
 // handler's and the scraper's, and the garbage collection they cause),
 // which BenchmarkMetrics/on pays once every interval.
 func BenchmarkMetricsScrape(b *testing.B) {
-	s, err := rdmakv.Listen(rdmakv.ServerConfig{Listen: "127.0.0.1:0", Transport: "tcp", PoolSize: 4 << 20})
+	s, err := rdmakv.Listen(rdmakv.ServerConfig{Listen: "127.0.0.1:0", Transport: rdmakv.TransportTCP, PoolSize: 4 << 20})
 	if err != nil {
 		b.Fatal(err)
 	}

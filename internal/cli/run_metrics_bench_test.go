@@ -21,43 +21,41 @@ import (
 // throughout, and its observer told the progress that often, where run
 // does every 250 ms or 1 s.
 func BenchmarkRunMetrics(b *testing.B) {
-	for _, on := range []bool{false, true} {
-		b.Run(map[bool]string{false: "off", true: "on"}[on], func(b *testing.B) {
-			cfg := bench.Config{
-				Seed:       1,
-				Keys:       workload.Keys{Count: 1000, Size: 16, Distribution: "uniform"},
-				ValueSizes: []int{64},
-				Thresholds: []int{4096},
-				Mix:        workload.Mix{Get: 0.9, Set: 0.1},
-				Measure:    workload.Phase{Ops: int64(b.N)},
-				Load:       workload.Load{Mode: "closed", Connections: 1, Depth: 1},
-				Dialer:     &benchtest.Fake{NoStore: true},
-				Codec:      bench.Values{},
-				Tick:       *metricstest.Interval,
-			}
-			if on {
-				m, err := listenRunMetrics("127.0.0.1:0")
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer m.close()
-				m.observe(&cfg, io.Discard)
-				stop := metricstest.ScrapeEvery(b, m.srv.Addr(), *metricstest.Interval)
-				defer func() { b.ReportMetric(float64(stop()), "scrapes") }()
-			}
-			b.ResetTimer()
-			rep, err := bench.Run(context.Background(), cfg)
-			b.StopTimer()
+	metricstest.OffOn(b, func(b *testing.B, on bool) {
+		cfg := bench.Config{
+			Seed:       1,
+			Keys:       workload.Keys{Count: 1000, Size: 16, Distribution: "uniform"},
+			ValueSizes: []int{64},
+			Thresholds: []int{4096},
+			Mix:        workload.Mix{Get: 0.9, Set: 0.1},
+			Measure:    workload.Phase{Ops: int64(b.N)},
+			Load:       workload.Load{Mode: "closed", Connections: 1, Depth: 1},
+			Dialer:     &benchtest.Fake{NoStore: true},
+			Codec:      bench.Values{},
+			Tick:       *metricstest.Interval,
+		}
+		if on {
+			m, err := listenRunMetrics("127.0.0.1:0")
 			if err != nil {
 				b.Fatal(err)
 			}
-			var n int64
-			for _, m := range rep.Measurements {
-				n += m.Count
-			}
-			if n != int64(b.N) {
-				b.Fatalf("the run measured %d operations, want %d", n, b.N)
-			}
-		})
-	}
+			defer m.close()
+			m.observe(&cfg, io.Discard)
+			stop := metricstest.ScrapeEvery(b, m.srv.Addr(), *metricstest.Interval)
+			defer func() { b.ReportMetric(float64(stop()), "scrapes") }()
+		}
+		b.ResetTimer()
+		rep, err := bench.Run(context.Background(), cfg)
+		b.StopTimer()
+		if err != nil {
+			b.Fatal(err)
+		}
+		var n int64
+		for _, m := range rep.Measurements {
+			n += m.Count
+		}
+		if n != int64(b.N) {
+			b.Fatalf("the run measured %d operations, want %d", n, b.N)
+		}
+	})
 }

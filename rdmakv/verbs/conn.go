@@ -456,10 +456,8 @@ func (c *conn) rdma(op C.int, local transport.Region, off, n int, raddr uint64, 
 		return err
 	}
 	wrid := c.slots.arm(i)
-	c.opMu.RLock()
-	if c.state.Load() != stateOpen {
-		c.opMu.RUnlock()
-		return c.abandon(i, c.closedErr())
+	if err := c.lockOpen(i); err != nil {
+		return err
 	}
 	rc := C.kv_post_rdma_h(h(c.qp), op, C.uint64_t(r.addr+uint64(off)), C.uint32_t(n), C.uint32_t(r.lkey),
 		C.uint64_t(raddr), C.uint32_t(rkey), C.uint32_t(imm), C.uint64_t(wrid))
@@ -514,6 +512,19 @@ func (c *conn) acquireFor(wait bool) (uint32, error) {
 		}
 		c.g.scq.tryPoll(1, false)
 	}
+}
+
+// lockOpen takes opMu's read side for a post on slot i, so that Close
+// cannot destroy the QP under it; on a connection no longer open it
+// frees the slot instead and returns the error to hand back. The caller
+// releases opMu after its post.
+func (c *conn) lockOpen(i uint32) error {
+	c.opMu.RLock()
+	if c.state.Load() != stateOpen {
+		c.opMu.RUnlock()
+		return c.abandon(i, c.closedErr())
+	}
+	return nil
 }
 
 // abandon returns a slot whose work request was never posted.

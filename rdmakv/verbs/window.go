@@ -98,10 +98,8 @@ func (c *conn) postBind(w *window, mr *C.struct_ibv_mr, addr uint64, n int, acce
 	} else {
 		wrid = c.slots.armDetached(i)
 	}
-	c.opMu.RLock()
-	if c.state.Load() != stateOpen {
-		c.opMu.RUnlock()
-		return 0, c.abandon(i, c.closedErr())
+	if err := c.lockOpen(i); err != nil {
+		return 0, err
 	}
 	rc := C.kv_post_bind_h(h(c.qp), h(w.mw), h(mr), C.uint64_t(addr), C.uint64_t(n), ibvAccess(access),
 		C.uint32_t(rkey), C.uint64_t(wrid))
@@ -164,10 +162,8 @@ func (c *conn) Revoke(rkey uint32) error {
 		return err
 	}
 	wrid := c.slots.arm(i)
-	c.opMu.RLock()
-	if c.state.Load() != stateOpen {
-		c.opMu.RUnlock()
-		return c.abandon(i, c.closedErr())
+	if err := c.lockOpen(i); err != nil {
+		return err
 	}
 	rc := C.kv_post_inv_h(h(c.qp), C.uint32_t(rkey), C.uint64_t(wrid))
 	c.opMu.RUnlock()

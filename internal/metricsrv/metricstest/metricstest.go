@@ -69,6 +69,14 @@ func Value(t testing.TB, fams map[string]*dto.MetricFamily, name, labels string)
 // less.
 var Interval = flag.Duration("scrape-every", 10*time.Millisecond, "how often the metrics benchmarks scrape /metrics")
 
+// OffOn runs bench as the sub-benchmarks "off" and "on", so that every
+// metrics benchmark names its two sides alike.
+func OffOn(b *testing.B, bench func(b *testing.B, on bool)) {
+	for _, on := range []bool{false, true} {
+		b.Run(map[bool]string{false: "off", true: "on"}[on], func(b *testing.B) { bench(b, on) })
+	}
+}
+
 // ScrapeEvery reads addr's /metrics every interval in the background, as
 // a Prometheus server would, until stop, which returns how many scrapes
 // completed. Bodies are read to the end and dropped: the cost measured is
