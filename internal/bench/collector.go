@@ -32,6 +32,9 @@ type collector struct {
 	acc     map[int64]*hset
 	out     [numOps][numProtos][]Interval
 	err     error
+	// hear, if set, gets each interval as it is final, before encoding
+	// recycles it: under mu, once a second, never per operation.
+	hear IntervalObserver
 }
 
 func newCollector(workers int, startMs int64) *collector {
@@ -94,6 +97,9 @@ func (c *collector) flush(all bool) {
 			for p, h := range a[op] {
 				if h == nil {
 					continue
+				}
+				if c.hear != nil {
+					c.hear.Interval(Op(op), Protocol(p), h)
 				}
 				b, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
 				if err != nil && c.err == nil {

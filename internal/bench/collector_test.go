@@ -1,6 +1,10 @@
 package bench
 
-import "testing"
+import (
+	"testing"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
 
 func TestCollectorMergesAndFinalizes(t *testing.T) {
 	c := newCollector(2, 1_000_000)
@@ -41,5 +45,35 @@ func TestCollectorMergesAndFinalizes(t *testing.T) {
 	}
 	if r0.total[OpGet][Eager].TotalCount() != 4 || r1.total[OpGet][Eager].TotalCount() != 2 {
 		t.Error("per-worker totals wrong")
+	}
+}
+
+// heard records the intervals an IntervalObserver hears, by count.
+type heard struct {
+	ObserverFunc
+	counts []int64
+}
+
+func (h *heard) Interval(op Op, p Protocol, hist *hdrhistogram.Histogram) {
+	h.counts = append(h.counts, hist.TotalCount())
+}
+
+// The hook hears each interval once, as soon as every worker moved past
+// it, not only at the phase end.
+func TestCollectorHearsIntervalsAsFinal(t *testing.T) {
+	c := newCollector(1, 1_000_000)
+	h := &heard{ObserverFunc: func(Status) {}}
+	c.hear = h
+	r := &recorder{sink: c}
+	r.record(OpGet, Eager, 100, KindNone, 0)
+	r.record(OpGet, Eager, 100, KindNone, 1)
+	r.record(OpGet, Eager, 100, KindNone, intervalNs)
+	if len(h.counts) != 1 || h.counts[0] != 2 {
+		t.Errorf("after interval 0 closed heard %v, want [2]", h.counts)
+	}
+	r.finish()
+	c.end(1_000_000 + 1500)
+	if len(h.counts) != 2 || h.counts[1] != 1 {
+		t.Errorf("at the end heard %v, want [2 1]", h.counts)
 	}
 }

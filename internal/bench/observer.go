@@ -1,6 +1,10 @@
 package bench
 
-import "time"
+import (
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
 
 // Event says what a Status reports.
 type Event uint8
@@ -27,6 +31,9 @@ type Status struct {
 	// Ops and Errors are completed operations and failed ones so far;
 	// not_found is an answer, not a failure, and is not counted in Errors.
 	Ops, Errors int64
+	// Rate is the open loop's target rate now, in operations per second:
+	// a ramp's current step (0: closed loop, or preload).
+	Rate float64
 }
 
 // Observer hears a run's progress. Observe is called from one goroutine at
@@ -42,6 +49,18 @@ type Observer interface {
 type MeasureObserver interface {
 	Observer
 	Measured([]Measurement)
+}
+
+// IntervalObserver is an Observer that also hears each measure phase's
+// interval histograms as the collector merges them, about once a second,
+// so that it can show the phase's latencies while it runs. Interval is
+// called from a worker's goroutine as it hands over a second (one call at
+// a time, but beside Observe), so it must be brief and must not keep h:
+// one interval of (op, p), in nanoseconds, reused once Interval returns.
+// Failures are not in intervals: Measured still brings them.
+type IntervalObserver interface {
+	Observer
+	Interval(op Op, p Protocol, h *hdrhistogram.Histogram)
 }
 
 // ObserverFunc adapts a function to Observer.

@@ -69,6 +69,25 @@ func (p *RampPacer) Steps() []float64 { return p.rates }
 // Duration is the whole ramp.
 func (p *RampPacer) Duration() time.Duration { return time.Duration(len(p.rates)) * p.step }
 
+// RateAt is the rate of the step running d into the ramp; past the end,
+// the last step's.
+func (p *RampPacer) RateAt(d time.Duration) float64 {
+	i := min(max(int(d/p.step), 0), len(p.rates)-1)
+	return p.rates[i]
+}
+
+// targetRate is what pacer schedules d into its phase, in operations per
+// second; 0 without a pacer (a closed loop).
+func targetRate(pacer Pacer, d time.Duration) float64 {
+	switch p := pacer.(type) {
+	case ConstantPacer:
+		return p.Rate
+	case *RampPacer:
+		return p.RateAt(d)
+	}
+	return 0
+}
+
 // Offset implements Pacer.
 func (p *RampPacer) Offset(n int64) (time.Duration, bool) {
 	x := float64(n)

@@ -65,6 +65,28 @@ func TestRampPacer(t *testing.T) {
 	}
 }
 
+// The target rate is the running step's, the last one's past the end, and
+// none without a pacer.
+func TestTargetRate(t *testing.T) {
+	p, err := NewRampPacer([]float64{100, 200, 300}, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		pacer Pacer
+		d     time.Duration
+		want  float64
+	}{
+		{p, 0, 100}, {p, 999 * time.Millisecond, 100}, {p, time.Second, 200},
+		{p, 2500 * time.Millisecond, 300}, {p, time.Minute, 300},
+		{ConstantPacer{Rate: 50}, time.Hour, 50}, {nil, time.Second, 0},
+	} {
+		if got := targetRate(c.pacer, c.d); got != c.want {
+			t.Errorf("targetRate(%T, %v) = %v, want %v", c.pacer, c.d, got, c.want)
+		}
+	}
+}
+
 func TestOwnKeyStaysInShard(t *testing.T) {
 	for _, keys := range []int64{5, 7, 100} {
 		for workers := 1; workers <= 5; workers++ {

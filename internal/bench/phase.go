@@ -33,11 +33,12 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	var coll *collector
 	if measure {
 		coll = newCollector(len(ws), base.t.UnixMilli())
+		coll.hear, _ = r.cfg.Observer.(IntervalObserver)
 	}
 	if err := r.resetWorkers(ws, phaseID, coll); err != nil {
 		return nil, err
 	}
-	end := r.observe(st, ws, base.t)
+	end := r.observe(st, ws, base.t, pacer)
 	dur, precise := r.drive(ws, base, pacer, ph)
 	if !measure {
 		end()

@@ -230,8 +230,9 @@ func (r *runner) runCell(conns []Conn, th, size int) error {
 	return err
 }
 
-// observe reports progress while fn runs in the workers.
-func (r *runner) observe(st Status, ws []*worker, base time.Time) (stop func()) {
+// observe reports progress while fn runs in the workers; pacer (nil: none)
+// gives the target rate.
+func (r *runner) observe(st Status, ws []*worker, base time.Time, pacer Pacer) (stop func()) {
 	obs := r.cfg.Observer
 	if obs == nil {
 		return func() {}
@@ -240,6 +241,7 @@ func (r *runner) observe(st Status, ws []*worker, base time.Time) (stop func()) 
 		s := st
 		s.Event = ev
 		s.Elapsed = time.Since(base)
+		s.Rate = targetRate(pacer, s.Elapsed)
 		for _, w := range ws {
 			s.Ops += w.pub.ops.Load()
 			s.Errors += w.pub.errs.Load()
@@ -286,7 +288,7 @@ func (r *runner) preload(ws []*worker, th, size int) error {
 		w.pub.ops.Store(0)
 		w.pub.errs.Store(0)
 	}
-	end := r.observe(st, ws, base)
+	end := r.observe(st, ws, base, nil)
 	defer end()
 	var first atomic.Pointer[error]
 	var wg sync.WaitGroup

@@ -19,9 +19,9 @@ var (
 	phaseOpsDesc   = desc("phase_operations", "Operations completed so far in the running phase.")
 	phaseErrsDesc  = desc("phase_errors", "Operations failed so far in the running phase.")
 	achievedDesc   = desc("achieved_rate", "Operations per second so far in the running phase.")
-	targetDesc     = desc("target_rate", "The open loop's rate in operations per second (0: closed loop).")
-	opsDesc        = desc("operations_total", "Operations measured, by operation and protocol, as each cell's measure phase ends.", "op", "protocol")
-	errsDesc       = desc("errors_total", "Operations measured that failed, by operation and protocol.", "op", "protocol")
+	targetDesc     = desc("target_rate", "The open loop's target rate in operations per second, a ramp's current step (0: closed loop).")
+	opsDesc        = desc("operations_total", "Operations measured, by operation and protocol, updated each second of a measure phase.", "op", "protocol")
+	errsDesc       = desc("errors_total", "Operations measured that failed, by operation and protocol, as each cell's measure phase ends.", "op", "protocol")
 	latencyDesc    = desc("latency_seconds", "Measured latency (a native histogram), by operation and protocol.", "op", "protocol")
 	phases         = []string{"preload", "warmup", "measure"}
 	collectorDescs = []*prometheus.Desc{cellDesc, cellsDesc, thresholdDesc, valueSizeDesc, phaseDesc,
@@ -45,7 +45,11 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	s := m.status
-	gauge(targetDesc, m.target)
+	target := m.target
+	if m.seen && s.Phase != "preload" {
+		target = s.Rate
+	}
+	gauge(targetDesc, target)
 	if m.seen {
 		gauge(cellDesc, float64(s.Cell+1))
 		gauge(cellsDesc, float64(s.Cells))

@@ -6,6 +6,7 @@ package benchmetrics
 import (
 	"sync"
 
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kvbench/kvbench/internal/bench"
@@ -60,21 +61,35 @@ func (c chain) Observe(s bench.Status) {
 	}
 }
 
-// Measured implements bench.MeasureObserver: a measure phase's counts and
-// latencies, the figures results.json records for the cell, join the
-// run's totals.
+// Interval implements bench.IntervalObserver: each second of a measure
+// phase, its operations and latencies join the run's totals as the
+// harness merges them, so they grow while the phase runs.
+func (m *Metrics) Interval(op bench.Op, p bench.Protocol, h *hdrhistogram.Histogram) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.stats(key{op, p}).addHist(h)
+}
+
+// Measured implements bench.MeasureObserver: a measure phase's failures
+// join the run's totals when it ends, since intervals carry latencies
+// only. Its operations and latencies came with its intervals, which sum
+// to the figures results.json records for the cell.
 func (m *Metrics) Measured(ms []bench.Measurement) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for i := range ms {
-		k := key{ms[i].Op, ms[i].Protocol}
-		st := m.ops[k]
-		if st == nil {
-			st = newOpStats()
-			m.ops[k] = st
-		}
-		st.add(&ms[i])
+		m.stats(key{ms[i].Op, ms[i].Protocol}).addErrors(&ms[i])
 	}
+}
+
+// stats is k's totals, made on first use.
+func (m *Metrics) stats(k key) *opStats {
+	st := m.ops[k]
+	if st == nil {
+		st = newOpStats()
+		m.ops[k] = st
+	}
+	return st
 }
 
 // Register adds m's collector to reg.

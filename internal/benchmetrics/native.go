@@ -15,7 +15,7 @@ const schema = 3
 // opStats is the run's totals for one (operation, protocol): the
 // operations, the failed ones (a miss is an answer, not a failure, as in
 // results.Cell.Failures), and their latencies as native histogram
-// buckets, kept as counts so each cell adds its histogram once.
+// buckets, kept as counts so each interval adds its histogram once.
 type opStats struct {
 	count, errors uint64
 	sum           float64 // seconds
@@ -24,22 +24,20 @@ type opStats struct {
 
 func newOpStats() *opStats { return &opStats{buckets: map[int]int64{}} }
 
-// add counts one cell's measurement.
-func (s *opStats) add(m *bench.Measurement) {
-	s.count += uint64(m.Count)
+// addErrors counts one cell's failures.
+func (s *opStats) addErrors(m *bench.Measurement) {
 	for k, n := range m.Errors {
 		if k := bench.ErrorKind(k); k != bench.KindNone && k != bench.KindNotFound {
 			s.errors += uint64(n)
 		}
 	}
-	if m.Hist != nil {
-		s.addHist(m.Hist)
-	}
 }
 
-// addHist moves an HdrHistogram of nanoseconds into the buckets: each of
-// its bars lands, whole, in the bucket holding the bar's top value.
+// addHist counts an HdrHistogram of nanoseconds and moves it into the
+// buckets: each of its bars lands, whole, in the bucket holding the bar's
+// top value.
 func (s *opStats) addHist(h *hdrhistogram.Histogram) {
+	s.count += uint64(h.TotalCount())
 	for _, b := range h.Distribution() {
 		if b.Count == 0 {
 			continue

@@ -22,8 +22,8 @@ func TestBucketBounds(t *testing.T) {
 	}
 }
 
-// A measurement's latencies all land in the buckets, each near its value,
-// and failures exclude misses.
+// An interval's latencies all land in the buckets, each near its value,
+// and a measurement's failures exclude misses.
 func TestOpStatsAdd(t *testing.T) {
 	h := results.NewHistogram()
 	for _, ns := range []int64{1_000, 1_000, 50_000, 2_000_000} {
@@ -34,7 +34,8 @@ func TestOpStatsAdd(t *testing.T) {
 	m := bench.Measurement{Count: 4, Hist: h}
 	m.Errors[bench.KindNone], m.Errors[bench.KindNotFound], m.Errors[bench.KindTimeout] = 2, 1, 1
 	s := newOpStats()
-	s.add(&m)
+	s.addHist(h)
+	s.addErrors(&m)
 	if s.count != 4 || s.errors != 1 {
 		t.Errorf("count %d errors %d, want 4 and 1 (a miss is no failure)", s.count, s.errors)
 	}
