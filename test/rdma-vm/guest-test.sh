@@ -2,7 +2,7 @@
 # guest-test.sh: the verbs test run inside the Soft-RoCE guest (make
 # test-rdma). Runs the device tests of rdmakv/verbs, kvbench doctor, then end-to-end
 # set/get/verify runs of kvperf, kvbench and the C API's kvcheck against
-# kvserver, and of kvbench against its embedded server, over the verbs
+# kvserver (one scraped through run --metrics as it measures), and of kvbench against its embedded server, over the verbs
 # transport, kvbench tune by server CPU over two loads and by capacity under
 # a latency goal, the refusal of cells a server's limits rule out, and a
 # short soak (guest-soak.sh).
@@ -56,6 +56,28 @@ log "end to end: kvbench run over verbs, busy polling, against that kvserver"
 	die "kvbench run --server"
 }
 check_run e2e/external '"client_poll": "busy"'
+
+log "end to end: kvbench run --metrics counts gets over verbs while its measure phases run"
+./kvbench run workloads/verify.yaml --server "$RDMAKV_ADDR:$PORT" --auth-file e2e.secret --metrics 127.0.0.1:9465 \
+	--duration 5s -o e2e/metrics-run --quiet >e2e/metrics-run.dir 2>e2e/metrics-run.err &
+mrun=$!
+# The run serves metrics only while it lasts: a count seen here was live.
+_i=0
+until wget -q -O - http://127.0.0.1:9465/metrics 2>/dev/null |
+	grep -qE '^kvbench_operations_total\{op="get",protocol="[a-z]+"\} [1-9]'; do
+	_i=$((_i + 1))
+	if [ $_i -gt 300 ] || ! kill -0 $mrun 2>/dev/null; then
+		kill $mrun 2>/dev/null
+		kill $srv 2>/dev/null
+		die "kvbench run --metrics counted no get while it ran: $(cat e2e/metrics-run.err)"
+	fi
+	sleep 0.2
+done
+wait $mrun || {
+	kill $srv 2>/dev/null
+	die "kvbench run --metrics: $(cat e2e/metrics-run.err)"
+}
+check_run e2e/metrics-run
 
 log "end to end: kvbench doctor --server over verbs: the server's limits, its secret, one request per protocol"
 ./kvbench doctor --server "$RDMAKV_ADDR:$PORT" --transport verbs --auth-file e2e.secret --format json >e2e/doctor-server.json || {
