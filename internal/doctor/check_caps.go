@@ -37,6 +37,9 @@ func checkCaps(r *Report, name string, c Caps) {
 		r.add(secCaps, name+" memory windows", Warn, "no type-2 windows: grants hand out the pool's region-wide key, so a client can reach all of it",
 			"use a device with type-2 windows where clients are not trusted")
 	}
+	if c.Windows {
+		checkSendWithInv(r, name, c.SendWithInv)
+	}
 	if c.MaxInline > 0 {
 		r.add(secCaps, name+" inline", OK, fmt.Sprintf("%d bytes inline a QP (rdmakv asks for 256)", c.MaxInline), "")
 	} else {
@@ -61,4 +64,17 @@ func checkCaps(r *Report, name string, c Caps) {
 	default:
 		r.add(secCaps, name+" queue pairs", OK, fmt.Sprintf("up to %d WRs and %d SGEs a queue, %d CQEs a CQ, %d MRs", c.MaxQPWR, c.MaxSGE, c.MaxCQE, c.MaxMR), "")
 	}
+}
+
+// checkSendWithInv: with windows, a client releases a rendezvous value
+// with a SEND_WITH_INV naming its window, so the window closes in the
+// NIC before the server hears of the release.
+func checkSendWithInv(r *Report, name string, ok bool) {
+	if ok {
+		r.add(secCaps, name+" send with invalidate", OK, "SEND_WITH_INV: a client closes its window as it releases it", "")
+		return
+	}
+	r.add(secCaps, name+" send with invalidate", Warn,
+		"the device does not claim SEND_WITH_INV (memory management extensions), which a client's release of a window uses",
+		"update the driver and firmware")
 }

@@ -51,14 +51,17 @@ type GID struct {
 type Caps struct {
 	Windows        bool `json:"mw_type2"`
 	WindowsClaimed bool `json:"mw_type2_claimed"`
-	MaxInline      int  `json:"max_inline"`
-	MaxQPWR        int  `json:"max_qp_wr"`
-	MaxSGE         int  `json:"max_sge"`
-	MaxCQE         int  `json:"max_cqe"`
-	MaxMR          int  `json:"max_mr"`
-	MaxSRQ         int  `json:"max_srq"`
-	MaxSRQWR       int  `json:"max_srq_wr"`
-	MaxSRQSGE      int  `json:"max_srq_sge"`
+	// SendWithInv: the device claims SEND_WITH_INV (memory management
+	// extensions), with which a client closes its window as it releases it.
+	SendWithInv bool `json:"send_with_inv"`
+	MaxInline   int  `json:"max_inline"`
+	MaxQPWR     int  `json:"max_qp_wr"`
+	MaxSGE      int  `json:"max_sge"`
+	MaxCQE      int  `json:"max_cqe"`
+	MaxMR       int  `json:"max_mr"`
+	MaxSRQ      int  `json:"max_srq"`
+	MaxSRQWR    int  `json:"max_srq_wr"`
+	MaxSRQSGE   int  `json:"max_srq_sge"`
 }
 
 // device merges what libibverbs said of a device with sysfs.
@@ -83,7 +86,7 @@ func (e Env) device(vi verbs.DeviceInfo) Device {
 			d.Ports = append(d.Ports, Port{Num: p.Num, State: p.State, LinkLayer: p.LinkLayer, MTU: p.MTU,
 				GIDs: e.gids(vi.Name, p.Num)})
 		}
-		d.Caps = &Caps{Windows: vi.Windows, WindowsClaimed: vi.WindowsClaimed, MaxInline: vi.MaxInline,
+		d.Caps = &Caps{Windows: vi.Windows, WindowsClaimed: vi.WindowsClaimed, SendWithInv: vi.SendWithInv, MaxInline: vi.MaxInline,
 			MaxQPWR: vi.MaxQPWR, MaxSGE: vi.MaxSGE, MaxCQE: vi.MaxCQE, MaxMR: vi.MaxMR,
 			MaxSRQ: vi.MaxSRQ, MaxSRQWR: vi.MaxSRQWR, MaxSRQSGE: vi.MaxSRQSGE}
 	}

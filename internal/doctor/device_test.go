@@ -101,3 +101,19 @@ func TestCapabilities(t *testing.T) {
 		t.Error("OK with an SRQ too small")
 	}
 }
+
+// Windows without SEND_WITH_INV are a warning naming what a release uses;
+// with it, the check passes.
+func TestSendWithInv(t *testing.T) {
+	env := newFakeEnv(t)
+	env.Env.Devices = fakeDevices(env.rxe())
+	wantCheck(t, Run(context.Background(), env.Env, Options{}), "rxe0 send with invalidate", OK, "SEND_WITH_INV")
+	d := env.rxe()
+	d.SendWithInv = false
+	env.Env.Devices = fakeDevices(d)
+	r := Run(context.Background(), env.Env, Options{})
+	wantCheck(t, r, "rxe0 send with invalidate", Warn, "does not claim SEND_WITH_INV", "update the driver")
+	if !r.OK {
+		t.Errorf("not OK for a warning: %+v", r.Checks)
+	}
+}

@@ -75,7 +75,7 @@ func (f *fakeEnv) rxe() verbs.DeviceInfo {
 	return verbs.DeviceInfo{
 		Name: "rxe0", Firmware: "0.0.0", NodeType: "CA", Transport: "InfiniBand", VendorID: 0xffffff,
 		MaxQPWR: 1048576, MaxSGE: 32, MaxCQE: 32767, MaxMR: 262144, MaxSRQ: 917504, MaxSRQWR: 1048576, MaxSRQSGE: 27,
-		WindowsClaimed: true, Windows: true, MaxInline: 256,
+		WindowsClaimed: true, Windows: true, SendWithInv: true, MaxInline: 256,
 		Ports: []verbs.PortInfo{{Num: 1, State: "ACTIVE", LinkLayer: "Ethernet", MTU: 1024, GIDs: 1024}},
 	}
 }

@@ -96,6 +96,7 @@ static void query_one(struct ibv_device *dev, struct kv_dev_info *d)
 	d->max_srq_wr = attr.max_srq_wr;
 	d->max_srq_sge = attr.max_srq_sge;
 	d->mw_caps = !!(attr.device_cap_flags & (IBV_DEVICE_MEM_WINDOW_TYPE_2A | IBV_DEVICE_MEM_WINDOW_TYPE_2B));
+	d->mem_mgt = !!(attr.device_cap_flags & IBV_DEVICE_MEM_MGT_EXTENSIONS);
 	d->nports = attr.phys_port_cnt < KV_MAX_PORTS ? attr.phys_port_cnt : KV_MAX_PORTS;
 	for (p = 0; p < d->nports; p++) {
 		if (ibv_query_port(ctx, p + 1, &pattr))

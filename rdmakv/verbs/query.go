@@ -32,6 +32,9 @@ type DeviceInfo struct {
 	// Windows: one also allocates, so rdmakv grants per-request windows
 	// (without them a grant hands out the region-wide key).
 	WindowsClaimed, Windows bool
+	// SendWithInv: the device claims the memory management extensions,
+	// whose SEND_WITH_INV lets a client close its window as it releases it.
+	SendWithInv bool
 	// MaxInline is the inline data an RC QP gets asking as rdmakv does
 	// (256 bytes first, then less).
 	MaxInline int
@@ -93,6 +96,7 @@ func deviceInfo(d *C.struct_kv_dev_info) DeviceInfo {
 	di.MaxQPWR, di.MaxSGE, di.MaxCQE, di.MaxMR = int(d.max_qp_wr), int(d.max_sge), int(d.max_cqe), int(d.max_mr)
 	di.MaxSRQ, di.MaxSRQWR, di.MaxSRQSGE = int(d.max_srq), int(d.max_srq_wr), int(d.max_srq_sge)
 	di.WindowsClaimed, di.Windows = d.mw_caps != 0, d.mw_type2 != 0
+	di.SendWithInv = d.mem_mgt != 0
 	di.MaxInline = int(d.max_inline)
 	for i := range int(d.nports) {
 		p := d.ports[i]

@@ -137,6 +137,7 @@ struct kv_dev_info {
 	int max_srq_sge;
 	int mw_caps;	/* the device claims type-2 windows */
 	int mw_type2;	/* and one allocates */
+	int mem_mgt;	/* memory management extensions: SEND_WITH_INV among them */
 	int max_inline; /* inline data an RC QP got, asking as kv_qp_open does */
 	int nports;
 	struct kv_port_info ports[KV_MAX_PORTS];
