@@ -3,7 +3,9 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kvbench/kvbench/internal/compare"
@@ -51,20 +53,42 @@ func compareJSON(t *testing.T, a, b string) compare.Result {
 }
 
 // Five runs a side of one build, interleaved: run-to-run noise is not a
-// change, and compare marks nothing.
+// change, and compare marks nothing. Holm's adjustment holds the chance
+// that a comparison marks anything in pure noise to alpha (5%), so one
+// comparison in twenty of A against A may mark a metric; the test then
+// makes a second, fresh one, which must mark nothing: a compare that
+// flags noise at its stated rate fails both 1 time in 400, one that
+// flags it more often fails the test far more.
 func TestCompareAA(t *testing.T) {
+	for round := 1; ; round++ {
+		flagged := aaFlags(t)
+		if len(flagged) == 0 {
+			return
+		}
+		if round == 2 {
+			t.Fatalf("A/A, twice in a row: %s", strings.Join(flagged, "; "))
+		}
+		t.Logf("A/A, round 1: %s; the rate alpha allows, so once more", strings.Join(flagged, "; "))
+	}
+}
+
+// aaFlags compares five runs a side of one build and lists what compare
+// marked significant.
+func aaFlags(t *testing.T) []string {
 	a, b := runsInterleaved(t, 5)
 	res := compareJSON(t, a, b)
 	if res.RunsA != 5 || res.RunsB != 5 || len(res.Cells) != 2 {
 		t.Fatalf("%d and %d runs, %d cells", res.RunsA, res.RunsB, len(res.Cells))
 	}
+	var flagged []string
 	for _, c := range res.Cells {
 		for _, m := range c.Metrics {
 			if m.Significant {
-				t.Errorf("A/A: %s %s %+.1f%% marked significant (p %.3g)", c.Key, m.Name, 100*m.Change, m.P)
+				flagged = append(flagged, fmt.Sprintf("%s %s %+.1f%% marked significant (p %.3g)", c.Key, m.Name, 100*m.Change, m.P))
 			}
 		}
 	}
+	return flagged
 }
 
 // B runs four operations in flight on its one connection where A runs
