@@ -75,11 +75,8 @@ func (c serverCollector) Collect(ch chan<- prometheus.Metric) {
 type metrics struct{ srv *metricsrv.Server }
 
 func listenMetrics(addr string) (*metrics, error) {
-	if addr == "" {
-		return nil, nil
-	}
 	srv, err := metricsrv.Listen("metrics", addr)
-	if err != nil {
+	if srv == nil {
 		return nil, err
 	}
 	return &metrics{srv: srv}, nil

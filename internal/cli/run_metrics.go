@@ -19,11 +19,8 @@ type runMetrics struct {
 // listenRunMetrics binds addr before anything runs, so a bad address
 // fails the command at once.
 func listenRunMetrics(addr string) (*runMetrics, error) {
-	if addr == "" {
-		return nil, nil
-	}
 	srv, err := metricsrv.Listen("metrics", addr)
-	if err != nil {
+	if srv == nil {
 		return nil, err
 	}
 	return &runMetrics{srv: srv}, nil

@@ -22,8 +22,12 @@ type Server struct {
 
 // Listen binds addr (host:port) for the flag named flag. Binding comes
 // first, apart from serving, so a bad address fails the command before it
-// starts anything else, with an error that names the flag.
+// starts anything else, with an error that names the flag. An empty addr,
+// the flag unset, gives no Server (nil), which Close accepts.
 func Listen(flag, addr string) (*Server, error) {
+	if addr == "" {
+		return nil, nil
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("--%s %q: %w", flag, addr, err)
@@ -56,6 +60,9 @@ func (m *Server) Serve(reg *prometheus.Registry) {
 
 // Close stops serving and releases the address.
 func (m *Server) Close() error {
+	if m == nil {
+		return nil
+	}
 	if m.srv == nil {
 		return m.ln.Close()
 	}
