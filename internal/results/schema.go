@@ -39,6 +39,9 @@ type Run struct {
 	End       time.Time `json:"end"`
 	EndReason string    `json:"end_reason"` // EndCompleted, EndInterrupted, EndError(...) or EndPartial
 	Host      Host      `json:"host"`
+	// Target is the kind of store measured and its server's version;
+	// absent in runs recorded before it was kept, which measured rdmakv.
+	Target    *Target   `json:"target,omitempty"`
 	Transport Transport `json:"transport"`
 	// Verify sums the verify counters over all cells.
 	Verify VerifyCounts `json:"verify"`
@@ -49,6 +52,35 @@ type Run struct {
 	// Ranks, in a run merged from several (kvbench merge), are each
 	// rank's own figures, so a slow client host stands out.
 	Ranks []RankSummary `json:"ranks,omitempty"`
+}
+
+// Target kinds: the store a run drives.
+const (
+	KindRdmakv    = "rdmakv"
+	KindRedis     = "redis"
+	KindMemcached = "memcached"
+)
+
+// Kinds are the target kinds, rdmakv (the default) first.
+func Kinds() []string { return []string{KindRdmakv, KindRedis, KindMemcached} }
+
+// Target is the store a run measured.
+type Target struct {
+	// Kind is one of Kinds.
+	Kind string `json:"kind"`
+	// ServerVersion is the version the server reported (Redis's
+	// redis_version, memcached's VERSION); empty for rdmakv, whose
+	// protocol version is Run.Protocol.
+	ServerVersion string `json:"server_version,omitempty"`
+}
+
+// TargetKind is the kind of store the run measured: rdmakv for a run
+// recorded before the kind was kept.
+func (r *Run) TargetKind() string {
+	if r.Target == nil || r.Target.Kind == "" {
+		return KindRdmakv
+	}
+	return r.Target.Kind
 }
 
 // Rank is one load generator's place in a run of several.
