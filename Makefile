@@ -12,18 +12,22 @@ LDFLAGS  := -X github.com/kvbench/kvbench/internal/cli.revision=$(REVISION)
 
 DURATION ?= 10m
 
-.PHONY: all setup setup-mpi build build-mpi lib run test test-go test-slurm soak soak-short fuzz bench lint clean
+.PHONY: all setup setup-mpi setup-baselines build build-mpi lib run test test-go test-slurm soak soak-short fuzz bench lint clean
 
 all: build
 
 # setup installs the rdma-core headers cgo needs (Debian; needs root once);
 # setup-mpi adds Open MPI, which only the MPI build, lint and tests need, so
-# the quickstart does not wait for it.
+# the quickstart does not wait for it; setup-baselines adds redis-server and
+# memcached, which the tests drive.
 setup:
 	@scripts/setup.sh
 
 setup-mpi:
 	@scripts/setup.sh mpi
+
+setup-baselines:
+	@scripts/setup.sh baselines
 
 build: setup
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/kvbench ./cmd/kvbench
@@ -57,7 +61,7 @@ test: lint test-go test-slurm soak-short fuzz test-rdma
 
 # The race detector's shadow memory would swamp the per-connection memory
 # figures, so that test runs in a plain build as well.
-test-go: setup-mpi
+test-go: setup-mpi setup-baselines
 	$(GO) test -race -count=1 ./...
 	$(GO) test -count=1 -v -run='^TestConnectionMemory$$' ./rdmakv
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building kvbench needs on Debian: gcc and the cgo headers of
 # libibverbs and librdmacm; with "mpi", Open MPI as well (mpi.h and mpirun),
-# which only the MPI build and its tests use. Does nothing when they are
-# already there.
+# which only the MPI build and its tests use; with "baselines", redis-server
+# and memcached, which the tests drive beside rdmakv. Does nothing when
+# they are already there.
 set -euo pipefail
 need=()
 [ -f /usr/include/infiniband/verbs.h ] || need+=(libibverbs-dev)
@@ -14,8 +15,12 @@ mpi)
 	[ -f /usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h ] || need+=(libopenmpi-dev)
 	command -v mpirun >/dev/null || need+=(openmpi-bin)
 	;;
+baselines)
+	command -v redis-server >/dev/null || need+=(redis-server)
+	command -v memcached >/dev/null || need+=(memcached)
+	;;
 *)
-	echo "setup: unknown part '$1' (want nothing or mpi)" >&2
+	echo "setup: unknown part '$1' (want nothing, mpi or baselines)" >&2
 	exit 2
 	;;
 esac

@@ -30,12 +30,17 @@ type HarnessConfig struct {
 
 // Harness is a run's target: the workload's server, or one embedded in
 // this process and sized for the workload, and a dialer for it. Commands
-// open one, hand Dialer to their measurements, and describe what they
+// open one, hand Dialer() to their measurements, and describe what they
 // measured against with Record.
 type Harness struct {
-	Dialer   *RdmakvDialer
+	// Rdmakv dials an rdmakv server; nil for a baseline.
+	Rdmakv *RdmakvDialer
+	// Baseline is the Redis or memcached server the workload names; nil
+	// for rdmakv.
+	Baseline Baseline
 	Embedded *Embedded // nil against an external server
 	host     results.Host
+	version  string // a baseline's, asked once
 
 	ctlMu sync.Mutex
 	ctl   *rdmakv.Client // the control connection of ServerCPU
@@ -46,6 +51,9 @@ type Harness struct {
 // rendezvous payloads of the largest size.
 func OpenHarness(c HarnessConfig) (*Harness, error) {
 	w := c.Workload
+	if w.Target.Baseline() {
+		return openBaselineHarness(c)
+	}
 	log := c.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -70,7 +78,7 @@ func OpenHarness(c HarnessConfig) (*Harness, error) {
 		s.Embedded = emb
 		addr, tr = emb.Addr(), emb.Info().Transport
 	}
-	s.Dialer = &RdmakvDialer{
+	s.Rdmakv = &RdmakvDialer{
 		Addr: addr, Transport: tr, Poll: w.Target.Poll, Timeout: time.Duration(w.Timeout), Depth: w.Load.Depth,
 		StagingSize: StagingSize(w.Load.Depth, w.Keys.Size+c.MaxValue), Logger: log, Auth: secret,
 		OpPhases: w.OpPhases,
@@ -78,13 +86,67 @@ func OpenHarness(c HarnessConfig) (*Harness, error) {
 	return s, nil
 }
 
+// openBaselineHarness connects to a Redis or memcached server and asks
+// its version, which the run's results record.
+func openBaselineHarness(c HarnessConfig) (*Harness, error) {
+	t := c.Workload.Target
+	bc := BaselineConfig{Kind: t.Kind, Addr: t.Server, Timeout: time.Duration(c.Workload.Timeout), Depth: c.Workload.Load.Depth}
+	if t.AuthFile != "" {
+		pw, err := workload.ReadRedisPassword(t.AuthFile)
+		if err != nil {
+			return nil, fmt.Errorf("target.auth_file: %w", err)
+		}
+		bc.Password = pw
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), max(bc.Timeout, 5*time.Second))
+	defer cancel()
+	b, err := OpenBaseline(ctx, bc)
+	if err != nil {
+		return nil, err
+	}
+	v, err := b.Version(ctx)
+	if err != nil {
+		b.Close()
+		return nil, fmt.Errorf("%s %s: asking its version: %w", t.Kind, t.Server, err)
+	}
+	return &Harness{Baseline: b, host: c.Host, version: v}, nil
+}
+
+// Dialer opens the run's connections.
+func (s *Harness) Dialer() Dialer {
+	if s.Baseline != nil {
+		return s.Baseline
+	}
+	return s.Rdmakv
+}
+
+// Addr is the server's host:port.
+func (s *Harness) Addr() string {
+	if s.Baseline != nil {
+		return s.Baseline.Addr()
+	}
+	return s.Rdmakv.Addr
+}
+
+// Kind is the kind of store the harness drives.
+func (s *Harness) Kind() string {
+	if s.Baseline != nil {
+		return s.Baseline.Kind()
+	}
+	return results.KindRdmakv
+}
+
 // Transport is the transport the harness runs over: the one settled once
 // a connection or the embedded server made the choice, else the one asked.
+// A baseline speaks tcp.
 func (s *Harness) Transport() string {
-	if info, _, ok := s.Dialer.Info(); ok {
+	if s.Baseline != nil {
+		return rdmakv.TransportTCP
+	}
+	if info, _, ok := s.Rdmakv.Info(); ok {
 		return info.Transport
 	}
-	return s.Dialer.Transport
+	return s.Rdmakv.Transport
 }
 
 // Limits are the server's limits as its HELLO reply announced them. The
@@ -93,15 +155,15 @@ func (s *Harness) Transport() string {
 // against them (CheckLimits) before it measures; against an external
 // server the probe stays open as ServerCPU's control connection.
 func (s *Harness) Limits(ctx context.Context) (rdmakv.Limits, error) {
-	if _, lim, ok := s.Dialer.Info(); ok {
+	if _, lim, ok := s.Rdmakv.Info(); ok {
 		return lim, nil
 	}
-	c, err := s.Dialer.Dial(ctx, 0)
+	c, err := s.Rdmakv.Dial(ctx, 0)
 	if err != nil {
 		return rdmakv.Limits{}, fmt.Errorf("asking the server for its limits: %w", err)
 	}
 	c.Close()
-	_, lim, _ := s.Dialer.Info()
+	_, lim, _ := s.Rdmakv.Info()
 	return lim, nil
 }
 
@@ -114,6 +176,9 @@ func (s *Harness) Close() error {
 		s.ctl = nil
 	}
 	s.ctlMu.Unlock()
+	if s.Baseline != nil {
+		return s.Baseline.Close()
+	}
 	if s.Embedded != nil {
 		return s.Embedded.Close()
 	}

@@ -12,6 +12,9 @@ import (
 // request. It is nil with an embedded server, whose CPU is this
 // process's (Config.CPUProcess).
 func (s *Harness) ServerCPU() func(ctx context.Context) (user, sys time.Duration, err error) {
+	if s.Baseline != nil {
+		return s.Baseline.CPU
+	}
 	if s.Embedded != nil {
 		return nil
 	}
@@ -26,7 +29,7 @@ func (s *Harness) serverCPU(ctx context.Context) (time.Duration, time.Duration, 
 	s.ctlMu.Lock()
 	defer s.ctlMu.Unlock()
 	if s.ctl == nil {
-		c, err := s.Dialer.dial(ctx, 0)
+		c, err := s.Rdmakv.dial(ctx, 0)
 		if err != nil {
 			return 0, 0, err
 		}

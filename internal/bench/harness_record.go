@@ -13,6 +13,7 @@ func (s *Harness) Record(w any, seed uint64, rep *Report, runErr error, version,
 		SchemaVersion: results.SchemaVersion, Workload: w, Seed: seed, Version: version, Revision: revision,
 		Protocol: wire.ProtocolVersion,
 		Start:    rep.Start, End: rep.End, EndReason: results.EndCompleted, Host: s.host,
+		Target:    &results.Target{Kind: s.Kind(), ServerVersion: s.version},
 		Transport: s.link(),
 		Verify: results.VerifyCounts{Checked: rep.Verify.Checked, Mismatches: rep.Verify.Mismatches,
 			Missing: rep.Verify.Missing, Torn: rep.Verify.Torn},
@@ -24,17 +25,24 @@ func (s *Harness) Record(w any, seed uint64, rep *Report, runErr error, version,
 		run.EndReason = results.EndInterrupted
 	}
 	cells, err := rep.CellLogs()
+	if s.Baseline != nil {
+		run.Protocol = 0 // rdmakv's, not spoken
+		baselineCells(s.Kind(), cells)
+	}
 	return run, cells, err
 }
 
 // link is results.json's transport section: the client's link as its
 // first connection reported it and, for an embedded server, how it polls.
 func (s *Harness) link() results.Transport {
-	t := results.Transport{Name: s.Transport(), Server: s.Dialer.Addr, Embedded: s.Embedded != nil}
+	t := results.Transport{Name: s.Transport(), Server: s.Addr(), Embedded: s.Embedded != nil}
+	if s.Baseline != nil {
+		return t
+	}
 	if s.Embedded != nil {
 		t.ServerPoll = s.Embedded.Info().Poll.String()
 	}
-	info, lim, ok := s.Dialer.Info()
+	info, lim, ok := s.Rdmakv.Info()
 	if !ok {
 		return t
 	}

@@ -45,11 +45,11 @@ func TestHarnessRecordsTheLink(t *testing.T) {
 	if h.Embedded == nil || h.Transport() != "tcp" {
 		t.Fatalf("embedded %v, transport %q", h.Embedded != nil, h.Transport())
 	}
-	if got := h.Dialer.StagingSize; got != 1<<20 {
+	if got := h.Rdmakv.StagingSize; got != 1<<20 {
 		t.Errorf("staging %d, want the 1 MiB floor", got)
 	}
 	cfg := bench.FromWorkload(w)
-	cfg.Codec, cfg.Dialer, cfg.FreshServer = bench.Values{}, h.Dialer, true
+	cfg.Codec, cfg.Dialer, cfg.FreshServer = bench.Values{}, h.Dialer(), true
 	rep, err := bench.Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,13 @@ import (
 // finish fails, naming every cell it rules out, before anything is
 // measured. A server it cannot reach gives an unreachableError.
 func checkServer(ctx context.Context, h *bench.Harness, cfg bench.Config) error {
-	addr := h.Dialer.Addr
+	addr := h.Addr()
+	if b := h.Baseline; b != nil {
+		if err := b.Check(ctx, cfg); err != nil {
+			return fmt.Errorf("%s %s cannot run every cell, so nothing was measured:\n%w", b.Kind(), addr, err)
+		}
+		return nil
+	}
 	if h.Embedded != nil {
 		addr += " (embedded)"
 	}

@@ -122,6 +122,9 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	}
 	cfg := bench.FromWorkload(w)
 	cfg.Codec = bench.Values{}
+	if t := w.IgnoredThresholds(); t != nil {
+		fmt.Fprintf(stderr, "kvbench: note: %s has no eager threshold: thresholds %v do not apply, one cell per (op, value size)\n", w.Target.Kind, t)
+	}
 	world, err := joinMPI(cmd)
 	if err != nil {
 		return err
@@ -158,7 +161,7 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	}
 	// An embedded server starts empty: verify then knows unwritten keys are
 	// absent; and its CPU time is the process's, not to be told apart.
-	cfg.Dialer, cfg.FreshServer, cfg.CPUProcess = h.Dialer, h.Embedded != nil, h.Embedded != nil
+	cfg.Dialer, cfg.FreshServer, cfg.CPUProcess = h.Dialer(), h.Embedded != nil, h.Embedded != nil
 	cfg.ServerCPU = h.ServerCPU()
 	cfg.Logger = noticeLogger(stderr)
 	var ck *merge.Checkpoint

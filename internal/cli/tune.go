@@ -139,6 +139,9 @@ func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
+	if w.Target.Baseline() {
+		return fmt.Errorf("target.kind %s: tune places rdmakv's eager threshold, which %s does not have (measure it with kvbench run)", w.Target.Kind, w.Target.Kind)
+	}
 	// tune explains its crossover with the phases unless told not to.
 	if !cmd.Flags().Changed("phases") {
 		w.OpPhases = true
@@ -224,7 +227,7 @@ func tuneHarness(ctx context.Context, w *workload.Workload, cfg tune.Config, std
 		return nil, nil, err
 	}
 	bcfg := bench.FromWorkload(w)
-	bcfg.Codec, bcfg.Dialer, bcfg.CPUProcess = bench.Values{}, h.Dialer, h.Embedded != nil
+	bcfg.Codec, bcfg.Dialer, bcfg.CPUProcess = bench.Values{}, h.Dialer(), h.Embedded != nil
 	bcfg.ServerCPU, bcfg.Logger = h.ServerCPU(), noticeLogger(stderr)
 	if err := checkServer(ctx, h, cfg.LimitCells(bcfg)); err != nil {
 		h.Close()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kvbench/kvbench/internal/keygen"
+	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
@@ -13,6 +14,7 @@ import (
 // they are defined; workloads/README.md lists them for users.
 const (
 	DefaultSeed            = 1
+	DefaultKind            = results.KindRdmakv
 	DefaultTransport       = rdmakv.DefaultTransport
 	DefaultKeyCount        = 1000
 	DefaultKeySize         = 16
@@ -47,6 +49,7 @@ func (w *Workload) applyDefaults() {
 	}
 	set("name", func() { w.Name = nameFromFile(s.file) })
 	set("seed", func() { w.Seed = DefaultSeed })
+	set("target.kind", func() { w.Target.Kind = DefaultKind })
 	set("target.transport", func() { w.Target.Transport = DefaultTransport })
 	set("keys.count", func() { w.Keys.Count = DefaultKeyCount })
 	set("keys.size", func() { w.Keys.Size = DefaultKeySize })

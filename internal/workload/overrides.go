@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
@@ -17,9 +18,10 @@ type Override struct {
 	Flag string
 	// Help is the flag's help; a command may say it its own way.
 	Help string
-	// Load marks the flags of the load model, the checking and the cell
-	// order: kvbench run has them as they are; tune takes its loads as
-	// lists and runs its own measurements, unchecked, in its own order.
+	// Load marks the flags of the load model, the checking, the cell
+	// order and the kind of store: kvbench run has them as they are; tune
+	// takes its loads as lists and runs its own measurements, unchecked,
+	// in its own order, against rdmakv alone.
 	Load bool
 	// Choices, when the flag takes one of a few words, are those words.
 	Choices []string
@@ -61,7 +63,9 @@ type Overrides map[string]any
 // OverrideFlags are the workload's settings that flags override, in the
 // order they apply.
 var OverrideFlags = []Override{
-	{Flag: "server", Help: "rdmakv server host:port (default: the workload's target.server, else an embedded server)",
+	{Flag: "kind", Help: "store to drive: " + strings.Join(results.Kinds(), ", ") + " (default: the workload's target.kind, else rdmakv)",
+		Choices: results.Kinds(), Load: true, set: sets(func(w *Workload, v string) { w.Target.Kind = v }, "target.kind")},
+	{Flag: "server", Help: "server host:port (default: the workload's target.server, else an embedded server)",
 		set: sets(func(w *Workload, v string) { w.Target.Server = v }, "target.server")},
 	{Flag: "transport", Help: "transport: " + strings.Join(rdmakv.Transports(), ", ") + " (default: the workload's target.transport)",
 		Choices: rdmakv.Transports(),

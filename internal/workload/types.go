@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kvbench/kvbench/internal/keygen"
+	"github.com/kvbench/kvbench/internal/results"
 )
 
 // Size is a byte count written in YAML as 4096, "4KiB", "1MiB", "64B".
@@ -62,9 +63,14 @@ type Workload struct {
 
 // Target is the server under test.
 type Target struct {
-	// Server is host:port; empty starts an embedded server on loopback.
+	// Kind is the store: rdmakv (the default), or redis or memcached as a
+	// baseline driven with the same workload (see Baseline).
+	Kind string `yaml:"kind" json:"kind,omitempty"`
+	// Server is host:port; empty starts an embedded server on loopback
+	// (rdmakv only: a baseline needs its server's address).
 	Server string `yaml:"server" json:"server"`
-	// Transport is one of rdmakv.Transports().
+	// Transport is one of rdmakv.Transports(); a baseline speaks tcp, so
+	// it accepts tcp or auto.
 	Transport string `yaml:"transport" json:"transport"`
 	// Poll is how the client waits for completions on verbs: "busy" spins
 	// on the completion queue (perftest's way, the lowest latency, a core
@@ -77,6 +83,10 @@ type Target struct {
 	// they know it when the server asks; an embedded server asks for it.
 	AuthFile string `yaml:"auth_file" json:"auth_file,omitempty"`
 }
+
+// Baseline says whether the target is a store other than rdmakv: one
+// with no eager threshold, whose cells are one per (op, value size).
+func (t Target) Baseline() bool { return t.Kind != "" && t.Kind != results.KindRdmakv }
 
 // Keys is the key space.
 type Keys struct {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kvbench/kvbench/internal/keygen"
+	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
@@ -99,6 +100,12 @@ func (w *Workload) checkName(c *checker) {
 }
 
 func (w *Workload) checkTarget(c *checker) {
+	if k := w.Target.Kind; k != "" && !oneOf(k, results.Kinds()) {
+		c.add("target.kind", "%q is not a kind of store (want one of: %s)", w.Target.Kind, strings.Join(results.Kinds(), ", "))
+	} else if w.Target.Baseline() {
+		w.checkBaseline(c)
+		return
+	}
 	if transports := rdmakv.Transports(); !oneOf(w.Target.Transport, transports) {
 		c.add("target.transport", "%q is not a transport (want one of: %s)", w.Target.Transport, strings.Join(transports, ", "))
 	}
@@ -115,6 +122,11 @@ func (w *Workload) checkTarget(c *checker) {
 			c.add("target.auth_file", "%v", err)
 		}
 	}
+	w.checkServer(c)
+}
+
+// checkServer checks target.server's form; empty is an embedded server.
+func (w *Workload) checkServer(c *checker) {
 	if s := w.Target.Server; s != "" {
 		host, port, err := net.SplitHostPort(s)
 		if err != nil {

@@ -70,7 +70,7 @@ func TestDefaults(t *testing.T) {
 	want := Workload{
 		Name:       "my-load",
 		Seed:       DefaultSeed,
-		Target:     Target{Transport: DefaultTransport},
+		Target:     Target{Kind: DefaultKind, Transport: DefaultTransport},
 		Keys:       Keys{Count: DefaultKeyCount, Size: DefaultKeySize, Distribution: DefaultDistribution},
 		Values:     Values{Sizes: []Size{4096}},
 		Thresholds: []Size{DefaultThreshold},

@@ -1,0 +1,144 @@
+package bench_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kvbench/kvbench/internal/bench"
+	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/testutil"
+	"github.com/kvbench/kvbench/internal/workload"
+)
+
+// baselineWorkload is a verified mix of every op, pipelined (depth 2) on
+// two connections, with thresholds a baseline ignores.
+const baselineWorkload = `
+name: baseline
+seed: 11
+target: {kind: %s, server: %q, transport: auto%s}
+keys: {count: 64, size: 16}
+values: {sizes: [64B, 100KiB]}
+thresholds: [1KiB, 4KiB]
+mix: {get: 0.6, set: 0.3, delete: 0.1}
+phases: {warmup: {ops: 100}, measure: {ops: 1500}}
+load: {connections: 2, depth: 2}
+verify: true
+`
+
+// runBaseline runs baselineWorkload against a server and records it.
+func runBaseline(t *testing.T, kind, addr, extra string) (*bench.Report, *results.Run, []results.CellLog) {
+	t.Helper()
+	w, err := workload.Parse("baseline.yaml", []byte(fmt.Sprintf(baselineWorkload, kind, addr, extra)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := bench.OpenHarness(bench.HarnessConfig{Workload: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	cfg := bench.FromWorkload(w)
+	cfg.Codec, cfg.Dialer, cfg.ServerCPU = bench.Values{}, h.Dialer(), h.ServerCPU()
+	if err := h.Baseline.Check(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := bench.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, cells, err := h.Record(w, w.Seed, rep, nil, "v-test", "abc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep, run, cells
+}
+
+// Redis and memcached run the same verified workload as rdmakv: every get
+// checked against what the run wrote, no failures, every measured op in
+// a cell named after the store with no threshold, the server's version
+// and CPU recorded.
+func TestBaselinesRunVerifiedWorkloads(t *testing.T) {
+	for _, tc := range []struct{ kind, addr string }{
+		{results.KindRedis, testutil.Redis(t)},
+		{results.KindMemcached, testutil.Memcached(t)},
+	} {
+		t.Run(tc.kind, func(t *testing.T) {
+			rep, run, cells := runBaseline(t, tc.kind, tc.addr, "")
+			if v := rep.Verify; v.Checked == 0 || v.Failed() {
+				t.Errorf("verify %+v", v)
+			}
+			if run.TargetKind() != tc.kind || run.Target.ServerVersion == "" || run.Transport.Name != "tcp" || run.Transport.Server != tc.addr {
+				t.Errorf("target %+v, transport %+v", run.Target, run.Transport)
+			}
+			if len(cells) != 2*3 {
+				t.Fatalf("%d cells, want 2 sizes x 3 ops", len(cells))
+			}
+			perSize := map[int]int64{}
+			for _, c := range cells {
+				cell := c.Cell
+				if cell.Protocol != tc.kind || cell.Threshold != 0 || !strings.Contains(cell.Hlog, tc.kind) {
+					t.Errorf("cell %s/%d: protocol %q threshold %d hlog %q", cell.Op, cell.ValueSize, cell.Protocol, cell.Threshold, cell.Hlog)
+				}
+				if f := cell.Failures(); f != 0 {
+					t.Errorf("cell %s/%d: %d failures %v", cell.Op, cell.ValueSize, f, cell.Errors)
+				}
+				if cell.CPU == nil || cell.CPU.Server == nil {
+					t.Errorf("cell %s/%d: no server CPU", cell.Op, cell.ValueSize)
+				}
+				perSize[cell.ValueSize] += cell.Count
+			}
+			for size, n := range perSize {
+				if n != 1500 {
+					t.Errorf("%d B: %d ops measured, want the phase's 1500", size, n)
+				}
+			}
+		})
+	}
+}
+
+// A value whose item memcached cannot hold is refused before anything is
+// measured, naming the size and the server setting that decides it; a
+// larger -I admits it.
+func TestMemcachedItemSizeChecked(t *testing.T) {
+	cfg := bench.Config{Keys: workload.Keys{Size: 16}, ValueSizes: []int{64, 1048501, 1048502, 2 << 20}}
+	check := func(addr string) error {
+		b, err := bench.OpenBaseline(context.Background(), bench.BaselineConfig{Kind: results.KindMemcached, Addr: addr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		return b.Check(context.Background(), cfg)
+	}
+	err := check(testutil.Memcached(t, "-I", "1m"))
+	if err == nil || !strings.Contains(err.Error(), "values 1048502B, 2MiB:") || !strings.Contains(err.Error(), "-I") {
+		t.Errorf("with -I 1m: %v", err)
+	}
+	if err := check(testutil.Memcached(t, "-I", "4m")); err != nil {
+		t.Errorf("with -I 4m: %v", err)
+	}
+}
+
+// A Redis server with a password takes the one in target.auth_file and
+// refuses a run without it, saying why.
+func TestRedisPassword(t *testing.T) {
+	addr := testutil.Redis(t, "--requirepass", "s3cret-pw")
+	file := filepath.Join(t.TempDir(), "pw")
+	if err := os.WriteFile(file, []byte("s3cret-pw\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if rep, _, _ := runBaseline(t, results.KindRedis, addr, fmt.Sprintf(", auth_file: %q", file)); rep.Verify.Failed() {
+		t.Errorf("verify %+v", rep.Verify)
+	}
+	w, err := workload.Parse("baseline.yaml", []byte(fmt.Sprintf(baselineWorkload, results.KindRedis, addr, "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = bench.OpenHarness(bench.HarnessConfig{Workload: w})
+	if err == nil || !strings.Contains(err.Error(), "NOAUTH") {
+		t.Errorf("without the password: %v", err)
+	}
+}
