@@ -49,6 +49,32 @@ type Spec struct {
 	// Scale multiplies every latency of the given op (1 when absent), to
 	// build a regressed copy of a run.
 	Scale map[string]float64
+	// Kind is the target kind (rdmakv when empty). A baseline kind (redis,
+	// memcached) has one cell per op and size, threshold 0 and protocol
+	// the kind's name, whatever Thresholds says; its latency follows the
+	// eager model, as a store that sends every value inline.
+	Kind          string
+	ServerVersion string
+}
+
+// cellShape is the threshold, protocol and whether rendezvous of the cell
+// Build makes for size at threshold t.
+func (s Spec) cellShape(size, t int) (threshold int, proto string, rdv bool) {
+	if s.Kind != "" && s.Kind != results.KindRdmakv {
+		return 0, s.Kind, false
+	}
+	if size >= t {
+		return t, "rendezvous", true
+	}
+	return t, "eager", false
+}
+
+// thresholds are the thresholds Build loops over: one for a baseline.
+func (s Spec) thresholds() []int {
+	if s.Kind != "" && s.Kind != results.KindRdmakv {
+		return []int{0}
+	}
+	return s.Thresholds
 }
 
 // Hist draws n latencies around mean into a histogram with the shared
@@ -78,14 +104,17 @@ func Build(dir string, s Spec) (*results.Run, error) {
 		EndReason: results.EndCompleted,
 		Transport: results.Transport{Name: "tcp", Server: "127.0.0.1:0", Embedded: true},
 	}
+	if s.Kind != "" {
+		run.Target = &results.Target{Kind: s.Kind, ServerVersion: s.ServerVersion}
+	}
 	for _, op := range s.Ops {
 		scale := 1.0
 		if v, ok := s.Scale[op]; ok {
 			scale = v
 		}
-		for _, t := range s.Thresholds {
+		for _, t := range s.thresholds() {
 			for _, size := range s.Sizes {
-				rdv := size >= t
+				th, proto, rdv := s.cellShape(size, t)
 				mean := s.Model.Latency(size, rdv) * scale
 				var intervals []*hdrhistogram.Histogram
 				merged := results.NewHistogram()
@@ -96,10 +125,6 @@ func Build(dir string, s Spec) (*results.Run, error) {
 					merged.Merge(h)
 					intervals = append(intervals, h)
 				}
-				proto := "eager"
-				if rdv {
-					proto = "rendezvous"
-				}
 				enc, err := results.EncodeHistogram(merged)
 				if err != nil {
 					return nil, err
@@ -108,7 +133,7 @@ func Build(dir string, s Spec) (*results.Run, error) {
 				// connection of depth 1; the interval logs keep their own
 				// counts per second.
 				c := results.Cell{
-					Op: op, ValueSize: size, Threshold: t, Protocol: proto,
+					Op: op, ValueSize: size, Threshold: th, Protocol: proto,
 					Count: merged.TotalCount(), Errors: map[string]int64{},
 					DurationNs:    int64(float64(merged.TotalCount()) * mean),
 					ThroughputOps: 1e9 / mean,

@@ -1,0 +1,26 @@
+package results
+
+// TargetLabel names the store a run measured for legends and headers:
+// the kind and the server's version for a baseline ("redis 7.0.15"), the
+// kind and transport for rdmakv ("rdmakv verbs"), whose transport is what
+// sets its runs apart.
+func (r *Run) TargetLabel() string {
+	kind := r.TargetKind()
+	if kind == KindRdmakv {
+		if r.Transport.Name == "" {
+			return kind
+		}
+		return kind + " " + r.Transport.Name
+	}
+	if r.Target != nil && r.Target.ServerVersion != "" {
+		return kind + " " + r.Target.ServerVersion
+	}
+	return kind
+}
+
+// Baseline says the cell measured a baseline store (redis, memcached):
+// its Protocol is the kind's name and its Threshold, meaningless there,
+// is 0.
+func (c Cell) Baseline() bool {
+	return c.Protocol == KindRedis || c.Protocol == KindMemcached
+}
