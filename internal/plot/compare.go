@@ -40,7 +40,8 @@ var compareMetrics = []compareMetric{
 // whose lines are each one protocol, no two the same (forced eager against
 // forced rendezvous), draws eager solid and rendezvous dashed and names
 // them by protocol ("4 conn rendezvous"); other runs name their lines by
-// threshold and tell them apart by dash in turn.
+// threshold and tell them apart by dash in turn. Runs of different kinds
+// of store get a p99 figure too, and runLines names their lines.
 func CompareFigures(runs []RunDir) ([]*Figure, error) {
 	labels, by := runLabels(runs)
 	var ops []string
@@ -54,7 +55,7 @@ func CompareFigures(runs []RunDir) ([]*Figure, error) {
 	slices.Sort(ops)
 	var figs []*Figure
 	for _, op := range ops {
-		for _, m := range compareMetrics {
+		for _, m := range metricsFor(by) {
 			f, err := compareFigure(runs, labels, by, op, m)
 			if err != nil {
 				return nil, err
@@ -98,14 +99,14 @@ func compareFigure(runs []RunDir, labels []string, by, op string, m compareMetri
 	panel := &Panel{Plot: p}
 	byProtocol := true
 	for i, gs := range perRun {
-		names, dash, ok := lineStyles(gs)
+		names, dash, ok := runLines(gs, by)
 		byProtocol = byProtocol && ok
 		for j, g := range gs {
 			var pts plotter.XYs
 			for _, c := range g.cells {
 				pts = append(pts, plotter.XY{X: float64(c.ValueSize), Y: m.get(c)})
 			}
-			if err := panel.addLine(labels[i]+" "+names[j], pts, colorAt(i), dash[j], protocolGlyph(g.cells), true); err != nil {
+			if err := panel.addLine(lineLabel(labels[i], names[j]), pts, colorAt(i), dash[j], protocolGlyph(g.cells), true); err != nil {
 				return nil, err
 			}
 		}
@@ -148,11 +149,13 @@ func lineStyles(gs []group) (names []string, dash [][]vg.Length, ok bool) {
 		}
 		p := groupProtocol(g)
 		names = append(names, p)
-		switch p {
-		case "eager":
-			dash = append(dash, nil)
-		case "rendezvous":
+		switch {
+		case p == "rendezvous":
 			dash = append(dash, dashes[1])
+		case p == "eager" || g.cells[0].Baseline():
+			// A baseline store has one line, solid as eager's: it has
+			// no second protocol to set it off from.
+			dash = append(dash, nil)
 		default:
 			dash = append(dash, dashes[2])
 		}

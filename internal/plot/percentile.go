@@ -70,7 +70,7 @@ func Percentiles(run *results.Run, op string, size int) (*Figure, error) {
 	percentileAxis(&p.X, maxX)
 	logAxis(&p.Y, lo, hi, durationLabel)
 	for i, c := range cells {
-		name := "t=" + units.Bytes(int64(c.Threshold)) + " " + c.Protocol
+		name := cellLine(c)
 		if err := panel.addLine(name, lines[i], colorAt(i), nil, noGlyphs, true); err != nil {
 			return nil, err
 		}

@@ -17,8 +17,9 @@ type RunDir struct {
 	Dir string
 }
 
-// RunLabels names each run by what sets it apart from the others: "4 conn"
-// when the runs differ in connections (with " depth 8" added when depth
+// RunLabels names each run by what sets it apart from the others: the
+// store it measured ("redis 7.0.15", "rdmakv tcp") when the runs measured
+// different kinds of store, else "4 conn" when they differ in connections (with " depth 8" added when depth
 // differs too), else "depth 8" when they differ in depth, else the run
 // directory's base name. A label two runs would share gets the directory's
 // base name, then the run's position, added.
@@ -27,8 +28,8 @@ func RunLabels(runs []RunDir) []string {
 	return labels
 }
 
-// runLabels is RunLabels plus what the labels vary by: "connections",
-// "depth" or "" (directory names).
+// runLabels is RunLabels plus what the labels vary by: "target",
+// "connections", "depth" or "" (directory names).
 func runLabels(runs []RunDir) (labels []string, by string) {
 	conns, depths := make([]int, len(runs)), make([]int, len(runs))
 	for i, r := range runs {
@@ -37,6 +38,8 @@ func runLabels(runs []RunDir) (labels []string, by string) {
 	differ := func(xs []int) bool { return slices.ContainsFunc(xs, func(x int) bool { return x != xs[0] }) }
 	labels = make([]string, len(runs))
 	switch {
+	case kindsDiffer(runs):
+		by, labels = byTarget, targetLabels(runs)
 	case differ(conns):
 		by = "connections"
 		for i := range runs {
@@ -124,30 +127,25 @@ func workloadDoc(run *results.Run) map[string]any {
 }
 
 // RunDifferences warns about what the runs differ in beyond connections
-// and depth, which a comparison is meant to vary: another workload (named
-// by the fields that differ) or another transport. Each run is compared
-// with the first.
+// and depth, which an overlay of one store is meant to vary: another
+// workload (named by the fields that differ) or another transport. Runs
+// of different kinds of store are meant to differ in their target and
+// nothing else (comparedDoc); their labels name the transport. Each run
+// is compared with the first.
 func RunDifferences(runs []RunDir) []error {
 	if len(runs) < 2 {
 		return nil
 	}
-	doc := func(r RunDir) map[string]any {
-		m := workloadDoc(r.Run)
-		if load, ok := m["load"].(map[string]any); ok {
-			delete(load, "connections")
-			delete(load, "depth")
-		}
-		return m
-	}
+	stores := kindsDiffer(runs)
 	first := runs[0]
-	w0 := doc(first)
+	w0 := comparedDoc(first, stores)
 	var warnings []error
 	for _, r := range runs[1:] {
-		if diff := docDiff(w0, doc(r), ""); len(diff) > 0 {
+		if diff := docDiff(w0, comparedDoc(r, stores), ""); len(diff) > 0 {
 			warnings = append(warnings, fmt.Errorf("%s and %s ran different workloads (%s differ); the lines differ in more than the labels say",
 				first.Dir, r.Dir, strings.Join(diff, ", ")))
 		}
-		if a, b := first.Run.Transport.Name, r.Run.Transport.Name; a != b {
+		if a, b := first.Run.Transport.Name, r.Run.Transport.Name; a != b && !stores {
 			warnings = append(warnings, fmt.Errorf("%s ran on %s, %s on %s", first.Dir, a, r.Dir, b))
 		}
 	}

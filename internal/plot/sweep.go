@@ -23,12 +23,26 @@ type group struct {
 	cells     []results.Cell
 }
 
+// name is the line's legend entry: "t=4KiB", "t=4KiB eager", or for a
+// baseline store, whose threshold means nothing, its name ("redis").
 func (g group) name() string {
+	if len(g.cells) > 0 && g.cells[0].Baseline() {
+		return g.cells[0].Protocol
+	}
 	s := "t=" + units.Bytes(int64(g.threshold))
 	if g.protocol != "" {
 		s += " " + g.protocol
 	}
 	return s
+}
+
+// cellLine names the line of one cell: "t=4KiB eager", or "redis" for a
+// baseline store's.
+func cellLine(c results.Cell) string {
+	if c.Baseline() {
+		return c.Protocol
+	}
+	return "t=" + units.Bytes(int64(c.Threshold)) + " " + c.Protocol
 }
 
 // Ops lists the operations present in run, sorted.

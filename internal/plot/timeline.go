@@ -82,7 +82,7 @@ func Timeline(run *results.Run, dir, op string, size int) (fig *Figure, skipped 
 		if len(ivs) == 0 {
 			continue
 		}
-		l := line{name: "t=" + units.Bytes(int64(c.Threshold)) + " " + c.Protocol}
+		l := line{name: cellLine(c)}
 		for _, iv := range ivs {
 			// Each interval is a flat step over the time it covers, so
 			// intervals of unequal length read correctly.
