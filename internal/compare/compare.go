@@ -40,6 +40,9 @@ type Key struct {
 }
 
 func (k Key) String() string {
+	if k.baseline() {
+		return strings.TrimSuffix(fmt.Sprintf("%s/%s/%s", k.Op, units.Bytes(int64(k.ValueSize)), k.Protocol), "/")
+	}
 	return fmt.Sprintf("%s/%s/t=%s/%s", k.Op, units.Bytes(int64(k.ValueSize)), units.Bytes(int64(k.Threshold)), k.Protocol)
 }
 
@@ -102,43 +105,34 @@ type Result struct {
 	RunsA int     `json:"runs_a"`
 	RunsB int     `json:"runs_b"`
 	// Note says what the comparison could not judge.
-	Note  string     `json:"note,omitempty"`
-	Cells []CellDiff `json:"cells"`
+	Note string `json:"note,omitempty"`
+	// TargetNote says what A and B measured when they measured different
+	// kinds of store (targetNote).
+	TargetNote string     `json:"target_note,omitempty"`
+	Cells      []CellDiff `json:"cells"`
 	// OnlyA and OnlyB are cells present in one run only.
 	OnlyA []Key `json:"only_a,omitempty"`
 	OnlyB []Key `json:"only_b,omitempty"`
 }
 
-// Compare matches cells on (op, value size, threshold, protocol).
+// Compare matches cells on (op, value size, threshold, protocol), or on
+// (op, value size) when the runs measured different kinds of store
+// (match).
 func Compare(a, b *results.Run, opt Options) (*Result, error) {
 	if opt.MinEffect < 0 {
 		return nil, fmt.Errorf("min effect %g: want >= 0", opt.MinEffect)
 	}
-	res := &Result{MinEffect: opt.MinEffect, RunsA: 1, RunsB: 1}
-	inB := map[Key]results.Cell{}
-	for _, c := range b.Cells {
-		inB[keyOf(c)] = c
-	}
-	seen := map[Key]bool{}
-	for _, ca := range a.Cells {
-		k := keyOf(ca)
-		seen[k] = true
-		cb, ok := inB[k]
-		if !ok {
-			res.OnlyA = append(res.OnlyA, k)
-			continue
-		}
-		d, err := compareCell(ca, cb, opt)
+	res := &Result{MinEffect: opt.MinEffect, RunsA: 1, RunsB: 1, TargetNote: targetNote(a, b)}
+	pairs, onlyA, onlyB := match(keysOf(a.Cells), keysOf(b.Cells), a.TargetKind(), b.TargetKind())
+	for _, p := range pairs {
+		d, err := compareCell(a.Cells[p.a], b.Cells[p.b], opt)
 		if err != nil {
 			return nil, err
 		}
+		d.Key = p.key
 		res.Cells = append(res.Cells, d)
 	}
-	for _, cb := range b.Cells {
-		if !seen[keyOf(cb)] {
-			res.OnlyB = append(res.OnlyB, keyOf(cb))
-		}
-	}
+	res.OnlyA, res.OnlyB = onlyA, onlyB
 	slices.SortFunc(res.Cells, func(x, y CellDiff) int { return orderKeys(x.Key, y.Key) })
 	slices.SortFunc(res.OnlyA, orderKeys)
 	slices.SortFunc(res.OnlyB, orderKeys)

@@ -113,18 +113,17 @@ var metricOf = []struct {
 }
 
 func compareMany(as, bs []Run, opt Options, alpha float64) (*Result, error) {
-	res := &Result{MinEffect: opt.MinEffect, Alpha: alpha, RunsA: len(as), RunsB: len(bs)}
+	res := &Result{MinEffect: opt.MinEffect, Alpha: alpha, RunsA: len(as), RunsB: len(bs), TargetNote: targetNote(as[0].Run, bs[0].Run)}
 	ka, kb := cellsInAll(as), cellsInAll(bs)
+	keysA, keysB := sortedKeys(ka), sortedKeys(kb)
+	pairs, onlyA, onlyB := match(keysA, keysB, as[0].TargetKind(), bs[0].TargetKind())
+	res.OnlyA, res.OnlyB = onlyA, onlyB
 	var ps []float64
-	for _, k := range sortedKeys(ka) {
-		cb, ok := kb[k]
-		if !ok {
-			res.OnlyA = append(res.OnlyA, k)
-			continue
-		}
-		d := CellDiff{Key: k}
+	for _, p := range pairs {
+		ca, cb := ka[keysA[p.a]], kb[keysB[p.b]]
+		d := CellDiff{Key: p.key}
 		for _, mo := range metricOf {
-			va, vb := values(ka[k], mo.get), values(cb, mo.get)
+			va, vb := values(ca, mo.get), values(cb, mo.get)
 			m := Metric{Name: mo.name, A: stats.Spread(va), B: stats.Spread(vb), Known: true, P: stats.MannWhitney(va, vb),
 				Method: fmt.Sprintf("Mann-Whitney U over %d and %d runs, Holm-adjusted", len(va), len(vb))}
 			if m.A.Est > 0 {
@@ -133,13 +132,8 @@ func compareMany(as, bs []Run, opt Options, alpha float64) (*Result, error) {
 			ps = append(ps, m.P)
 			d.Metrics = append(d.Metrics, m)
 		}
-		d.CPU, d.CPUScope = cpuMetrics(ka[k], cb)
+		d.CPU, d.CPUScope = cpuMetrics(ca, cb)
 		res.Cells = append(res.Cells, d)
-	}
-	for _, k := range sortedKeys(kb) {
-		if _, ok := ka[k]; !ok {
-			res.OnlyB = append(res.OnlyB, k)
-		}
 	}
 	adj := stats.Holm(ps)
 	i := 0

@@ -94,6 +94,20 @@ func (c CellDiff) verdict() string {
 	return ""
 }
 
+// columns are the key's op, value, threshold and protocol columns; "-"
+// where a baseline store has no threshold, or two have no protocol in
+// common.
+func (k Key) columns() []string {
+	th, proto := units.Bytes(int64(k.Threshold)), k.Protocol
+	if k.baseline() {
+		th = "-"
+	}
+	if proto == "" {
+		proto = "-"
+	}
+	return []string{k.Op, units.Bytes(int64(k.ValueSize)), th, proto}
+}
+
 func (r *Result) writeTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := "op\tvalue\tthreshold\tprotocol\tp50 A\tp50 B\tΔp50\tp99 A\tp99 B\tΔp99\tops/s A\tops/s B\tΔops/s\t"
@@ -104,7 +118,7 @@ func (r *Result) writeTable(w io.Writer) error {
 	fmt.Fprintln(tw, head+"\t")
 	var regressed, improved int
 	for _, c := range r.Cells {
-		row := []string{c.Key.Op, units.Bytes(int64(c.Key.ValueSize)), units.Bytes(int64(c.Key.Threshold)), c.Key.Protocol}
+		row := c.Key.columns()
 		for _, m := range c.Metrics {
 			row = append(row, m.value(m.A.Est), m.value(m.B.Est), m.delta())
 		}
@@ -135,6 +149,9 @@ func (r *Result) writeTable(w io.Writer) error {
 	}
 	if cpu {
 		b.WriteString("cpu_c, cpu_s: CPU time per operation of the measure phase, the client's and the server's (cpu_c is the whole process's where the server ran inside kvbench; - where the runs did not measure it alike); shown, never judged.\n")
+	}
+	if r.TargetNote != "" {
+		fmt.Fprintf(&b, "note: %s\n", r.TargetNote)
 	}
 	if r.Note != "" {
 		fmt.Fprintf(&b, "note: %s\n", r.Note)

@@ -21,6 +21,7 @@ func (r *Run) TargetLabel() string {
 // Baseline says the cell measured a baseline store (redis, memcached):
 // its Protocol is the kind's name and its Threshold, meaningless there,
 // is 0.
-func (c Cell) Baseline() bool {
-	return c.Protocol == KindRedis || c.Protocol == KindMemcached
-}
+func (c Cell) Baseline() bool { return BaselineProtocol(c.Protocol) }
+
+// BaselineProtocol says a cell's protocol names a baseline store.
+func BaselineProtocol(p string) bool { return p == KindRedis || p == KindMemcached }
