@@ -125,6 +125,7 @@ func header(run *results.Run) [][2]string {
 	}
 	h := [][2]string{
 		{"workload", WorkloadName(run)},
+		{"target", storeLine(run)},
 		{"transport", tr},
 		{"server", server},
 		{"host", fmt.Sprintf("%s, %d cores, %s", run.Host.Hostname, run.Host.Cores, run.Host.CPUModel)},
@@ -159,7 +160,7 @@ func columns(run *results.Run) []string {
 }
 
 func humanRow(r Row, cpu bool) []string {
-	out := []string{r.Op, units.Bytes(int64(r.ValueSize)), units.Bytes(int64(r.Threshold)), r.Protocol,
+	out := []string{r.Op, units.Bytes(int64(r.ValueSize)), thresholdText(r.Threshold, r.Protocol), r.Protocol,
 		strconv.FormatInt(r.Count, 10), strconv.FormatInt(r.Errors, 10),
 		units.Rate(r.OpsPerSec), units.MiB(r.BytesPerSec),
 		units.Duration(float64(r.P50)), units.Duration(float64(r.P90)), units.Duration(float64(r.P99)),
@@ -259,7 +260,7 @@ func writeCSV(w io.Writer, run *results.Run) error {
 		"throughput_ops", "throughput_bytes", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"}, csvCPUColumns...), "warning_kinds", "warnings"))
 	for _, r := range Rows(run) {
 		kinds, msgs := csvWarnings(r.Warnings)
-		_ = cw.Write(append(append([]string{r.Op, strconv.Itoa(r.ValueSize), strconv.Itoa(r.Threshold), r.Protocol,
+		_ = cw.Write(append(append([]string{r.Op, strconv.Itoa(r.ValueSize), thresholdField(r.Threshold, r.Protocol), r.Protocol,
 			strconv.FormatInt(r.Count, 10), strconv.FormatInt(r.Errors, 10),
 			strconv.FormatFloat(r.OpsPerSec, 'f', -1, 64), strconv.FormatFloat(r.BytesPerSec, 'f', -1, 64),
 			strconv.FormatInt(r.P50, 10), strconv.FormatInt(r.P90, 10), strconv.FormatInt(r.P99, 10),
@@ -282,6 +283,7 @@ func csvWarnings(ws []results.Warning) (kinds, msgs string) {
 // jsonReport is the json format: the run description and the rows.
 type jsonReport struct {
 	Workload  string            `json:"workload"`
+	Target    results.Target    `json:"target"`
 	Transport results.Transport `json:"transport"`
 	Start     time.Time         `json:"start"`
 	End       time.Time         `json:"end"`
@@ -294,7 +296,7 @@ func writeJSON(w io.Writer, run *results.Run) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(jsonReport{
-		Workload: WorkloadName(run), Transport: run.Transport, Start: run.Start, End: run.End,
+		Workload: WorkloadName(run), Target: storeOf(run), Transport: run.Transport, Start: run.Start, End: run.End,
 		EndReason: run.EndReason, Seed: run.Seed, Rows: Rows(run),
 	})
 }

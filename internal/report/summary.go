@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -58,8 +59,8 @@ func summaryTable(b *bytes.Buffer, cells []results.Cell) error {
 	fmt.Fprintln(tw, head)
 	for _, c := range cells {
 		l := c.Latency
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%.2f\t",
-			c.Threshold, c.ValueSize, c.Protocol, c.Op, c.Count, c.Errors[results.NotFound], c.Failures(),
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%.2f\t",
+			summaryThreshold(c), c.ValueSize, c.Protocol, c.Op, c.Count, c.Errors[results.NotFound], c.Failures(),
 			us(float64(l.Min)), us(float64(l.P50)), us(l.Mean), us(float64(l.P99)), us(float64(l.P999)), us(float64(l.Max)),
 			c.ThroughputOps, c.ThroughputBytes/(1<<20))
 		if cpu {
@@ -78,6 +79,15 @@ func mark(c results.Cell) string {
 		return "!"
 	}
 	return ""
+}
+
+// summaryThreshold is the cell's threshold in bytes, "-" for a baseline
+// store's, which has none.
+func summaryThreshold(c results.Cell) string {
+	if c.Baseline() {
+		return "-"
+	}
+	return strconv.Itoa(c.Threshold)
 }
 
 func us(ns float64) string { return fmt.Sprintf("%.2f", ns/1e3) }
