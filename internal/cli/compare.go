@@ -26,7 +26,10 @@ func newCompareCmd() *cobra.Command {
 threshold and protocol and prints the change of p50, p99 and throughput,
 and beside them, never judged, of CPU time per operation (cpu_c, cpu_s).
 A and B are each a results directory or a directory of several runs of one
-workload (what kvbench run --repeat N -o DIR leaves).
+workload (what kvbench run --repeat N -o DIR leaves). When A and B measured
+different kinds of store (rdmakv, redis, memcached), cells are matched on
+op and value size alone, each rdmakv threshold's cell beside the baseline's,
+and a note under the table says what each side measured.
 
 With two or more runs a side, a change is significant (*) when a
 Mann-Whitney U test over the runs' figures says the sides differ (p at

@@ -33,7 +33,8 @@ writes PNG and SVG charts into the output directory:
 
 Value size axes are log2, latency axes log10; dashed vertical lines mark
 the eager thresholds (sizes left of a line went eager, right of it
-rendezvous).
+rendezvous). A run of redis or memcached, which have no threshold, draws
+one line per figure, named by the store.
 
 With two or more run directories plot overlays the runs instead, per op:
 
@@ -48,6 +49,13 @@ forced each protocol in its own cells (thresholds 0 and above the largest
 size, as workloads/connections-sweep.yaml does) draws eager solid and
 rendezvous dashed: "4 conn eager", "4 conn rendezvous". Runs of different
 workloads or transports are drawn but warned about on stderr.
+
+Runs of different kinds of store (rdmakv, redis, memcached) of one
+workload are labelled by the store instead, "redis 7.0.15", "rdmakv tcp",
+"rdmakv verbs", and add compare-latency-p99-OP. A store measured at one
+threshold, as every baseline is, draws one line; an rdmakv run of several
+thresholds draws one per threshold, "rdmakv tcp 4KiB". Runs that differ in
+anything but the target and thresholds, load included, are warned about.
 --percentiles and --timelines apply to a single run only.`,
 		Example: `  kvbench plot results/latest
   kvbench plot results/connections-sweep/connections-sweep-* -o plots/connections-sweep`,

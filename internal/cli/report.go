@@ -19,7 +19,9 @@ func newReportCmd() *cobra.Command {
 		Use:   "report RESULTS_DIR",
 		Short: "Print a run's cells as a table, markdown, CSV or JSON",
 		Long: `report reads RESULTS_DIR/results.json (or a results.json path) and prints
-one row per cell: op, value size, threshold, protocol, count, errors
+the store measured (rdmakv, or redis or memcached with the server's
+version) and one row per cell: op, value size, threshold ("-" for redis
+and memcached, which have none), protocol, count, errors
 (failed operations; a miss, not_found, is an answer and not one),
 throughput, latency percentiles and, for a run that measured it, CPU time
 per operation of the cell's measure phase: the client's (cpu_c) and the
