@@ -68,6 +68,9 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 	}
 	for k, st := range m.ops {
 		op, p := k.op.String(), k.proto.String()
+		if m.Protocol != "" {
+			p = m.Protocol
+		}
 		ch <- prometheus.MustNewConstMetric(opsDesc, prometheus.CounterValue, float64(st.count), op, p)
 		ch <- prometheus.MustNewConstMetric(errsDesc, prometheus.CounterValue, float64(st.errors), op, p)
 		ch <- prometheus.MustNewConstNativeHistogram(latencyDesc, st.count, st.sum, st.buckets, nil, 0, schema, 0, time.Time{}, op, p)

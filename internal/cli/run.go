@@ -171,7 +171,11 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	if !f.quiet {
 		cfg.Observer, cfg.Tick = progressObserver(stdout)
 	}
-	f.mon.observe(&cfg, stderr)
+	var baseline string
+	if h.Baseline != nil {
+		baseline = h.Baseline.Kind()
+	}
+	f.mon.observe(&cfg, baseline, stderr)
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -27,8 +27,9 @@ func listenRunMetrics(addr string) (*runMetrics, error) {
 }
 
 // observe makes cfg's observer report to the metrics too, serving them
-// from the first run on (and saying where on out).
-func (r *runMetrics) observe(cfg *bench.Config, out io.Writer) {
+// from the first run on (and saying where on out). A baseline's kind
+// (baseline, else empty) labels its operations' protocol.
+func (r *runMetrics) observe(cfg *bench.Config, baseline string, out io.Writer) {
 	if r == nil {
 		return
 	}
@@ -38,6 +39,7 @@ func (r *runMetrics) observe(cfg *bench.Config, out io.Writer) {
 	}
 	if r.m == nil {
 		r.m = benchmetrics.New(target)
+		r.m.Protocol = baseline
 		reg := metricsrv.NewRegistry()
 		r.m.Register(reg)
 		r.srv.Serve(reg)

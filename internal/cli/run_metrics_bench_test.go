@@ -40,7 +40,7 @@ func BenchmarkRunMetrics(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer m.close()
-			m.observe(&cfg, io.Discard)
+			m.observe(&cfg, "", io.Discard)
 			stop := metricstest.ScrapeEvery(b, m.srv.Addr(), *metricstest.Interval)
 			defer func() { b.ReportMetric(float64(stop()), "scrapes") }()
 		}

@@ -47,7 +47,7 @@ func TestRunMetricsLiveMeasure(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.close()
-	m.observe(&cfg, io.Discard)
+	m.observe(&cfg, "", io.Discard)
 	type result struct {
 		rep *bench.Report
 		err error

@@ -35,11 +35,17 @@ func (s *scrapeAtEnd) Write(b []byte) (int, error) {
 
 // TestRunMetricsMatchResults: what run --metrics serves at the end of a
 // run counts the operations and failures results.json records, per
-// operation and protocol, and says which cell and phase ran last.
+// operation and protocol (a baseline's kind for a baseline), and says
+// which cell and phase ran last.
 func TestRunMetricsMatchResults(t *testing.T) {
+	t.Run("rdmakv", func(t *testing.T) { checkRunMetrics(t) })
+	t.Run("redis", func(t *testing.T) { checkRunMetrics(t, "--kind", "redis", "--server", testutil.Redis(t)) })
+}
+
+func checkRunMetrics(t *testing.T, args ...string) {
 	s := &scrapeAtEnd{t: t, stderr: &testutil.Buffer{}}
 	root := NewRoot()
-	root.SetArgs([]string{"run", "testdata/run-quick.yaml", "-o", t.TempDir(), "-q", "--metrics", "127.0.0.1:0"})
+	root.SetArgs(append([]string{"run", "testdata/run-quick.yaml", "-o", t.TempDir(), "-q", "--metrics", "127.0.0.1:0"}, args...))
 	root.SetOut(s)
 	root.SetErr(s.stderr)
 	if err := root.ExecuteContext(hangGuard(t)); err != nil {
