@@ -43,8 +43,9 @@ type BaselineConfig struct {
 	Addr string
 	// Timeout bounds each request and each dial (0: 5 s).
 	Timeout time.Duration
-	// Depth is the requests in flight per connection.
-	Depth int
+	// Connections is the measured connections this process opens, and
+	// Depth the requests in flight per connection.
+	Connections, Depth int
 	// Password is Redis's requirepass (empty: none).
 	Password string
 }
@@ -55,7 +56,7 @@ func OpenBaseline(ctx context.Context, c BaselineConfig) (Baseline, error) {
 	if c.Timeout <= 0 {
 		c.Timeout = 5 * time.Second
 	}
-	c.Depth = max(c.Depth, 1)
+	c.Connections, c.Depth = max(c.Connections, 1), max(c.Depth, 1)
 	switch c.Kind {
 	case results.KindRedis:
 		return openRedis(ctx, c)
