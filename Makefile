@@ -12,7 +12,7 @@ LDFLAGS  := -X github.com/kvbench/kvbench/internal/cli.revision=$(REVISION)
 
 DURATION ?= 10m
 
-.PHONY: all setup setup-mpi setup-baselines build build-mpi lib run test test-go test-slurm soak soak-short fuzz bench lint clean
+.PHONY: all setup setup-mpi setup-baselines build build-mpi lib run test test-go test-slurm soak soak-short fuzz bench lint clean distortion
 
 all: build
 
@@ -56,6 +56,14 @@ test-slurm: build-mpi
 run: build
 	$(BIN)/kvbench run $(WORKLOAD) -o results
 	$(BIN)/kvbench plot results/latest -o plots
+
+# distortion: does kvbench distort the baselines? kvbench against
+# redis-benchmark on one redis-server and against test/baselines/mcget.c on
+# one memcached, side by side, alternating, 64 B GETs at 1 and 64
+# connections; prints medians and ratios (ROUNDS=5, MEASURE=5 seconds).
+# About 5 minutes. Figures: docs/MEASUREMENTS.md.
+distortion: setup-baselines
+	GO=$(GO) test/baselines/distortion.sh
 
 test: lint test-go test-slurm soak-short fuzz test-rdma
 
