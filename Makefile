@@ -12,14 +12,15 @@ LDFLAGS  := -X github.com/kvbench/kvbench/internal/cli.revision=$(REVISION)
 
 DURATION ?= 10m
 
-.PHONY: all setup setup-mpi setup-baselines build build-mpi lib run test test-go test-slurm soak soak-short fuzz bench lint clean distortion
+.PHONY: all setup setup-mpi setup-baselines setup-memtier build build-mpi lib run test test-go test-slurm soak soak-short fuzz bench lint clean distortion
 
 all: build
 
 # setup installs the rdma-core headers cgo needs (Debian; needs root once);
 # setup-mpi adds Open MPI, which only the MPI build, lint and tests need, so
 # the quickstart does not wait for it; setup-baselines adds redis-server and
-# memcached, which the tests drive.
+# memcached, which the tests drive; setup-memtier what building
+# memtier_benchmark for make distortion needs.
 setup:
 	@scripts/setup.sh
 
@@ -28,6 +29,9 @@ setup-mpi:
 
 setup-baselines:
 	@scripts/setup.sh baselines
+
+setup-memtier:
+	@scripts/setup.sh memtier
 
 build: setup
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/kvbench ./cmd/kvbench
@@ -58,11 +62,12 @@ run: build
 	$(BIN)/kvbench plot results/latest -o plots
 
 # distortion: does kvbench distort the baselines? kvbench against
-# redis-benchmark on one redis-server and against test/baselines/mcget.c on
-# one memcached, side by side, alternating, 64 B GETs at 1 and 64
-# connections; prints medians and ratios (ROUNDS=5, MEASURE=5 seconds).
-# About 5 minutes. Figures: docs/MEASUREMENTS.md.
-distortion: setup-baselines
+# redis-benchmark on one redis-server and against memtier_benchmark on one
+# memcached, side by side, alternating, 64 B GETs at 1 and 64 connections,
+# the references thread-matched; prints medians and ratios (ROUNDS=5,
+# MEASURE=5 seconds). About 5 minutes, and a minute the first time to build
+# memtier (MEMTIER=path to use one). Figures: docs/MEASUREMENTS.md.
+distortion: setup-baselines setup-memtier
 	GO=$(GO) test/baselines/distortion.sh
 
 test: lint test-go test-slurm soak-short fuzz test-rdma

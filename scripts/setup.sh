@@ -2,8 +2,10 @@
 # Installs what building kvbench needs on Debian: gcc and the cgo headers of
 # libibverbs and librdmacm; with "mpi", Open MPI as well (mpi.h and mpirun),
 # which only the MPI build and its tests use; with "baselines", redis-server
-# and memcached, which the tests drive beside rdmakv. Does nothing when
-# they are already there.
+# and memcached, which the tests drive beside rdmakv; with "memtier", what
+# building memtier_benchmark (the memcached reference of make distortion)
+# needs, unless MEMTIER names one or one is on PATH. Does nothing when they
+# are already there.
 set -euo pipefail
 need=()
 [ -f /usr/include/infiniband/verbs.h ] || need+=(libibverbs-dev)
@@ -19,8 +21,21 @@ baselines)
 	command -v redis-server >/dev/null || need+=(redis-server)
 	command -v memcached >/dev/null || need+=(memcached)
 	;;
+memtier)
+	if [ -z "${MEMTIER:-}" ] && ! command -v memtier_benchmark >/dev/null; then
+		command -v git >/dev/null || need+=(git)
+		command -v make >/dev/null || need+=(make)
+		command -v g++ >/dev/null || need+=(g++)
+		command -v autoreconf >/dev/null || need+=(autoconf)
+		command -v automake >/dev/null || need+=(automake)
+		command -v libtoolize >/dev/null || need+=(libtool)
+		command -v pkg-config >/dev/null || need+=(pkg-config)
+		[ -f /usr/include/event2/event.h ] || need+=(libevent-dev)
+		[ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
+	fi
+	;;
 *)
-	echo "setup: unknown part '$1' (want nothing, mpi or baselines)" >&2
+	echo "setup: unknown part '$1' (want nothing, mpi, baselines or memtier)" >&2
 	exit 2
 	;;
 esac

@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
 # distortion.sh: does kvbench distort the baselines it drives? It measures
 # the same redis-server with kvbench and with redis-benchmark, and the same
-# memcached with kvbench and with mcget (mcget.c, a minimal C client), side
-# by side: 64 B GETs of preloaded keys, closed loop, at 1 connection (p50)
-# and at 64 connections (ops/s). Rounds alternate which client goes first,
-# so that a host whose speed drifts slows both alike; the table gives the
-# median of the rounds per side, their ratio kvbench/reference, and the
-# rounds in which kvbench did worse. Goals: p50 ratio <= 1.1 at 1
-# connection, ops/s ratio >= 0.9 at 64.
+# memcached with kvbench and with memtier_benchmark, side by side: 64 B
+# GETs of preloaded keys, closed loop, one request in flight per
+# connection, at 1 connection (p50) and at 64 connections (ops/s). The
+# reference clients run as many threads as kvbench has Ps on a 2-core host:
+# one at 1 connection, two at 64 (redis-benchmark --threads 2, memtier
+# -t 2 -c 32). Rounds alternate which client goes first, so that a host
+# whose speed drifts slows both alike; the table gives the median of the
+# rounds per side, their ratio kvbench/reference, and the rounds in which
+# kvbench did worse. Goals: p50 ratio <= 1.1 at 1 connection, ops/s ratio
+# >= 0.9 at 64.
 #
 # Usage: test/baselines/distortion.sh (or make distortion). Environment:
-# ROUNDS (5), MEASURE (seconds per measurement, 5), KEYS (1000), GO (go).
+# ROUNDS (5), MEASURE (seconds per measurement, 5), KEYS (1000), GO (go);
+# MEMTIER, a memtier_benchmark binary, else memtier_benchmark on PATH, else
+# one built from tag MEMTIER_TAG (2.3.0) of MEMTIER_SRC (a git clone of
+# memtier_benchmark) or of a shallow clone from GitHub, kept in
+# ${XDG_CACHE_HOME:-~/.cache}/kvbench/memtier-MEMTIER_TAG (build
+# dependencies: scripts/setup.sh memtier).
 # Servers and clients share whatever cores the host has and are not pinned:
 # on a 2-core host any pinning would put a client and a server on one core.
 set -euo pipefail
@@ -19,6 +27,7 @@ ROUNDS=${ROUNDS:-5}
 MEASURE=${MEASURE:-5}
 KEYS=${KEYS:-1000}
 GO=${GO:-go}
+MEMTIER_TAG=${MEMTIER_TAG:-2.3.0}
 cd "$(dirname "$0")/../.."
 work=$(mktemp -d)
 pids=()
@@ -30,7 +39,35 @@ cleanup() {
 trap cleanup EXIT
 
 "$GO" build -o "$work/kvbench" ./cmd/kvbench
-gcc -O2 -Wall -pthread -o "$work/mcget" test/baselines/mcget.c
+
+# memtier_benchmark is not packaged in Debian 12: build the pinned tag once
+# into a cache directory unless one is given or on PATH.
+if [ -n "${MEMTIER:-}" ]; then
+	memtier=$MEMTIER
+elif memtier=$(command -v memtier_benchmark); then
+	:
+else
+	cache=${XDG_CACHE_HOME:-$HOME/.cache}/kvbench/memtier-$MEMTIER_TAG
+	memtier=$cache/memtier_benchmark
+	if [ ! -x "$memtier" ]; then
+		src=$cache/src
+		rm -rf "$src" && mkdir -p "$src"
+		if [ -n "${MEMTIER_SRC:-}" ]; then
+			echo "distortion: building memtier_benchmark $MEMTIER_TAG from $MEMTIER_SRC in $cache" >&2
+			git -C "$MEMTIER_SRC" archive "$MEMTIER_TAG" | tar -x -C "$src"
+		else
+			echo "distortion: building memtier_benchmark $MEMTIER_TAG from a clone of github.com/RedisLabs/memtier_benchmark in $cache" >&2
+			git clone -q --depth 1 --branch "$MEMTIER_TAG" https://github.com/RedisLabs/memtier_benchmark "$src"
+		fi
+		(cd "$src" && autoreconf -if && ./configure --disable-tls && make -j"$(nproc)") >"$cache/build.log" 2>&1 || {
+			echo "distortion: building memtier_benchmark failed (scripts/setup.sh memtier installs what it needs); $cache/build.log ends:" >&2
+			tail -20 "$cache/build.log" >&2
+			exit 1
+		}
+		cp "$src/memtier_benchmark" "$memtier"
+	fi
+fi
+echo "distortion: $("$memtier" --version | head -1)" >&2
 
 # freeport picks a port nothing listens on (racy, but the servers fail
 # loudly if another process takes it first).
@@ -70,8 +107,18 @@ waitport "$mport" "$work/memcached.log"
 val=$(printf 'v%.0s' $(seq 64))
 for ((i = 0; i < KEYS; i++)); do printf 'SET key:%012d %s\r\n' "$i" "$val"; done |
 	redis-cli -p "$rport" --pipe >/dev/null
+# memtier's keys are a prefix and a number: k00000000000 and 1000 to
+# 1000+KEYS-1 are KEYS keys of 16 bytes, the size of kvbench's, which
+# memtier stores with 64 B values (every key once, in order) before its
+# GETs draw them at random; each GET run checks that none missed.
+mtkeys=(--key-prefix=k00000000000 --key-minimum=1000 --key-maximum=$((1000 + KEYS - 1)))
+"$memtier" -s 127.0.0.1 -p "$mport" --protocol=memcache_text -t 1 -c 1 "${mtkeys[@]}" \
+	--ratio=1:0 --key-pattern=P:P --requests=allkeys -d 64 --hide-histogram >"$work/memtier-load.log" 2>&1 || {
+	cat "$work/memtier-load.log" >&2
+	exit 1
+}
 
-# kvbench preloads its own keys (k000000000000000 on), as mcget -P does.
+# kvbench preloads its own keys (k000000000000000 on).
 for kind in redis memcached; do
 	port=$rport
 	[ "$kind" = memcached ] && port=$mport
@@ -107,9 +154,34 @@ redisbench() { # connections [requests]
 	{ t=$({ time redis-benchmark -p "$rport" -t get -c "$1" "${threads[@]}" -r "$KEYS" -n "$req" --csv >"$work/rb.csv"; } 2>&1); }
 	tr -d '"' <"$work/rb.csv" | awk -F, -v t="$t" -v n="$req" '$1 == "GET" { split(t, c, " "); printf "%.0f %s %.0f\n", $5 * 1e6, $2, (c[1] + c[2]) * 1e9 / n }'
 }
-mcget() { # connections
-	"$work/mcget" -p "$mport" -P -k "$KEYS" -s 64 -t "$1" -w 1 -d "$MEASURE" |
-		sed -E 's/.*ops_per_s=([0-9.]+) p50_ns=([0-9]+) .*cpu_ns_per_op=([0-9]+).*/\2 \1 \3/'
+# memtier runs MEASURE seconds; its JSON gives the GETs' count, ops/s,
+# misses and p50 (ms, to the µs it times with); its CPU time is bash's time
+# of the whole process.
+memtier() { # connections
+	local conns=(-t 1 -c 1) TIMEFORMAT='%U %S' t
+	[ "$1" -gt 1 ] && conns=(-t 2 -c $(($1 / 2)))
+	rm -f "$work/mt.json"
+	{ t=$({ time "$memtier" -s 127.0.0.1 -p "$mport" --protocol=memcache_text "${conns[@]}" "${mtkeys[@]}" \
+		--ratio=0:1 --key-pattern=R:R --distinct-client-seed --test-time="$MEASURE" \
+		--print-percentiles=50,99 --hide-histogram --json-out-file="$work/mt.json" >"$work/mt.log" 2>&1; } 2>&1); } || {
+		cat "$work/mt.log" >&2
+		exit 1
+	}
+	# The "Gets" object of "ALL STATS": its first Count, Ops/sec and
+	# Misses/sec are the run's, its p50 the one under "Percentile Latencies".
+	awk -v t="$t" '
+		/"Gets": *\{/ { g = 1 } /"Waits": *\{/ { g = 0 }
+		g && /"Percentile Latencies"/ { pl = 1 }
+		function num(   v) { v = $0; sub(/.*: */, "", v); sub(/,.*/, "", v); return v + 0 }
+		g && /"Count"/ && n == "" { n = num() }
+		g && /"Ops\/sec"/ && ops == "" { ops = num() }
+		g && /"Misses\/sec"/ && miss == "" { miss = num() }
+		g && pl && /"p50.00"/ && p50 == "" { p50 = num() }
+		END {
+			if (n == "" || ops == "" || p50 == "") { print "distortion: no GET figures in memtier'"'"'s JSON" > "/dev/stderr"; exit 1 }
+			if (miss != 0) { print "distortion: memtier'"'"'s GETs missed (" miss "/s): keys not preloaded" > "/dev/stderr"; exit 1 }
+			split(t, c, " "); printf "%.0f %s %.0f\n", p50 * 1e6, ops, (c[1] + c[2]) * 1e9 / n
+		}' "$work/mt.json"
 }
 for c in 1 64; do
 	n[$c]=$(redisbench "$c" 20000 | awk -v s="$MEASURE" '{ printf "%.0f", $2 * s }')
@@ -117,11 +189,12 @@ done
 
 # rows: case side round p50_ns ops_per_s cpu_ns_per_op
 rows=$work/rows
+: >"$rows"
 for ((r = 1; r <= ROUNDS; r++)); do
 	for c in 1 64; do
 		for kind in redis memcached; do
 			ref=redisbench
-			[ "$kind" = memcached ] && ref=mcget
+			[ "$kind" = memcached ] && ref=memtier
 			sides=(kvbench "$ref")
 			((r % 2 == 0)) && sides=("$ref" kvbench)
 			for s in "${sides[@]}"; do
