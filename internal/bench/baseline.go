@@ -43,9 +43,8 @@ type BaselineConfig struct {
 	Addr string
 	// Timeout bounds each request and each dial (0: 5 s).
 	Timeout time.Duration
-	// Connections is the measured connections this process opens, and
-	// Depth the requests in flight per connection.
-	Connections, Depth int
+	// Depth is the requests in flight per connection.
+	Depth int
 	// Password is Redis's requirepass (empty: none).
 	Password string
 }
@@ -56,7 +55,7 @@ func OpenBaseline(ctx context.Context, c BaselineConfig) (Baseline, error) {
 	if c.Timeout <= 0 {
 		c.Timeout = 5 * time.Second
 	}
-	c.Connections, c.Depth = max(c.Connections, 1), max(c.Depth, 1)
+	c.Depth = max(c.Depth, 1)
 	switch c.Kind {
 	case results.KindRedis:
 		return openRedis(ctx, c)

@@ -90,8 +90,7 @@ func OpenHarness(c HarnessConfig) (*Harness, error) {
 // its version, which the run's results record.
 func openBaselineHarness(c HarnessConfig) (*Harness, error) {
 	t := c.Workload.Target
-	bc := BaselineConfig{Kind: t.Kind, Addr: t.Server, Timeout: time.Duration(c.Workload.Timeout),
-		Connections: c.Workload.Load.Connections, Depth: c.Workload.Load.Depth}
+	bc := BaselineConfig{Kind: t.Kind, Addr: t.Server, Timeout: time.Duration(c.Workload.Timeout), Depth: c.Workload.Load.Depth}
 	if t.AuthFile != "" {
 		pw, err := workload.ReadRedisPassword(t.AuthFile)
 		if err != nil {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"runtime"
 	"time"
 	"unsafe"
 
@@ -35,23 +33,12 @@ func (b *memcachedBaseline) Addr() string { return b.cfg.Addr }
 
 // Dial implements Dialer: a client of its own, so that connections share
 // no socket, which has made its first socket (Ping) so that a server that
-// is gone fails here and not at the first measured request. While every
-// socket of the run can have a P of its own (connections x depth <=
-// GOMAXPROCS) its sockets block in the kernel (blockingConn), as a C
-// client's do: 1.2 µs less per get at one connection than the runtime's
-// poller (docs/MEASUREMENTS.md). With more sockets than Ps, goroutines
-// back from a read would queue for a P while the ones holding the Ps
-// issue again, so a few connections would take most of the requests.
+// is gone fails here and not at the first measured request.
 func (b *memcachedBaseline) Dial(context.Context, int) (Conn, error) {
 	c := memcache.New(b.cfg.Addr)
 	c.Timeout, c.MaxIdleConns = b.cfg.Timeout, b.cfg.Depth
 	d := netDialer(b.cfg.Timeout)
 	c.DialContext = d.DialContext
-	if b.cfg.Connections*b.cfg.Depth <= runtime.GOMAXPROCS(0) {
-		c.DialContext = func(ctx context.Context, _, addr string) (net.Conn, error) {
-			return dialBlocking(ctx, &d, addr, b.cfg.Timeout)
-		}
-	}
 	if err := c.Ping(); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("memcached %s: %w", b.cfg.Addr, err)
