@@ -34,7 +34,8 @@ var errPeerClosed = fmt.Errorf("%w: peer closed the connection", transport.ErrCl
 // completes our ops and delivers receives; and the responder, which sends
 // WRITE_ACKs and serves READ_REQs so that the reader never waits on the
 // outgoing stream (two peers reading each other cannot deadlock on full
-// socket buffers).
+// socket buffers). A client with one request in flight at a time may
+// take the reader's place and read its replies itself (callerreads.go).
 type conn struct {
 	nc     *net.TCPConn
 	cfg    transport.Config
@@ -43,9 +44,24 @@ type conn struct {
 	h      transport.Handler
 	ln     *listener
 
+	// br and the frame handling behind it belong to whoever holds rtok:
+	// the reader goroutine, or after HandOverReads a caller in Await
+	// (callerreads.go).
 	br   *bufio.Reader
 	recv *recvPool
 	ops  *opTable
+	rtok chan struct{}
+	// resume carries rtok from an Await to the reader goroutine.
+	resume     chan struct{}
+	handedOver atomic.Bool
+	idle       func() bool // set before handedOver
+	wanted     atomic.Bool // an Await waits for the reader goroutine's rtok
+	woken      atomic.Bool // Wake was called
+	// The token holder's: it is in Await (or reads for no one, lend),
+	// with deadline awaitBy, and the socket's read deadline is rdl.
+	awaiting bool
+	awaitBy  time.Time
+	rdl      time.Time
 
 	wmu sync.Mutex // guards w: one frame at a time
 	w   *frameWriter
@@ -57,6 +73,7 @@ type conn struct {
 	cause      error // why it closed; nil for a local Close
 	opErr      error // what operations get once closing
 	draining   bool  // an ERROR was sent: read out the peer's frames before closing
+	drainBy    time.Time
 	inCallback atomic.Bool
 	// localClose is set by Close. Only a local Close frees a dialed
 	// connection's regions: after losing the peer they stay mapped, so
@@ -86,6 +103,8 @@ func newConn(nc *net.TCPConn, cfg transport.Config, p *pd, ownsPD bool) (*conn, 
 		ownsPD:     ownsPD,
 		w:          newFrameWriter(nc, writeBufSize),
 		recv:       recv,
+		rtok:       make(chan struct{}, 1), // empty: the reader goroutine holds it
+		resume:     make(chan struct{}, 1),
 		closing:    make(chan struct{}),
 		readerDone: make(chan struct{}),
 		rspDone:    make(chan struct{}),
@@ -139,6 +158,7 @@ func (c *conn) closeWith(cause error, ef *header) {
 		close(c.closing)
 		if ef != nil {
 			deadline := time.Now().Add(errorGrace)
+			c.drainBy = deadline
 			_ = c.nc.SetWriteDeadline(deadline) // unsticks a writer blocked on a full socket
 			c.wmu.Lock()
 			c.w.header(ef)

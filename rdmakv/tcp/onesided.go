@@ -2,6 +2,7 @@ package tcp
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
@@ -75,6 +76,11 @@ func (c *conn) oneSided(op byte, local transport.Region, off, n int, raddr uint6
 		c.closeWith(fmt.Errorf("tcp: write: %w", werr), nil) // completes the slot
 	}
 
+	if c.handedOver.Load() {
+		// No reader goroutine reads the completion: this one does. Closing
+		// and the op's timer both complete the slot, so the wait below ends.
+		_ = c.Await(s.completed, time.Time{})
+	}
 	err = <-s.done
 	if c.cfg.OpTimeout > 0 {
 		s.timer.Stop()

@@ -30,6 +30,8 @@ type opSlot struct {
 	done     chan error
 	timer    *time.Timer // armed per op when Config.OpTimeout is set
 	timedOut atomic.Bool
+	// completed reports that done holds the completion (an Await's done).
+	completed func() bool
 }
 
 // opTable is built on the first one-sided op, so a connection that never
@@ -83,6 +85,7 @@ func (t *opTable) take(o *opSlots, closing <-chan struct{}) (int, bool) {
 		s.done = make(chan error, 1)
 		s.timer = time.AfterFunc(time.Hour, func() { t.onTimeout(s) })
 		s.timer.Stop()
+		s.completed = func() bool { return len(s.done) > 0 }
 	}
 	return i, true
 }

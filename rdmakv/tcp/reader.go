@@ -14,8 +14,13 @@ import (
 // the only one that calls the Handler.
 func (c *conn) readLoop() {
 	err := c.readFrames()
+	for err == errHandedOver {
+		err = c.lend() // callers read from now on (callerreads.go)
+	}
 	c.closeWith(err, nil) // no-op when a cause is already recorded
 	if c.draining {
+		// Again: a caller reading may have moved the deadline since.
+		_ = c.nc.SetReadDeadline(c.drainBy)
 		_, _ = io.Copy(io.Discard, c.nc) // until the peer hangs up or errorGrace passes
 	}
 	c.finish()
@@ -35,14 +40,11 @@ func (c *conn) readFrames() error {
 		if c.isClosing() {
 			return nil
 		}
+		if c.handedOver.Load() {
+			return errHandedOver
+		}
 		if n, err := c.readHeader(hb[:]); err != nil {
-			if n == 0 && errors.Is(err, io.EOF) {
-				return errPeerClosed
-			}
-			if n > 0 && errors.Is(err, io.ErrUnexpectedEOF) {
-				return c.protocolError(fmt.Errorf("truncated frame header: %d of %d bytes", n, headerSize))
-			}
-			return c.readErr(err)
+			return c.headerErr(n, err)
 		}
 		h, err := decodeHeader(hb[:])
 		if err != nil {
@@ -52,6 +54,17 @@ func (c *conn) readFrames() error {
 			return err
 		}
 	}
+}
+
+// headerErr names a failed read of a header of which n bytes arrived.
+func (c *conn) headerErr(n int, err error) error {
+	if n == 0 && errors.Is(err, io.EOF) {
+		return errPeerClosed
+	}
+	if n > 0 && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)) {
+		return c.protocolError(fmt.Errorf("truncated frame header: %d of %d bytes", n, headerSize))
+	}
+	return c.readErr(err)
 }
 
 // readHeader reads a frame header. The first is read from the socket
@@ -97,13 +110,21 @@ func (c *conn) readPayload(dst []byte) error {
 	if len(dst) == 0 {
 		return nil
 	}
-	var err error
-	if len(dst) < directMin {
-		_, err = io.ReadFull(c.br, dst)
-	} else {
-		_, err = io.ReadFull(c.nc, dst) // the buffer is empty, so no bytes are skipped
+	for {
+		var n int
+		var err error
+		if len(dst) < directMin {
+			n, err = io.ReadFull(c.br, dst)
+		} else {
+			n, err = io.ReadFull(c.nc, dst) // the buffer is empty, so no bytes are skipped
+		}
+		// A failed read has taken every buffered byte, so the buffer is
+		// still empty if the read goes on.
+		if err == nil || !c.rearmMidFrame(err) {
+			return err
+		}
+		dst = dst[n:]
 	}
-	return err
 }
 
 func (c *conn) handle(h *header) error {

@@ -248,8 +248,10 @@ var (
 	// ErrNoDevice means no RDMA device is usable.
 	ErrNoDevice = errors.New("transport: no RDMA device")
 	// ErrTimeout is a one-sided operation that did not complete within
-	// Config.OpTimeout.
+	// Config.OpTimeout, or an Await past its deadline.
 	ErrTimeout = errors.New("transport: operation timed out")
+	// ErrWoken is an Await that Wake ended.
+	ErrWoken = errors.New("transport: await woken")
 )
 
 // Poller is an optional interface of a Conn: in busy-poll mode a caller
@@ -269,6 +271,39 @@ type Poller interface {
 	// while nothing arrives), so a caller waiting for a reply calls it in
 	// a loop and does not yield on its own.
 	PollOnce() bool
+}
+
+// CallerReader is an optional interface of a Conn (tcp) whose messages the
+// goroutine waiting for them may read from the stream itself. Handing a
+// reply from the transport's reader goroutine to the waiter costs a
+// wake-up of another goroutine, and often of another thread, per message;
+// with one request in flight that is most of a loopback round trip.
+type CallerReader interface {
+	// HandOverReads, called from Handler.Deliver, makes the transport's
+	// reader goroutine stop reading once that Deliver returns: from then
+	// on messages are read inside Await, and by the reader goroutine
+	// only between an Await that ends while idle reports false (messages
+	// may come that no one awaits: replies to requests given up) and the
+	// next Await. Only an owner that has a goroutine in Await whenever
+	// it expects a message and idle is true (a client with one request
+	// in flight at a time) may hand reads over. It cannot be undone.
+	HandOverReads(idle func() bool)
+	// Await reads and dispatches messages on the calling goroutine,
+	// Deliver included, until done reports true (nil), deadline passes
+	// (ErrTimeout; zero means none), Wake is called (ErrWoken) or the
+	// connection fails (an error that is ErrClosed). done is asked after
+	// every message. One goroutine awaits at a time; another waits for
+	// it. An Await that returns without done leaves reading to the
+	// transport's reader goroutine, as does one that ends while idle
+	// reports false; the next Await takes reading back, at the cost of a
+	// wake-up. One-sided operations on a connection whose reads were
+	// handed over wait for their completion in Await.
+	Await(done func() bool, deadline time.Time) error
+	// Wake makes the Await in progress return ErrWoken, from another
+	// goroutine (a context ended), once the message it is reading, if
+	// any, is in. A Wake with no Await in progress may end the next one
+	// early.
+	Wake()
 }
 
 // PeerInvalidator is an optional interface of a Conn whose windows the
