@@ -26,6 +26,16 @@ type Client struct {
 	// poller is set when waiting callers drive the transport's
 	// completions themselves (busy mode on a transport.Poller).
 	poller transport.Poller
+	// reader is set when the caller waiting for a reply reads it from
+	// the transport itself (transport.CallerReader): with one request in
+	// flight at most (depth 1), the reply then reaches the caller with no
+	// wake-up of the transport's reader goroutine in between, which on
+	// TCP is most of a loopback round trip.
+	reader transport.CallerReader
+	// abandoned counts requests given up whose reply has not come; while
+	// there are any, the transport's reader goroutine reads between
+	// requests (see transport.CallerReader).
+	abandoned atomic.Int32
 	// flags asks for windows the client closes itself (with conn.inval);
 	// tflag asks the server to time requests (WithTrace).
 	flags     wire.Flag
@@ -119,6 +129,9 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 	}
 	if p, ok := c.conn.raw.(transport.Poller); ok && p.CallerPolls() {
 		c.poller = p
+	}
+	if r, ok := c.conn.raw.(transport.CallerReader); ok && o.depth == 1 {
+		c.reader = r // Deliver handed reads over with the HELLO_REPLY
 	}
 	depth := min(o.depth, max(c.limits.MaxInflight, 1))
 	c.slots = make([]atomic.Pointer[cslot], depth)

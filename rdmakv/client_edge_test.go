@@ -191,12 +191,16 @@ func TestStagingOverflow(t *testing.T) {
 
 // TestZeroAllocs checks the data path allocates nothing per operation
 // once warm (client, server and transport together), eager and
-// rendezvous, where staging has grown to what the value needs.
+// rendezvous, where staging has grown to what the value needs. A client
+// of depth 1 reads its replies itself (Client.reader), a path of its own.
 func TestZeroAllocs(t *testing.T) {
 	s, _ := coreServer(t, nil)
 	traces := 0
 	hook := func(context.Context, *Trace) { traces++ }
-	for _, c := range []*Client{coreDial(t, s), coreDial(t, s, WithTrace(hook))} {
+	for _, c := range []*Client{coreDial(t, s), coreDial(t, s, WithTrace(hook)), coreDial(t, s, WithDepth(1))} {
+		if c.opts.depth == 1 && c.reader == nil {
+			t.Fatal("a client of depth 1 over tcp does not read its replies itself")
+		}
 		testZeroAllocs(t, c)
 	}
 	if traces == 0 {

@@ -29,6 +29,12 @@ func (h handler) Deliver(conn transport.Conn, m *transport.Message) {
 	}
 	if !c.ready.Load() {
 		if f.Type == wire.HelloReply {
+			if r, ok := conn.(transport.CallerReader); ok && f.Status == wire.OK && c.opts.depth == 1 {
+				// From the first request on, its caller reads the reply
+				// (see Client.reader); the handshake is the last message
+				// the transport's reader delivers.
+				r.HandOverReads(c.noneAbandoned)
+			}
 			select {
 			case c.helloCh <- m:
 				return
@@ -53,8 +59,24 @@ func (h handler) Deliver(conn transport.Conn, m *transport.Message) {
 		}
 		s.mu.Unlock()
 	}
+	c.lateReply()
 	c.late(conn, m, &f)
 }
+
+// lateReply counts off a reply that came for a request given up.
+func (c *Client) lateReply() {
+	for {
+		n := c.abandoned.Load()
+		if n == 0 || c.abandoned.CompareAndSwap(n, n-1) {
+			return
+		}
+	}
+}
+
+// noneAbandoned reports that no reply is still to come for a request
+// given up: the caller reading (Client.reader) then misses nothing
+// while no request is in flight.
+func (c *Client) noneAbandoned() bool { return c.abandoned.Load() == 0 }
 
 // late disposes of a reply whose request already gave up: a read window
 // is released at once and a write grant is cancelled (a SET_FIN whose

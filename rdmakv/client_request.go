@@ -26,6 +26,10 @@ type cslot struct {
 	// the reply comes on ch, which a blocked waiter can select on.
 	polled bool
 	got    atomic.Pointer[transport.Message]
+	// settled is the method value drive hands the transport, made once.
+	settled func() bool
+	// abandoned is the client's count of replies given up (disarm).
+	abandoned *atomic.Int32
 	// frame is the reply handed over, decoded (and validated) by Deliver,
 	// so the waiter does not decode it again.
 	frame wire.Frame
@@ -73,7 +77,8 @@ func (c *Client) makeSlot() *cslot {
 			return nil
 		}
 		if c.made.CompareAndSwap(n, n+1) {
-			s := &cslot{idx: uint32(n), ch: make(chan *transport.Message, 1), polled: c.poller != nil}
+			s := &cslot{idx: uint32(n), ch: make(chan *transport.Message, 1), polled: c.poller != nil || c.reader != nil}
+			s.settled, s.abandoned = s.isSettled, &c.abandoned
 			c.slots[n].Store(s)
 			return s
 		}
@@ -139,6 +144,9 @@ func (s *cslot) disarm() *transport.Message {
 	defer s.mu.Unlock()
 	if s.wait {
 		s.wait = false
+		// Its reply is still to come, and Deliver, which counts it off,
+		// cannot take it for late before this lock is let go.
+		s.abandoned.Add(1)
 		return nil
 	}
 	if s.polled {
@@ -209,9 +217,14 @@ var errNoReply = errors.New("no reply")
 // over on this goroutine, with no wake-up of another.
 func (c *Client) await(ctx context.Context, s *cslot) (*transport.Message, error) {
 	var err error
-	if c.poller != nil {
+	if c.poller != nil || c.reader != nil {
 		var m *transport.Message
-		if m, err = c.spin(ctx, s); err == nil {
+		if c.poller != nil {
+			m, err = c.spin(ctx, s)
+		} else {
+			m, err = c.drive(ctx, s)
+		}
+		if err == nil {
 			return m, nil
 		}
 	} else {
@@ -275,6 +288,38 @@ func (c *Client) spin(ctx context.Context, s *cslot) (*transport.Message, error)
 		}
 	}
 }
+
+// drive is await's loop when the caller reads its reply itself
+// (c.reader): the transport reads and dispatches on this goroutine until
+// the reply is in got, the timeout passes or ctx ends. A context that can
+// end wakes the read through an AfterFunc, which costs an allocation; one
+// that cannot (Background, WithoutCancel) costs nothing.
+func (c *Client) drive(ctx context.Context, s *cslot) (*transport.Message, error) {
+	deadline := time.Now().Add(c.opts.timeout)
+	var stop func() bool
+	if ctx.Done() != nil {
+		stop = context.AfterFunc(ctx, c.reader.Wake)
+		defer stop()
+	}
+	for {
+		err := c.reader.Await(s.settled, deadline)
+		if m := s.got.Swap(nil); m != nil {
+			return m, nil
+		}
+		switch {
+		case ctx.Err() != nil:
+			return nil, ctxErr(ctx)
+		case errors.Is(err, transport.ErrWoken):
+			continue // a Wake meant for an earlier request
+		case err == nil, errors.Is(err, transport.ErrTimeout):
+			return nil, errNoReply
+		}
+		return nil, c.connError(err)
+	}
+}
+
+// isSettled is drive's done: the reply is in.
+func (s *cslot) isSettled() bool { return s.got.Load() != nil }
 
 // checkEvery bounds how many productive polls a busy waiter makes between
 // looks at its deadline: a clock read costs more than a poll under CPU

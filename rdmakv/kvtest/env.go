@@ -30,6 +30,11 @@ type Env struct {
 	// Clients is the number of concurrent clients in the stress case; zero
 	// means 8.
 	Clients int
+	// Depth is the depth of the clients a case dials without choosing
+	// one; zero means the client's default. At depth 1 a transport may
+	// let the caller read its own reply (transport.CallerReader), a path
+	// of its own that the suite then covers.
+	Depth int
 }
 
 func (e Env) withDefaults() Env {

@@ -63,7 +63,11 @@ func dial(t *testing.T, env Env, addr string, opts ...rdmakv.Option) *rdmakv.Cli
 func dialErr(env Env, addr string, opts ...rdmakv.Option) (*rdmakv.Client, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	all := append([]rdmakv.Option{rdmakv.WithTransport(env.Transport), rdmakv.WithTimeout(10 * time.Second)}, opts...)
+	all := []rdmakv.Option{rdmakv.WithTransport(env.Transport), rdmakv.WithTimeout(10 * time.Second)}
+	if env.Depth > 0 {
+		all = append(all, rdmakv.WithDepth(env.Depth))
+	}
+	all = append(all, opts...)
 	return rdmakv.Dial(ctx, addr, all...)
 }
 

@@ -27,6 +27,15 @@ func TestTCP(t *testing.T) {
 	Run(t, tcpEnv())
 }
 
+// TestTCPDepth1 runs the suite with clients of depth 1, whose callers read
+// their replies from the stream themselves instead of the transport's
+// reader goroutine.
+func TestTCPDepth1(t *testing.T) {
+	env := tcpEnv()
+	env.Depth = 1
+	Run(t, env)
+}
+
 // TestTCPRawFrames writes garbage and truncated frames on plain TCP
 // connections to the server port. Each such connection must be dropped by
 // the server, while the server and well-behaved clients carry on.
