@@ -78,7 +78,11 @@ func WithDevice(name string) Option { return func(o *options) { o.device = name 
 
 // WithDepth sets how many requests may be in flight at once (default 64,
 // capped by the server's limit and by 4096). More concurrent callers wait
-// for a free request slot.
+// for a free request slot. At depth 1 over tcp the caller reads its reply
+// from the socket itself, with no wake-up of the transport's reader
+// goroutine, which takes about 30% off a loopback round trip. Such a
+// client does not watch the socket between requests, so it learns that
+// the server closed the connection from its next request (ErrClosed).
 func WithDepth(n int) Option { return func(o *options) { o.depth = n } }
 
 // WithStagingSize bounds the registered staging memory for rendezvous
