@@ -92,6 +92,11 @@ func TestShippedWorkloadsAsDocumented(t *testing.T) {
 			t.Errorf("%s: keys %s, mix %+v; want zipfian with %v gets, the rest sets", name, w.Keys.Distribution, w.Mix, get)
 		}
 	}
+	if w := load("baselines"); !slices.Equal(w.ValueSizes(), []int64{64, 256, 1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10}) ||
+		w.Mix.Get != 0.9 || w.Load.Mode != "closed" || w.Load.Connections != 1 || w.Load.Depth != 1 || !w.Verify {
+		t.Errorf("baselines: sizes %v mix %+v load %+v verify %v, want 64B..256KiB (x4), 90%% gets, closed loop at depth 1, verified",
+			w.ValueSizes(), w.Mix, w.Load, w.Verify)
+	}
 	if w := load("open-loop-latency"); w.Load.Mode != "open" || w.Load.Rate <= 0 || w.Load.Ramp != nil {
 		t.Errorf("open-loop-latency: load %+v, want a fixed open-loop rate", w.Load)
 	}
