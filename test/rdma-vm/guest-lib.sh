@@ -23,6 +23,20 @@ wait_listen() {
 	done
 }
 
+# wait_tcp PORT PID waits until a TCP socket listens on PORT (the kernel's
+# /proc/net/tcp, state 0A), or fails if PID dies first or 60 s pass: Redis
+# and memcached say nothing machine-readable when they are ready.
+wait_tcp() {
+	_hex=$(printf '%04X' "$1")
+	_i=0
+	until grep -q "^ *[0-9]*: [0-9A-F]*:$_hex [0-9A-F]*:0000 0A " /proc/net/tcp; do
+		kill -0 "$2" 2>/dev/null || die "server (pid $2) exited before listening on TCP port $1"
+		_i=$((_i + 1))
+		[ $_i -le 600 ] || die "nothing listening on TCP port $1 after 60s"
+		sleep 0.1
+	done
+}
+
 # stop_server PID stops a background server and fails unless it was still
 # running and then exited cleanly (0, or killed by the SIGTERM we sent).
 stop_server() {

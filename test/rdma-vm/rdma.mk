@@ -5,6 +5,7 @@
 #   make bench-rdma   perftest baselines + kvbench cases, printed side by side
 #   make soak-rdma    kvsoak over verbs for DURATION (default 10m)
 #   make sweep-rdma   kvbench's threshold sweep, four tunes and the connections sweep over verbs
+#   make baselines-rdma   workloads/baselines.yaml against rdmakv (verbs and tcp), Redis and memcached in one boot; plots/baselines-rdma
 #   make rdma-vm-selftest   prove the rig itself (traffic, failure, timeout)
 #
 # Needs root the first time (setup.sh installs packages and caches Debian's
@@ -96,3 +97,28 @@ sweep-rdma: rdma-vm-build build
 	$(RDMA_VM_DIR)/run.sh $(RDMA_VM_FLAGS) --mem $(RDMA_VM_MEM) --timeout $(RDMA_SWEEP_TIMEOUT) $(RDMA_VM_SHARE) -- \
 		./guest-sweep.sh $(RDMA_SWEEP_WARMUP) $(RDMA_SWEEP_MEASURE) $(RDMA_SWEEP_TUNE_MEASURE)
 	$(RDMA_VM_DIR)/sweep-collect.sh $(RDMA_VM_SHARE)/sweep $(BIN)/kvbench results plots
+
+# baselines-rdma: workloads/baselines.yaml against kvserver over verbs and
+# over tcp, Redis and memcached, all served in one guest boot
+# (guest-baselines.sh), RDMA_BASELINES_REPEATS rounds of the four stores in
+# turn; then the runs under results/ and, in plots/baselines-rdma, the last
+# round's overlay with each store's p50 spread across the rounds and the
+# stores' p50 ratios (baselines-collect.sh), and the host's load average
+# while the guest ran (host-load.sh). The host's redis-server and
+# memcached run in the guest, their libraries added to the initramfs by
+# run.sh as for every binary in the share. A round takes about three
+# minutes under emulation; the guest's bound grows with the rounds.
+RDMA_BASELINES_REPEATS ?= 3
+RDMA_BASELINES_TIMEOUT ?= $(shell echo $$((300 + 300 * $(RDMA_BASELINES_REPEATS))))
+RDMA_BASELINES_SERVERS ?= /usr/bin/redis-server /usr/bin/memcached
+
+.PHONY: baselines-rdma
+baselines-rdma: rdma-vm-build build
+	cp workloads/baselines.yaml $(RDMA_VM_SHARE)/workloads/
+	cp -L $(RDMA_BASELINES_SERVERS) $(RDMA_VM_SHARE)/
+	cp $(RDMA_VM_DIR)/guest-baselines.sh $(RDMA_VM_SHARE)/
+	$(RDMA_VM_DIR)/host-load.sh $(RDMA_VM_SHARE)/host-load.txt -- \
+		$(RDMA_VM_DIR)/run.sh $(RDMA_VM_FLAGS) --mem $(RDMA_VM_MEM) --timeout $(RDMA_BASELINES_TIMEOUT) $(RDMA_VM_SHARE) -- \
+		./guest-baselines.sh $(RDMA_BASELINES_REPEATS)
+	mv $(RDMA_VM_SHARE)/host-load.txt $(RDMA_VM_SHARE)/baselines/
+	$(RDMA_VM_DIR)/baselines-collect.sh $(RDMA_VM_SHARE)/baselines $(BIN)/kvbench results plots/baselines-rdma
