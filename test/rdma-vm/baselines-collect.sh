@@ -111,3 +111,8 @@ done
 "$KVBENCH" plot "${plotted[@]}" -o "$PLOTS" --format png
 echo "baselines-rdma: $rounds rounds in $RESULTS, plots in $PLOTS"
 cat "$PLOTS/spread.txt" "$PLOTS/ratios.txt"
+# Two emulated guests on one host take each other's CPU: rounds measured
+# beside another are not to be trusted (docs/MEASUREMENTS.md, 2026-11-26).
+if [[ -f $PLOTS/host-load.txt ]] && awk '$NF > 1 { found = 1 } END { exit !found }' "$PLOTS/host-load.txt"; then
+	echo "baselines-rdma: warning: another qemu guest ran on the host during this run (host-load.txt)" >&2
+fi
