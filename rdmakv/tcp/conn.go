@@ -38,6 +38,7 @@ var errPeerClosed = fmt.Errorf("%w: peer closed the connection", transport.ErrCl
 // take the reader's place and read its replies itself (callerreads.go).
 type conn struct {
 	nc     *net.TCPConn
+	sock   *rawSock // nc's reads, and writes but writev's
 	cfg    transport.Config
 	pd     *pd
 	ownsPD bool // a dialed connection is its own protection domain
@@ -92,16 +93,21 @@ type conn struct {
 
 func newConn(nc *net.TCPConn, cfg transport.Config, p *pd, ownsPD bool) (*conn, error) {
 	_ = nc.SetNoDelay(true)
+	sock, err := newRawSock(nc)
+	if err != nil {
+		return nil, err
+	}
 	recv, err := newRecvPool(cfg.RecvDepth, cfg.MaxMessage)
 	if err != nil {
 		return nil, err
 	}
 	c := &conn{
 		nc:         nc,
+		sock:       sock,
 		cfg:        cfg,
 		pd:         p,
 		ownsPD:     ownsPD,
-		w:          newFrameWriter(nc, writeBufSize),
+		w:          newFrameWriter(nc, sock, writeBufSize),
 		recv:       recv,
 		rtok:       make(chan struct{}, 1), // empty: the reader goroutine holds it
 		resume:     make(chan struct{}, 1),

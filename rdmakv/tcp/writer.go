@@ -1,6 +1,7 @@
 package tcp
 
 import (
+	"io"
 	"net"
 	"sync/atomic"
 )
@@ -21,7 +22,8 @@ const directMin = 2 << 10
 // it). After an error every call fails with that error. Its buffer is made
 // on the first frame, so a connection that never sends holds none.
 type frameWriter struct {
-	nc     *net.TCPConn
+	nc     *net.TCPConn // for writev
+	sock   io.Writer
 	size   int
 	buf    []byte
 	iovArr [2][]byte
@@ -41,8 +43,8 @@ func (w *frameWriter) end() {
 	w.busy.Store(false)
 }
 
-func newFrameWriter(nc *net.TCPConn, size int) *frameWriter {
-	return &frameWriter{nc: nc, size: size}
+func newFrameWriter(nc *net.TCPConn, sock io.Writer, size int) *frameWriter {
+	return &frameWriter{nc: nc, sock: sock, size: size}
 }
 
 func (w *frameWriter) header(h *header) {
@@ -74,6 +76,7 @@ func (w *frameWriter) payload(p []byte) {
 	w.iovArr[0], w.iovArr[1] = w.buf, first
 	w.iov = w.iovArr[:]
 	w.begin()
+	raceWrote() // the reader reads these bytes with rawSock
 	_, w.err = w.iov.WriteTo(w.nc)
 	w.end()
 	w.iovArr[0], w.iovArr[1] = nil, nil
@@ -81,7 +84,7 @@ func (w *frameWriter) payload(p []byte) {
 	for rest := p[len(first):]; len(rest) > 0 && w.err == nil; {
 		k := min(len(rest), writeChunk)
 		w.begin()
-		_, w.err = w.nc.Write(rest[:k])
+		_, w.err = w.sock.Write(rest[:k])
 		w.end()
 		rest = rest[k:]
 	}
@@ -90,7 +93,7 @@ func (w *frameWriter) payload(p []byte) {
 func (w *frameWriter) flush() error {
 	if len(w.buf) > 0 && w.err == nil {
 		w.begin()
-		_, w.err = w.nc.Write(w.buf)
+		_, w.err = w.sock.Write(w.buf)
 		w.end()
 	}
 	w.buf = w.buf[:0]
