@@ -17,6 +17,20 @@ const MinSecretLen = 16
 //
 //	head -c 32 /dev/urandom | base64 > kv.secret && chmod 600 kv.secret
 func ReadSecret(path string) ([]byte, error) {
+	b, err := ReadPrivateFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) < MinSecretLen {
+		return nil, fmt.Errorf("%s: the secret is %d bytes, want at least %d", path, len(b), MinSecretLen)
+	}
+	return b, nil
+}
+
+// ReadPrivateFile is the file at path without trailing white space,
+// refused if others may read or write it: what ReadSecret reads, for
+// secrets of other lengths (a Redis password).
+func ReadPrivateFile(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -28,9 +42,5 @@ func ReadSecret(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b = bytes.TrimRight(b, " \t\r\n")
-	if len(b) < MinSecretLen {
-		return nil, fmt.Errorf("%s: the secret is %d bytes, want at least %d", path, len(b), MinSecretLen)
-	}
-	return b, nil
+	return bytes.TrimRight(b, " \t\r\n"), nil
 }

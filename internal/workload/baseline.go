@@ -2,8 +2,6 @@ package workload
 
 import (
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/rdmakv"
@@ -47,22 +45,14 @@ func (w *Workload) checkBaseline(c *checker) {
 // file kept from other users, as rdmakv's secrets are, trailing newline
 // dropped.
 func ReadRedisPassword(path string) (string, error) {
-	fi, err := os.Stat(path)
+	b, err := rdmakv.ReadPrivateFile(path)
 	if err != nil {
 		return "", err
 	}
-	if fi.Mode().Perm()&0o007 != 0 {
-		return "", fmt.Errorf("%s: mode %04o lets other users at it; chmod 600 %s", path, fi.Mode().Perm(), path)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	pw := strings.TrimRight(string(b), " \t\r\n")
-	if pw == "" {
+	if len(b) == 0 {
 		return "", fmt.Errorf("%s: empty password", path)
 	}
-	return pw, nil
+	return string(b), nil
 }
 
 // IgnoredThresholds are the thresholds the workload lists that a run
