@@ -37,8 +37,7 @@ func (b *memcachedBaseline) Addr() string { return b.cfg.Addr }
 func (b *memcachedBaseline) Dial(context.Context, int) (Conn, error) {
 	c := memcache.New(b.cfg.Addr)
 	c.Timeout, c.MaxIdleConns = b.cfg.Timeout, b.cfg.Depth
-	d := netDialer(b.cfg.Timeout)
-	c.DialContext = d.DialContext
+	c.DialContext = rawDial(b.cfg.Timeout)
 	if err := c.Ping(); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("memcached %s: %w", b.cfg.Addr, err)

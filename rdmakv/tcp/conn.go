@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kvbench/kvbench/internal/rawsock"
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 
@@ -38,7 +39,7 @@ var errPeerClosed = fmt.Errorf("%w: peer closed the connection", transport.ErrCl
 // take the reader's place and read its replies itself (callerreads.go).
 type conn struct {
 	nc     *net.TCPConn
-	sock   *rawSock // nc's reads, and writes but writev's
+	sock   *rawsock.Sock // nc's reads, and writes but writev's
 	cfg    transport.Config
 	pd     *pd
 	ownsPD bool // a dialed connection is its own protection domain
@@ -93,7 +94,7 @@ type conn struct {
 
 func newConn(nc *net.TCPConn, cfg transport.Config, p *pd, ownsPD bool) (*conn, error) {
 	_ = nc.SetNoDelay(true)
-	sock, err := newRawSock(nc)
+	sock, err := rawsock.New(nc)
 	if err != nil {
 		return nil, err
 	}

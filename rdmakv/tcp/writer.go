@@ -4,6 +4,8 @@ import (
 	"io"
 	"net"
 	"sync/atomic"
+
+	"github.com/kvbench/kvbench/internal/rawsock"
 )
 
 // writeChunk bounds one socket write, so that a large payload shows
@@ -76,7 +78,7 @@ func (w *frameWriter) payload(p []byte) {
 	w.iovArr[0], w.iovArr[1] = w.buf, first
 	w.iov = w.iovArr[:]
 	w.begin()
-	raceWrote() // the reader reads these bytes with rawSock
+	rawsock.RaceWrote() // the reader reads these bytes with a rawsock.Sock
 	_, w.err = w.iov.WriteTo(w.nc)
 	w.end()
 	w.iovArr[0], w.iovArr[1] = nil, nil

@@ -1,4 +1,4 @@
-package tcp
+package rawsock
 
 import (
 	"bytes"
@@ -35,11 +35,11 @@ func tcpPair(t *testing.T) (a, b *net.TCPConn) {
 // io.EOF, and a read deadline ends a wait as net.Conn's would.
 func TestRawSock(t *testing.T) {
 	a, b := tcpPair(t)
-	ws, err := newRawSock(a)
+	ws, err := New(a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := newRawSock(b)
+	rs, err := New(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestRawSock(t *testing.T) {
 	}
 
 	c, d := tcpPair(t)
-	rc, err := newRawSock(d)
+	rc, err := New(d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,7 @@
-package tcp
+// Package rawsock reads and writes TCP sockets with raw system calls under
+// Go's poller, for the data paths whose cost per request is the point:
+// rdmakv's TCP transport and the clients of the baselines kvbench drives.
+package rawsock
 
 import (
 	"io"
@@ -8,7 +11,7 @@ import (
 	"unsafe"
 )
 
-// rawSock reads and writes a connection's socket with raw system calls
+// Sock reads and writes a connection's socket with raw system calls
 // inside syscall.RawConn's callbacks. The runtime's poller still parks a
 // goroutine while the socket is not ready, and deadlines and Close hold
 // as for net.Conn; but a read or write that need not wait does not enter
@@ -20,8 +23,8 @@ import (
 // never block, so they need not enter it.
 //
 // One goroutine reads at a time and one writes at a time (the stream's
-// owner and conn.wmu see to it); a read and a write may run together.
-type rawSock struct {
+// caller sees to it); a read and a write may run together.
+type Sock struct {
 	rc syscall.RawConn
 	// The calls' arguments and results, and the callbacks bound to them
 	// once, so that a call allocates nothing.
@@ -31,18 +34,19 @@ type rawSock struct {
 	rfn, wfn   func(fd uintptr) bool
 }
 
-func newRawSock(nc *net.TCPConn) (*rawSock, error) {
+// New is a Sock over nc's socket; nc keeps its deadlines and its Close.
+func New(nc *net.TCPConn) (*Sock, error) {
 	rc, err := nc.SyscallConn()
 	if err != nil {
 		return nil, err
 	}
-	s := &rawSock{rc: rc}
+	s := &Sock{rc: rc}
 	s.rfn, s.wfn = s.read, s.write
 	return s, nil
 }
 
 // Read is one read of at most len(p) bytes, io.EOF at the end.
-func (s *rawSock) Read(p []byte) (int, error) {
+func (s *Sock) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
@@ -63,7 +67,7 @@ func (s *rawSock) Read(p []byte) (int, error) {
 }
 
 // read reports false to wait until the socket is readable.
-func (s *rawSock) read(fd uintptr) bool {
+func (s *Sock) read(fd uintptr) bool {
 	for {
 		n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(unsafe.SliceData(s.rp))), uintptr(len(s.rp)))
 		switch e {
@@ -81,9 +85,9 @@ func (s *rawSock) read(fd uintptr) bool {
 }
 
 // Write writes all of p, waiting for room as needed.
-func (s *rawSock) Write(p []byte) (int, error) {
+func (s *Sock) Write(p []byte) (int, error) {
 	s.wp, s.wn, s.werr = p, 0, nil
-	raceWrote()
+	RaceWrote()
 	err := s.rc.Write(s.wfn)
 	n, werr := s.wn, s.werr
 	s.wp, s.werr = nil, nil
@@ -94,7 +98,7 @@ func (s *rawSock) Write(p []byte) (int, error) {
 }
 
 // write reports false to wait until the socket has room.
-func (s *rawSock) write(fd uintptr) bool {
+func (s *Sock) write(fd uintptr) bool {
 	for s.wn < len(s.wp) {
 		rest := s.wp[s.wn:]
 		n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(unsafe.SliceData(rest))), uintptr(len(rest)))

@@ -1,6 +1,0 @@
-//go:build !race
-
-package tcp
-
-func raceWrote() {}
-func raceRead()  {}
