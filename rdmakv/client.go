@@ -111,6 +111,7 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 		Poll:       o.poll,
 		Device:     o.device,
 		OpTimeout:  o.timeout,
+		Blocking:   o.blocking,
 	}
 	err := withNetwork(o.transport, c.log, func(n transport.Network) (Info, error) {
 		conn, err := n.Dial(ctx, addr, cfg, handler{c})

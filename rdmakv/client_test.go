@@ -40,7 +40,7 @@ func coreDial(t testing.TB, s *Server, opts ...Option) *Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, err := Dial(ctx, s.Addr(), append([]Option{WithTransport("tcp"), WithStagingSize(8 << 20)}, opts...)...)
+	c, err := Dial(ctx, s.Addr(), append([]Option{WithTransport("tcp"), WithStagingSize(8 << 20), WithBlockingSocket(*blockingFlag)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

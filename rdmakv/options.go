@@ -36,6 +36,8 @@ type options struct {
 	auth []byte
 	// trace, if set, receives every request's Trace.
 	trace func(context.Context, *Trace)
+	// blocking gives a TCP connection a blocking socket.
+	blocking bool
 }
 
 func defaultOptions() options {
@@ -72,6 +74,15 @@ func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout =
 // polling on verbs raises GOMAXPROCS to at least 2, so that the Go
 // runtime leaves a poller's calls into C alone.
 func WithPoll(p Poll) Option { return func(o *options) { o.poll = p } }
+
+// WithBlockingSocket, over TCP, gives the connection a blocking socket
+// that Go's poller does not watch: a request waits for its reply in the
+// kernel, on its own thread, and the reply wakes that thread and no other,
+// as in a synchronous C client. Through the poller the same wait costs
+// more system calls and wake-ups. It suits a process with no more
+// connections than GOMAXPROCS; with more, each waiting connection holds a
+// thread. Verbs ignores it.
+func WithBlockingSocket(on bool) Option { return func(o *options) { o.blocking = on } }
 
 // WithDevice names the RDMA device (verbs only).
 func WithDevice(name string) Option { return func(o *options) { o.device = name } }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -46,6 +47,8 @@ type BaselineConfig struct {
 	Timeout time.Duration
 	// Depth is the requests in flight per connection.
 	Depth int
+	// Connections is the measured connections the process opens (0: 1).
+	Connections int
 	// Password is Redis's requirepass (empty: none).
 	Password string
 }
@@ -57,6 +60,7 @@ func OpenBaseline(ctx context.Context, c BaselineConfig) (Baseline, error) {
 		c.Timeout = 5 * time.Second
 	}
 	c.Depth = max(c.Depth, 1)
+	c.Connections = max(c.Connections, 1)
 	switch c.Kind {
 	case results.KindRedis:
 		return openRedis(ctx, c)
@@ -96,11 +100,32 @@ func netDialer(timeout time.Duration) net.Dialer {
 	return net.Dialer{Timeout: timeout, KeepAlive: -1}
 }
 
+// dialFunc is a client library's dial hook.
+type dialFunc = func(ctx context.Context, network, addr string) (net.Conn, error)
+
+// blocking says whether the measured connections wait on blocking sockets.
+func (c BaselineConfig) blocking() bool { return blockingSockets(c.Connections) }
+
+// blockingSockets says whether a process with this many measured
+// connections gives them blocking sockets (rawsock.BlockConn), rdmakv's
+// over TCP and the baselines' alike: a thread per connection waits in the
+// kernel, as a synchronous C client waits, while there are no more
+// connections than Ps; past that the poller shares the Ps among them.
+func blockingSockets(connections int) bool {
+	return connections <= runtime.GOMAXPROCS(0)
+}
+
+// blockDial dials blocking sockets. The deadline a client sets before
+// each request ends a wait up to a quarter of the timeout late rather than
+// set the socket's timeout each time.
+func blockDial(timeout time.Duration) dialFunc {
+	return rawsock.BlockDialer{Timeout: timeout, Slack: timeout / 4}.DialContext
+}
+
 // rawDial dials sockets whose reads and writes are raw system calls under
-// the poller (internal/rawsock), as rdmakv's TCP transport's are. The
-// deadline a client sets before each request fires up to a quarter of the
-// timeout late rather than re-arm the runtime's timers each time.
-func rawDial(timeout time.Duration) func(ctx context.Context, network, addr string) (net.Conn, error) {
+// the poller (internal/rawsock), as rdmakv's TCP transport's are, with
+// the same slack on deadlines, which here re-arm the runtime's timers.
+func rawDial(timeout time.Duration) dialFunc {
 	d := netDialer(timeout)
 	return rawsock.Dial(&d, timeout/4)
 }

@@ -41,6 +41,7 @@ type Harness struct {
 	Embedded *Embedded // nil against an external server
 	host     results.Host
 	version  string // a baseline's, asked once
+	blocking bool   // TCP connections get blocking sockets (blockingSockets)
 
 	ctlMu sync.Mutex
 	ctl   *rdmakv.Client // the control connection of ServerCPU
@@ -58,7 +59,7 @@ func OpenHarness(c HarnessConfig) (*Harness, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Harness{host: c.Host}
+	s := &Harness{host: c.Host, blocking: blockingSockets(w.Load.Connections)}
 	var secret []byte
 	if f := w.Target.AuthFile; f != "" {
 		var err error
@@ -81,7 +82,7 @@ func OpenHarness(c HarnessConfig) (*Harness, error) {
 	s.Rdmakv = &RdmakvDialer{
 		Addr: addr, Transport: tr, Poll: w.Target.Poll, Timeout: time.Duration(w.Timeout), Depth: w.Load.Depth,
 		StagingSize: StagingSize(w.Load.Depth, w.Keys.Size+c.MaxValue), Logger: log, Auth: secret,
-		OpPhases: w.OpPhases,
+		OpPhases: w.OpPhases, Blocking: s.blocking,
 	}
 	return s, nil
 }
@@ -90,7 +91,8 @@ func OpenHarness(c HarnessConfig) (*Harness, error) {
 // its version, which the run's results record.
 func openBaselineHarness(c HarnessConfig) (*Harness, error) {
 	t := c.Workload.Target
-	bc := BaselineConfig{Kind: t.Kind, Addr: t.Server, Timeout: time.Duration(c.Workload.Timeout), Depth: c.Workload.Load.Depth}
+	bc := BaselineConfig{Kind: t.Kind, Addr: t.Server, Timeout: time.Duration(c.Workload.Timeout), Depth: c.Workload.Load.Depth,
+		Connections: c.Workload.Load.Connections}
 	if t.AuthFile != "" {
 		pw, err := workload.ReadRedisPassword(t.AuthFile)
 		if err != nil {
@@ -109,7 +111,7 @@ func openBaselineHarness(c HarnessConfig) (*Harness, error) {
 		b.Close()
 		return nil, fmt.Errorf("%s %s: asking its version: %w", t.Kind, t.Server, err)
 	}
-	return &Harness{Baseline: b, host: c.Host, version: v}, nil
+	return &Harness{Baseline: b, host: c.Host, version: v, blocking: bc.blocking()}, nil
 }
 
 // Dialer opens the run's connections.

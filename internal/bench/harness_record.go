@@ -2,6 +2,7 @@ package bench
 
 import (
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/rdmakv"
 	"github.com/kvbench/kvbench/rdmakv/wire"
 )
 
@@ -36,6 +37,12 @@ func (s *Harness) Record(w any, seed uint64, rep *Report, runErr error, version,
 // first connection reported it and, for an embedded server, how it polls.
 func (s *Harness) link() results.Transport {
 	t := results.Transport{Name: s.Transport(), Server: s.Addr(), Embedded: s.Embedded != nil}
+	if t.Name == rdmakv.TransportTCP {
+		t.ClientSockets = results.SocketsPoller
+		if s.blocking {
+			t.ClientSockets = results.SocketsBlocking
+		}
+	}
 	if s.Baseline != nil {
 		return t
 	}

@@ -38,6 +38,9 @@ func (b *memcachedBaseline) Dial(context.Context, int) (Conn, error) {
 	c := memcache.New(b.cfg.Addr)
 	c.Timeout, c.MaxIdleConns = b.cfg.Timeout, b.cfg.Depth
 	c.DialContext = rawDial(b.cfg.Timeout)
+	if b.cfg.blocking() {
+		c.DialContext = blockDial(b.cfg.Timeout)
+	}
 	if err := c.Ping(); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("memcached %s: %w", b.cfg.Addr, err)

@@ -90,6 +90,9 @@ type RdmakvDialer struct {
 	// OpPhases has the clients time every request (rdmakv.WithTrace) for
 	// a run that records phases.
 	OpPhases bool
+	// Blocking gives TCP connections blocking sockets
+	// (rdmakv.WithBlockingSocket); see blockingSockets.
+	Blocking bool
 
 	mu     sync.Mutex
 	info   *rdmakv.Info
@@ -131,6 +134,9 @@ func (d *RdmakvDialer) dial(ctx context.Context, threshold int) (*rdmakv.Client,
 	}
 	if d.OpPhases {
 		o = append(o, rdmakv.WithTrace(tracePhases))
+	}
+	if d.Blocking {
+		o = append(o, rdmakv.WithBlockingSocket(true))
 	}
 	c, err := rdmakv.Dial(ctx, d.Addr, o...)
 	if err != nil {

@@ -2,7 +2,9 @@ package bench
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
+	"net"
 	"strconv"
 	"strings"
 	"time"
@@ -34,11 +36,18 @@ func openRedis(ctx context.Context, c BaselineConfig) (*redisBaseline, error) {
 // failed request counts as failed rather than timed twice, and so is
 // client-side caching, which would answer gets without the server.
 func (b *redisBaseline) client() (rueidis.Client, error) {
-	return rueidis.NewClient(rueidis.ClientOption{
+	opt := rueidis.ClientOption{
 		InitAddress: []string{b.cfg.Addr}, Password: b.cfg.Password, ForceSingleClient: true,
 		DisableCache: true, DisableRetry: true, PipelineMultiplex: -1,
 		ConnWriteTimeout: b.cfg.Timeout, Dialer: netDialer(b.cfg.Timeout),
-	})
+	}
+	if b.cfg.blocking() {
+		dial := blockDial(b.cfg.Timeout)
+		opt.DialCtxFn = func(ctx context.Context, addr string, _ *net.Dialer, _ *tls.Config) (net.Conn, error) {
+			return dial(ctx, "tcp", addr)
+		}
+	}
+	return rueidis.NewClient(opt)
 }
 
 func (b *redisBaseline) Kind() string { return results.KindRedis }

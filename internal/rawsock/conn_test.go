@@ -29,6 +29,13 @@ func TestConnReadWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkReadWrite(t, c, peer)
+}
+
+// checkReadWrite has c and peer trade bytes both ways, then sees io.EOF
+// once peer closes and net.ErrClosed, named by operation, once c does.
+func checkReadWrite(t *testing.T, c, peer net.Conn) {
+	t.Helper()
 	if _, err := c.Write([]byte("ping")); err != nil {
 		t.Fatal(err)
 	}
@@ -44,14 +51,16 @@ func TestConnReadWrite(t *testing.T) {
 	if _, err := c.Read(buf); err != io.EOF {
 		t.Fatalf("read after the peer closed: %v, want io.EOF", err)
 	}
-	c.Close()
-	_, err = c.Read(buf)
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.Read(buf)
 	var op *net.OpError
 	if !errors.As(err, &op) || op.Op != "read" || !errors.Is(err, net.ErrClosed) {
-		t.Fatalf("read of a closed Conn: %v", err)
+		t.Fatalf("read of a closed %T: %v", c, err)
 	}
 	if _, err := c.Write(buf); !errors.Is(err, net.ErrClosed) {
-		t.Fatalf("write of a closed Conn: %v", err)
+		t.Fatalf("write of a closed %T: %v", c, err)
 	}
 }
 

@@ -133,6 +133,11 @@ type Transport struct {
 	// ClientPoll is how the client waited for completions: "busy" or
 	// "event" (tcp always waits on its socket: event).
 	ClientPoll string `json:"client_poll,omitempty"`
+	// ClientSockets is how the client's TCP sockets wait (tcp and the
+	// baselines): SocketsBlocking, in the kernel on a thread per
+	// connection, when a process has no more connections than Ps; else
+	// SocketsPoller, under Go's poller.
+	ClientSockets string `json:"client_sockets,omitempty"`
 	// ServerPoll is the server's polling mode where kvbench knows it (its
 	// embedded server); empty for an external server.
 	ServerPoll string `json:"server_poll,omitempty"`
@@ -140,6 +145,12 @@ type Transport struct {
 	// absent when no connection was made.
 	Limits *ServerLimits `json:"server_limits,omitempty"`
 }
+
+// The ways a client's TCP sockets wait (Transport.ClientSockets).
+const (
+	SocketsBlocking = "blocking"
+	SocketsPoller   = "poller"
+)
 
 // ServerLimits are what the server accepts; they bound the thresholds and
 // value sizes a run can sweep.

@@ -33,7 +33,7 @@ func benchPair(b *testing.B, h transport.Handler, srv transport.Handler) (transp
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = ln.Close() })
-	c, err := network{}.Dial(b.Context(), ln.Addr(), cfg, h)
+	c, err := network{}.Dial(b.Context(), ln.Addr(), withMode(cfg), h)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func dialHanding(t *testing.T) (*conn, *handing, *rawSender) {
 	t.Helper()
 	ln := rawListen(t)
 	h := newHanding()
-	c, err := network{}.Dial(t.Context(), ln.Addr().String(), smallCfg(), h)
+	c, err := network{}.Dial(t.Context(), ln.Addr().String(), withMode(smallCfg()), h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestNotIdleKeepsReaderReading(t *testing.T) {
 func TestOneSidedAfterHandOver(t *testing.T) {
 	s := listen(t, smallCfg())
 	h := newHanding()
-	cc, err := network{}.Dial(t.Context(), s.ln.Addr(), smallCfg(), h)
+	cc, err := network{}.Dial(t.Context(), s.ln.Addr(), withMode(smallCfg()), h)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -133,14 +133,14 @@ func TestDialHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	ln := rawListen(t)
-	_, err := network{}.Dial(ctx, ln.Addr().String(), smallCfg(), newRecorder())
+	_, err := network{}.Dial(ctx, ln.Addr().String(), withMode(smallCfg()), newRecorder())
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("dial with cancelled context: %v", err)
 	}
 	ctx, cancel = context.WithTimeout(context.Background(), time.Nanosecond)
 	defer cancel()
 	<-ctx.Done()
-	_, err = network{}.Dial(ctx, ln.Addr().String(), smallCfg(), newRecorder())
+	_, err = network{}.Dial(ctx, ln.Addr().String(), withMode(smallCfg()), newRecorder())
 	if err == nil {
 		t.Fatal("dial with expired deadline succeeded")
 	}

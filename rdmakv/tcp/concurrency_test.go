@@ -48,7 +48,7 @@ func TestConcurrentMixedOps(t *testing.T) {
 	defer ln.Close()
 	remote := register(t, ln, workers*slice, transport.AccessRemoteRead|transport.AccessRemoteWrite)
 	cliH := &counter{closed: make(chan error, 1)}
-	c, err := network{}.Dial(t.Context(), ln.Addr(), cfg, cliH)
+	c, err := network{}.Dial(t.Context(), ln.Addr(), withMode(cfg), cliH)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,12 +4,10 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"net"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/kvbench/kvbench/internal/rawsock"
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 
@@ -38,8 +36,7 @@ var errPeerClosed = fmt.Errorf("%w: peer closed the connection", transport.ErrCl
 // socket buffers). A client with one request in flight at a time may
 // take the reader's place and read its replies itself (callerreads.go).
 type conn struct {
-	nc     *net.TCPConn
-	sock   *rawsock.Sock // nc's reads, and writes but writev's
+	nc     stream
 	cfg    transport.Config
 	pd     *pd
 	ownsPD bool // a dialed connection is its own protection domain
@@ -92,23 +89,17 @@ type conn struct {
 	stallLooks int
 }
 
-func newConn(nc *net.TCPConn, cfg transport.Config, p *pd, ownsPD bool) (*conn, error) {
-	_ = nc.SetNoDelay(true)
-	sock, err := rawsock.New(nc)
-	if err != nil {
-		return nil, err
-	}
+func newConn(nc stream, cfg transport.Config, p *pd, ownsPD bool) (*conn, error) {
 	recv, err := newRecvPool(cfg.RecvDepth, cfg.MaxMessage)
 	if err != nil {
 		return nil, err
 	}
 	c := &conn{
 		nc:         nc,
-		sock:       sock,
 		cfg:        cfg,
 		pd:         p,
 		ownsPD:     ownsPD,
-		w:          newFrameWriter(nc, sock, writeBufSize),
+		w:          newFrameWriter(nc, writeBufSize),
 		recv:       recv,
 		rtok:       make(chan struct{}, 1), // empty: the reader goroutine holds it
 		resume:     make(chan struct{}, 1),

@@ -3,12 +3,23 @@ package tcp
 import (
 	"context"
 	"errors"
+	"flag"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
+
+// blocking dials every test's connections with blocking sockets
+// (transport.Config.Blocking): make test runs the package both ways.
+var blocking = flag.Bool("blocking", false, "dial blocking sockets")
+
+// withMode is cfg with Blocking set as the -blocking flag says.
+func withMode(cfg transport.Config) transport.Config {
+	cfg.Blocking = cfg.Blocking || *blocking
+	return cfg
+}
 
 // hangGuard bounds every wait in these tests; it never measures speed.
 const hangGuard = 20 * time.Second
@@ -101,7 +112,7 @@ func dial(t testing.TB, addr string, cfg transport.Config) (transport.Conn, *rec
 	r := newRecorder()
 	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
-	c, err := network{}.Dial(ctx, addr, cfg, r)
+	c, err := network{}.Dial(ctx, addr, withMode(cfg), r)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -90,7 +90,12 @@ func (l *listener) acceptLoop() {
 // serve wires up one accepted connection. A connection that cannot get its
 // receive memory is dropped; the listener keeps going.
 func (l *listener) serve(nc *net.TCPConn) {
-	c, err := newConn(nc, l.cfg, l.pd, false)
+	s, err := newPollStream(nc)
+	if err != nil {
+		_ = nc.Close()
+		return
+	}
+	c, err := newConn(s, l.cfg, l.pd, false)
 	if err != nil {
 		_ = nc.Close()
 		return

@@ -29,6 +29,7 @@ import (
 	"net"
 	"net/netip"
 
+	"github.com/kvbench/kvbench/internal/rawsock"
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 
@@ -92,18 +93,36 @@ func (network) Dial(ctx context.Context, addr string, cfg transport.Config, h tr
 	if h == nil {
 		return nil, errors.New("tcp: dial: nil Handler")
 	}
-	var d net.Dialer
-	nc, err := d.DialContext(ctx, "tcp", addr)
+	s, err := dialStream(ctx, addr, cfg.Blocking)
 	if err != nil {
 		return nil, fmt.Errorf("tcp: dial %s: %w", addr, err)
 	}
-	c, err := newConn(nc.(*net.TCPConn), cfg, newPD(), true)
+	c, err := newConn(s, cfg, newPD(), true)
 	if err != nil {
-		_ = nc.Close()
+		_ = s.Close()
 		return nil, err
 	}
 	c.start(h)
 	return c, nil
+}
+
+// dialStream connects a socket under the poller, or a blocking one.
+func dialStream(ctx context.Context, addr string, blocking bool) (stream, error) {
+	if blocking {
+		d := rawsock.BlockDialer{Slack: blockSlack, MaxWait: blockMaxWait}
+		return d.Dial(ctx, "tcp", addr)
+	}
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	s, err := newPollStream(nc.(*net.TCPConn))
+	if err != nil {
+		_ = nc.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
 // checkConfig fills zero sizes with the defaults and reports every field

@@ -74,9 +74,9 @@ func (c *conn) readHeader(hb []byte) (int, error) {
 	if c.br != nil {
 		return io.ReadFull(c.br, hb)
 	}
-	n, err := io.ReadFull(c.sock, hb)
+	n, err := io.ReadFull(c.nc, hb)
 	if err == nil {
-		c.br = bufio.NewReaderSize(c.sock, readBufSize)
+		c.br = bufio.NewReaderSize(c.nc, readBufSize)
 	}
 	return n, err
 }
@@ -116,7 +116,7 @@ func (c *conn) readPayload(dst []byte) error {
 		if len(dst) < directMin {
 			n, err = io.ReadFull(c.br, dst)
 		} else {
-			n, err = io.ReadFull(c.sock, dst) // the buffer is empty, so no bytes are skipped
+			n, err = io.ReadFull(c.nc, dst) // the buffer is empty, so no bytes are skipped
 		}
 		// A failed read has taken every buffered byte, so the buffer is
 		// still empty if the read goes on.

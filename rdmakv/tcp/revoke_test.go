@@ -37,7 +37,7 @@ func TestRevokeWaitsForInFlightRead(t *testing.T) {
 	const n = 32 << 20 // far more than the socket buffers hold
 	srv := listen(t, smallCfg())
 	g := &gateHandler{entered: make(chan struct{}, 1), gate: make(chan struct{})}
-	cli, err := network{}.Dial(t.Context(), srv.ln.Addr(), smallCfg(), g)
+	cli, err := network{}.Dial(t.Context(), srv.ln.Addr(), withMode(smallCfg()), g)
 	if err != nil {
 		t.Fatal(err)
 	}

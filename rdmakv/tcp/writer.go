@@ -1,11 +1,8 @@
 package tcp
 
 import (
-	"io"
 	"net"
 	"sync/atomic"
-
-	"github.com/kvbench/kvbench/internal/rawsock"
 )
 
 // writeChunk bounds one socket write, so that a large payload shows
@@ -24,8 +21,7 @@ const directMin = 2 << 10
 // it). After an error every call fails with that error. Its buffer is made
 // on the first frame, so a connection that never sends holds none.
 type frameWriter struct {
-	nc     *net.TCPConn // for writev
-	sock   io.Writer
+	s      stream
 	size   int
 	buf    []byte
 	iovArr [2][]byte
@@ -45,8 +41,8 @@ func (w *frameWriter) end() {
 	w.busy.Store(false)
 }
 
-func newFrameWriter(nc *net.TCPConn, sock io.Writer, size int) *frameWriter {
-	return &frameWriter{nc: nc, sock: sock, size: size}
+func newFrameWriter(s stream, size int) *frameWriter {
+	return &frameWriter{s: s, size: size}
 }
 
 func (w *frameWriter) header(h *header) {
@@ -78,15 +74,14 @@ func (w *frameWriter) payload(p []byte) {
 	w.iovArr[0], w.iovArr[1] = w.buf, first
 	w.iov = w.iovArr[:]
 	w.begin()
-	rawsock.RaceWrote() // the reader reads these bytes with a rawsock.Sock
-	_, w.err = w.iov.WriteTo(w.nc)
+	_, w.err = w.s.Writev(&w.iov)
 	w.end()
 	w.iovArr[0], w.iovArr[1] = nil, nil
 	w.buf = w.buf[:0]
 	for rest := p[len(first):]; len(rest) > 0 && w.err == nil; {
 		k := min(len(rest), writeChunk)
 		w.begin()
-		_, w.err = w.sock.Write(rest[:k])
+		_, w.err = w.s.Write(rest[:k])
 		w.end()
 		rest = rest[k:]
 	}
@@ -95,7 +90,7 @@ func (w *frameWriter) payload(p []byte) {
 func (w *frameWriter) flush() error {
 	if len(w.buf) > 0 && w.err == nil {
 		w.begin()
-		_, w.err = w.sock.Write(w.buf)
+		_, w.err = w.s.Write(w.buf)
 		w.end()
 	}
 	w.buf = w.buf[:0]

@@ -211,6 +211,14 @@ type Config struct {
 	Device string
 	// OpTimeout bounds a single one-sided operation; 0 means no bound.
 	OpTimeout time.Duration
+	// Blocking, on tcp, gives a dialed connection a blocking socket that
+	// the runtime's poller does not watch: a wait for the peer is a read
+	// in the kernel on the waiting goroutine's own thread, which the
+	// reply wakes and no other (rawsock.BlockConn). It saves a request
+	// the poller's system calls and wake-ups while the process has no
+	// more connections than Ps; past that, its threads crowd the cores.
+	// Other transports ignore it.
+	Blocking bool
 }
 
 // Link is the RDMA device and port under a connection (verbs; empty on
