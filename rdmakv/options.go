@@ -79,9 +79,11 @@ func WithPoll(p Poll) Option { return func(o *options) { o.poll = p } }
 // that Go's poller does not watch: a request waits for its reply in the
 // kernel, on its own thread, and the reply wakes that thread and no other,
 // as in a synchronous C client. Through the poller the same wait costs
-// more system calls and wake-ups. It suits a process with no more
-// connections than GOMAXPROCS; with more, each waiting connection holds a
-// thread. Verbs ignores it.
+// more system calls and wake-ups. It suits a process with fewer
+// connections than GOMAXPROCS: a P stays free for the rest of the process
+// while each connection's thread waits. With as many or more, the runtime
+// hands the Ps of waiting threads to others and back, which costs more
+// than it saves. Verbs ignores it.
 func WithBlockingSocket(on bool) Option { return func(o *options) { o.blocking = on } }
 
 // WithDevice names the RDMA device (verbs only).

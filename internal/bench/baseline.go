@@ -109,10 +109,13 @@ func (c BaselineConfig) blocking() bool { return blockingSockets(c.Connections) 
 // blockingSockets says whether a process with this many measured
 // connections gives them blocking sockets (rawsock.BlockConn), rdmakv's
 // over TCP and the baselines' alike: a thread per connection waits in the
-// kernel, as a synchronous C client waits, while there are no more
-// connections than Ps; past that the poller shares the Ps among them.
+// kernel, as a synchronous C client waits, while there are fewer
+// connections than Ps, so that one stays free for the harness. With as
+// many (one connection on one P, as in a pinned process), the runtime's
+// monitor takes the P from a waiting thread and hands it back, and the
+// poller does better; past that the poller shares the Ps among them.
 func blockingSockets(connections int) bool {
-	return connections <= runtime.GOMAXPROCS(0)
+	return connections < runtime.GOMAXPROCS(0)
 }
 
 // blockDial dials blocking sockets. The deadline a client sets before

@@ -19,9 +19,10 @@ import (
 // synchronous C client. Through the poller the same wait costs a read that
 // finds nothing, two epoll_waits and a pass through the scheduler, and
 // every other thread asleep in epoll_wait (there is one whenever a timer is
-// pending) wakes for the reply too. A BlockConn suits a process with no
-// more connections than Ps; past that, its threads outnumber the cores
-// they share.
+// pending) wakes for the reply too. A BlockConn suits a process with fewer
+// connections than Ps, so that a P stays free while their threads wait;
+// with as many, the runtime hands the Ps of waiting threads to others and
+// back.
 //
 // Deadlines are the socket's receive and send timeouts. A Read or Write
 // waits until its deadline, or up to the slack after it, never less. A

@@ -135,7 +135,7 @@ type Transport struct {
 	ClientPoll string `json:"client_poll,omitempty"`
 	// ClientSockets is how the client's TCP sockets wait (tcp and the
 	// baselines): SocketsBlocking, in the kernel on a thread per
-	// connection, when a process has no more connections than Ps; else
+	// connection, when a process has fewer connections than Ps; else
 	// SocketsPoller, under Go's poller.
 	ClientSockets string `json:"client_sockets,omitempty"`
 	// ServerPoll is the server's polling mode where kvbench knows it (its

@@ -215,8 +215,9 @@ type Config struct {
 	// the runtime's poller does not watch: a wait for the peer is a read
 	// in the kernel on the waiting goroutine's own thread, which the
 	// reply wakes and no other (rawsock.BlockConn). It saves a request
-	// the poller's system calls and wake-ups while the process has no
-	// more connections than Ps; past that, its threads crowd the cores.
+	// the poller's system calls and wake-ups while the process has fewer
+	// connections than Ps; past that, the runtime hands the Ps of waiting
+	// threads to others and back.
 	// Other transports ignore it.
 	Blocking bool
 }
