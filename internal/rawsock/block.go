@@ -25,7 +25,8 @@ import (
 // back.
 //
 // Deadlines are the socket's receive and send timeouts. A Read or Write
-// waits until its deadline, or up to the slack after it, never less. A
+// waits until its deadline, or up to the slack after it (plus the
+// kernel's rounding of a timeout up to its timer tick), never less. A
 // deadline moved earlier ends a wait already begun only when the socket's
 // timeout runs out; a Close ends it at once.
 type BlockConn struct {
@@ -65,7 +66,11 @@ type BlockDialer struct {
 // DialContext has net.Dialer.DialContext's signature, for client
 // libraries that take a dial function.
 func (d BlockDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
-	return d.Dial(ctx, network, addr)
+	c, err := d.Dial(ctx, network, addr)
+	if err != nil {
+		return nil, err // a nil net.Conn, not a nil *BlockConn in one
+	}
+	return c, nil
 }
 
 // Dial connects to addr over TCP, trying each address it resolves to.

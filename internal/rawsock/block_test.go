@@ -12,24 +12,12 @@ import (
 // blockPair is a BlockConn dialed to a listener and the accepted end.
 func blockPair(t *testing.T, slack time.Duration) (*BlockConn, net.Conn) {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	nc, err := BlockDialer{Timeout: time.Second, Slack: slack}.DialContext(t.Context(), "tcp", l.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
+	nc, peer := dialPair(t, BlockDialer{Timeout: time.Second, Slack: slack}.DialContext)
+	t.Cleanup(func() { nc.Close(); peer.Close() })
 	c, ok := nc.(*BlockConn)
 	if !ok {
-		t.Fatalf("DialBlocking gave a %T, not a *BlockConn", nc)
+		t.Fatalf("BlockDialer gave a %T, not a *BlockConn", nc)
 	}
-	peer, err := l.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close(); peer.Close() })
 	if c.LocalAddr().String() != peer.RemoteAddr().String() || c.RemoteAddr().String() != peer.LocalAddr().String() {
 		t.Fatalf("addresses %v -> %v, the peer sees %v -> %v", c.LocalAddr(), c.RemoteAddr(), peer.RemoteAddr(), peer.LocalAddr())
 	}
@@ -193,8 +181,8 @@ func TestDialBlockingErrors(t *testing.T) {
 	addr := l.Addr().String()
 	l.Close()
 	dial := BlockDialer{Timeout: time.Second, Slack: time.Second}.DialContext
-	if _, err := dial(t.Context(), "tcp", addr); err == nil {
-		t.Fatalf("dial to %s, where nothing listens, succeeded", addr)
+	if c, err := dial(t.Context(), "tcp", addr); err == nil || c != nil {
+		t.Fatalf("dial to %s, where nothing listens: %v, %v; want an error and no conn", addr, c, err)
 	}
 	if _, err := dial(t.Context(), "udp", addr); err == nil {
 		t.Fatal("dial over udp succeeded")

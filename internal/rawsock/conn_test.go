@@ -1,6 +1,7 @@
 package rawsock
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -12,24 +13,30 @@ import (
 // A Conn is a net.Conn: bytes go both ways, the peer's end is io.EOF, and
 // the errors of a closed Conn name the operation and are net.ErrClosed.
 func TestConnReadWrite(t *testing.T) {
+	nc, peer := dialPair(t, Dial(&net.Dialer{}, time.Second))
+	c, ok := nc.(*Conn)
+	if !ok {
+		t.Fatalf("Dial gave a %T, not a *Conn", nc)
+	}
+	checkReadWrite(t, c, peer)
+}
+
+// dialPair is a connection dial made to a listener, and the accepted end.
+func dialPair(t *testing.T, dial func(ctx context.Context, network, addr string) (net.Conn, error)) (nc, peer net.Conn) {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	nc, err := Dial(&net.Dialer{}, time.Second)(t.Context(), "tcp", l.Addr().String())
-	if err != nil {
+	if nc, err = dial(t.Context(), "tcp", l.Addr().String()); err != nil {
 		t.Fatal(err)
 	}
-	c, ok := nc.(*Conn)
-	if !ok {
-		t.Fatalf("Dial gave a %T, not a *Conn", nc)
-	}
-	peer, err := l.Accept()
-	if err != nil {
+	if peer, err = l.Accept(); err != nil {
+		nc.Close()
 		t.Fatal(err)
 	}
-	checkReadWrite(t, c, peer)
+	return nc, peer
 }
 
 // checkReadWrite has c and peer trade bytes both ways, then sees io.EOF

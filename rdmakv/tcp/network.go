@@ -110,7 +110,11 @@ func (network) Dial(ctx context.Context, addr string, cfg transport.Config, h tr
 func dialStream(ctx context.Context, addr string, blocking bool) (stream, error) {
 	if blocking {
 		d := rawsock.BlockDialer{Slack: blockSlack, MaxWait: blockMaxWait}
-		return d.Dial(ctx, "tcp", addr)
+		bc, err := d.Dial(ctx, "tcp", addr)
+		if err != nil {
+			return nil, err // not a nil *BlockConn in a non-nil stream
+		}
+		return bc, nil
 	}
 	var d net.Dialer
 	nc, err := d.DialContext(ctx, "tcp", addr)
