@@ -17,9 +17,10 @@ import (
 // poller does not watch: a Read that finds no data waits in the kernel, on
 // its own thread, and the reply wakes that thread and no other, as in a
 // synchronous C client. Through the poller the same wait costs a read that
-// finds nothing, two epoll_waits and a pass through the scheduler, and
-// every other thread asleep in epoll_wait (there is one whenever a timer is
-// pending) wakes for the reply too. A BlockConn suits a process with fewer
+// finds nothing, two epoll_waits and a pass through the scheduler; a wait
+// in ppoll on a socket the poller watches would also wake, with each reply,
+// the thread the runtime keeps asleep in epoll_wait while a timer is
+// pending. A BlockConn suits a process with fewer
 // connections than Ps, so that a P stays free while their threads wait;
 // with as many, the runtime hands the Ps of waiting threads to others and
 // back.
