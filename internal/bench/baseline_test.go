@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -97,6 +98,30 @@ func TestBaselinesRunVerifiedWorkloads(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// With fewer connections than Ps the baselines' sockets block, with as
+// many they wait under the poller: either way the verified workload runs
+// clean, pipelined (rueidis) and pooled (gomemcache), and results.json
+// says which.
+func TestBaselinesClientSockets(t *testing.T) {
+	servers := map[string]string{results.KindRedis: testutil.Redis(t), results.KindMemcached: testutil.Memcached(t)}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, tc := range []struct {
+		procs int // baselineWorkload has 2 connections
+		want  string
+	}{{3, results.SocketsBlocking}, {2, results.SocketsPoller}} {
+		runtime.GOMAXPROCS(tc.procs)
+		for kind, addr := range servers {
+			rep, run, _ := runBaseline(t, kind, addr, "")
+			if v := rep.Verify; v.Checked == 0 || v.Failed() {
+				t.Errorf("%s on %d Ps: verify %+v", kind, tc.procs, v)
+			}
+			if got := run.Transport.ClientSockets; got != tc.want {
+				t.Errorf("%s on %d Ps: client_sockets %q, want %q", kind, tc.procs, got, tc.want)
+			}
+		}
 	}
 }
 

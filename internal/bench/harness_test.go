@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -61,6 +62,14 @@ func TestHarnessRecordsTheLink(t *testing.T) {
 	tr := run.Transport
 	if tr.Name != "tcp" || !tr.Embedded || tr.ClientPoll != "event" || tr.ServerPoll != "event" || tr.Limits == nil || tr.Limits.MaxEager < 4096 {
 		t.Errorf("transport section %+v", tr)
+	}
+	sockets := results.SocketsPoller
+	if w.Load.Connections < runtime.GOMAXPROCS(0) {
+		sockets = results.SocketsBlocking
+	}
+	if tr.ClientSockets != sockets || h.Rdmakv.Blocking != (sockets == results.SocketsBlocking) {
+		t.Errorf("%d connections on %d Ps: client_sockets %q, dialer blocking %v; want %q",
+			w.Load.Connections, runtime.GOMAXPROCS(0), tr.ClientSockets, h.Rdmakv.Blocking, sockets)
 	}
 	if run.EndReason != results.EndCompleted || run.Version != "v-test" || len(cells) != len(rep.Measurements) || len(cells) == 0 {
 		t.Errorf("run %q %q with %d cells for %d measurements", run.EndReason, run.Version, len(cells), len(rep.Measurements))
