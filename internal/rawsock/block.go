@@ -335,16 +335,19 @@ func (c *BlockConn) arm(dl *time.Time, have *time.Duration, opt int) error {
 }
 
 // staleTimeout says whether a socket whose timeout is have must be given
-// a new one for a wait that may last want (0: no limit for either).
+// a new one for a wait that may last want (0: no limit for either): the
+// rule stale applies to deadlines, with the timeouts as deadlines from one
+// instant.
 func staleTimeout(have, want, slack time.Duration) bool {
-	switch {
-	case want == 0 || have == 0:
-		return want != have
-	case have < want:
-		return true
-	default:
-		return have-want > slack
+	return stale(sinceEpoch(have), sinceEpoch(want), slack)
+}
+
+// sinceEpoch is d after a fixed instant, or the zero Time for 0.
+func sinceEpoch(d time.Duration) time.Time {
+	if d == 0 {
+		return time.Time{}
 	}
+	return time.Unix(0, 0).Add(d)
 }
 
 // control runs fn on the socket's descriptor; it allocates, so it is for
