@@ -36,8 +36,12 @@ type BlockConn struct {
 	slack   time.Duration
 	maxWait time.Duration
 	rc      syscall.RawConn
-	// Writev's call, its arguments and results, bound once so that a
-	// call allocates nothing; one writer calls it at a time.
+	// The system calls, bound once so that a call allocates nothing:
+	// os.File's Read and Write would wrap the EAGAIN of each wait that
+	// outlasts the socket's timeout in a new error. One reader and one
+	// writer call them at a time.
+	rdc, wrc *sysCall
+	// Writev's call, its arguments and results.
 	iov   [2]syscall.Iovec
 	niov  int
 	wvn   uintptr
@@ -45,6 +49,7 @@ type BlockConn struct {
 	wvfn  func(fd uintptr)
 
 	mu     sync.Mutex
+	toc    *timeoutCall  // arm's, under mu
 	rd, wd time.Time     // the deadlines asked for
 	rt, wt time.Duration // the socket's timeouts (0: none)
 	closed bool
@@ -161,7 +166,8 @@ func dialBlocking(ctx context.Context, ra *net.TCPAddr) (*BlockConn, error) {
 		c.f.Close()
 		return nil, opErr(err)
 	}
-	c.wvfn = c.writevFd
+	c.rdc, c.wrc = newSysCall(syscall.SYS_READ), newSysCall(syscall.SYS_WRITE)
+	c.toc, c.wvfn = newTimeoutCall(), c.writevFd
 	return c, nil
 }
 
@@ -246,15 +252,6 @@ func tcpAddr(sa syscall.Sockaddr) net.Addr {
 	return nil
 }
 
-// setTimeout sets the socket's SO_RCVTIMEO or SO_SNDTIMEO (0: none).
-func setTimeout(fd int, opt int, d time.Duration) error {
-	tv := syscall.NsecToTimeval(d.Nanoseconds())
-	if d > 0 && tv.Sec == 0 && tv.Usec == 0 {
-		tv.Usec = 1 // below the timeout's resolution, not none
-	}
-	return os.NewSyscallError("setsockopt", syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, opt, &tv))
-}
-
 func (c *BlockConn) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
@@ -263,18 +260,21 @@ func (c *BlockConn) Read(p []byte) (int, error) {
 		if err := c.arm(&c.rd, &c.rt, syscall.SO_RCVTIMEO); err != nil {
 			return 0, c.opErr("read", err)
 		}
-		n, err := c.f.Read(p)
+		n, errno, err := c.rdc.do(c.rc, p)
 		raceRead()
-		if n > 0 || err == nil {
-			return n, nil
-		}
-		if err == io.EOF && !c.isClosed() {
-			return 0, io.EOF
-		}
-		if !errors.Is(err, syscall.EAGAIN) || c.isClosed() {
+		switch {
+		case err != nil:
 			return 0, c.opErr("read", err)
+		case errno == syscall.EAGAIN && !c.isClosed():
+			continue // the timeout ran out: the deadline has passed unless it moved
+		case errno != 0:
+			return 0, c.opErr("read", os.NewSyscallError("read", errno))
+		case n > 0:
+			return n, nil
+		case c.isClosed(): // Close shut the socket down
+			return 0, c.opErr("read", net.ErrClosed)
 		}
-		// The timeout ran out: the deadline has passed unless it moved.
+		return 0, io.EOF
 	}
 }
 
@@ -284,15 +284,19 @@ func (c *BlockConn) Write(p []byte) (int, error) {
 		if err := c.arm(&c.wd, &c.wt, syscall.SO_SNDTIMEO); err != nil {
 			return done, c.opErr("write", err)
 		}
-		RaceWrote()
-		n, err := c.f.Write(p[done:])
-		done += n
-		if err == nil {
+		if done == len(p) {
 			return done, nil
 		}
-		if !errors.Is(err, syscall.EAGAIN) || c.isClosed() {
+		RaceWrote()
+		n, errno, err := c.wrc.do(c.rc, p[done:])
+		done += n
+		switch {
+		case err != nil:
 			return done, c.opErr("write", err)
+		case errno != 0 && (errno != syscall.EAGAIN || c.isClosed()):
+			return done, c.opErr("write", os.NewSyscallError("write", errno))
 		}
+		// Written in part, or the timeout ran out: go on until the deadline.
 	}
 }
 
@@ -323,11 +327,7 @@ func (c *BlockConn) arm(dl *time.Time, have *time.Duration, opt int) error {
 	if want > 0 {
 		set = want + c.slack/2
 	}
-	var err error
-	if cerr := c.control(func(fd int) { err = setTimeout(fd, opt, set) }); cerr != nil {
-		return cerr
-	}
-	if err != nil {
+	if err := c.toc.set(c.rc, opt, set); err != nil {
 		return err
 	}
 	*have = set
@@ -365,10 +365,6 @@ func (c *BlockConn) isClosed() bool {
 // opErr is an error as net.Conn's are: the operation and the addresses
 // around the cause, net.ErrClosed once closed, a timeout as one.
 func (c *BlockConn) opErr(op string, err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
 	switch {
 	case c.isClosed() || errors.Is(err, os.ErrClosed):
 		err = net.ErrClosed
@@ -411,31 +407,33 @@ func (c *BlockConn) Writev(bufs *net.Buffers) (int64, error) {
 			return total, c.opErr("writev", err)
 		}
 		RaceWrote()
-		n, err := c.writev(*bufs)
+		n, errno, err := c.writev(*bufs)
 		total += int64(n)
 		consume(bufs, n)
-		if err != nil && (!errors.Is(err, syscall.EAGAIN) || c.isClosed()) {
+		switch {
+		case err != nil:
 			return total, c.opErr("writev", err)
+		case errno != 0 && (errno != syscall.EAGAIN || c.isClosed()):
+			return total, c.opErr("writev", os.NewSyscallError("writev", errno))
 		}
 	}
 }
 
-func (c *BlockConn) writev(bufs net.Buffers) (int, error) {
+// writev is one writev of bufs: the bytes written, its errno (EAGAIN when
+// the socket's timeout ran out), or Control's error.
+func (c *BlockConn) writev(bufs net.Buffers) (int, syscall.Errno, error) {
 	for i, b := range bufs {
 		c.iov[i] = syscall.Iovec{Base: unsafe.SliceData(b)}
 		c.iov[i].SetLen(len(b))
 	}
 	c.niov = len(bufs)
 	err := c.rc.Control(c.wvfn)
-	n, e := c.wvn, c.wverr
+	n, errno := int(c.wvn), c.wverr
 	c.iov, c.wvn, c.wverr = [2]syscall.Iovec{}, 0, 0
-	switch {
-	case err != nil:
-		return 0, err
-	case e != 0:
-		return 0, os.NewSyscallError("writev", e)
+	if err != nil || errno != 0 {
+		n = 0
 	}
-	return int(n), nil
+	return n, errno, err
 }
 
 // writevFd is one writev of c.iov, which may wait for room in the kernel.

@@ -213,3 +213,36 @@ func TestStaleTimeout(t *testing.T) {
 		}
 	}
 }
+
+// A wait that outlasts the socket's timeout (MaxWait here) wakes to look
+// at its deadline and waits again without allocating: a Read, Write or
+// Writev that ends on its deadline allocates its error and nothing for
+// the timeouts on the way, however many there were.
+func TestBlockConnWaitsAllocateNothing(t *testing.T) {
+	c, _ := blockPair(t, 0)
+	c.maxWait = time.Millisecond
+	buf, big := make([]byte, 16), make([]byte, 64<<20) // more than the socket buffers hold
+	bufs := make(net.Buffers, 2)
+	ops := map[string]func() error{
+		"read":   func() error { _, err := c.Read(buf); return err },
+		"write":  func() error { _, err := c.Write(big); return err },
+		"writev": func() error { bufs = append(bufs[:0], buf, big); _, err := c.Writev(&bufs); return err },
+	}
+	for name, op := range ops {
+		var err error
+		// AllocsPerRun rounds down: the runtime's own rare allocations
+		// (a thread for a P handed off during a wait) stay below one a
+		// run, while one per timeout, of which each run has several,
+		// would make it two or more.
+		allocs := testing.AllocsPerRun(50, func() {
+			c.SetDeadline(time.Now().Add(10 * time.Millisecond))
+			err = op()
+		})
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatalf("%s from a peer that does nothing: %v, want a timeout", name, err)
+		}
+		if allocs != 1 {
+			t.Errorf("a %s that ends on its deadline allocates %.0f times, want once (its error)", name, allocs)
+		}
+	}
+}
