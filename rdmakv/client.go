@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/kvbench/kvbench/rdmakv/internal/traceclock"
@@ -79,7 +80,17 @@ type Client struct {
 // leaving a request in flight with nowhere for its reply to land.
 const recvSpare = 8
 
-// Dial connects to addr and performs the handshake (kv_open).
+// helloAttempts is how many connections Dial makes, at most, to get one
+// whose HELLO the server answers. A server flooded with connections that
+// say nothing sheds, past its handshake budget, those that have not yet
+// spoken; a client whose HELLO was still on its way may be among them,
+// and its next connection, newest of all, is the last to be shed.
+const helloAttempts = 3
+
+// Dial connects to addr and performs the handshake (kv_open). When the
+// server resets or closes a connection before answering its HELLO, Dial
+// tries again on a new one, up to helloAttempts connections in all
+// while ctx lasts, and then fails with ErrClosed saying so.
 func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 	o := defaultOptions()
 	for _, f := range opts {
@@ -96,6 +107,17 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 	if o.logger == nil {
 		o.logger = slog.Default()
 	}
+	for attempt := 1; ; attempt++ {
+		c, err := dial(ctx, addr, o)
+		if err == nil || attempt == helloAttempts || !errors.Is(err, errHelloRefused) || ctx.Err() != nil {
+			return c, err
+		}
+		o.logger.Debug("rdmakv: dialing again", "addr", addr, "attempt", attempt+1, "cause", err)
+	}
+}
+
+// dial makes one connection and its handshake.
+func dial(ctx context.Context, addr string, o options) (*Client, error) {
 	c := &Client{
 		opts:      o,
 		log:       o.logger,
@@ -121,6 +143,9 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 		c.conn = clientConn{c: c, raw: conn}
 		return conn.Info(), nil
 	})
+	if errors.Is(err, syscall.ECONNRESET) { // accepted, then shed before the connect returned
+		err = helloRefused(err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("rdmakv: dial %s over %s: %w", addr, o.transport, err)
 	}
@@ -148,11 +173,15 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
+// errHelloRefused marks the error of a connection the server closed
+// before answering HELLO, which Dial tries again.
+var errHelloRefused = errors.New("the server closed the connection before answering HELLO")
+
 // helloRefused is the error of a connection the server closed before
 // answering HELLO.
 func helloRefused(cause error) error {
-	return fmt.Errorf("%w: the server closed the connection before answering HELLO (at its connection limit, or refusing this client: its log says which): %v",
-		ErrClosed, cause)
+	return fmt.Errorf("%w: %w (it sheds connections that have not spoken when flooded, and refuses ones it cannot take: its log says why): %v",
+		ErrClosed, errHelloRefused, cause)
 }
 
 func (c *Client) handshake(ctx context.Context, recv int) error {
@@ -182,6 +211,8 @@ func (c *Client) handshake(ctx context.Context, recv int) error {
 	case wire.OK:
 	case wire.AuthFailed:
 		return fmt.Errorf("%w: the server refused this client's secret", ErrAuth)
+	case wire.ConnLimit:
+		return fmt.Errorf("%w: the server refused the connection: it serves its most connections (MaxConns) already", ErrClosed)
 	case wire.Threshold:
 		return fmt.Errorf("%w: threshold %d, %s", ErrThreshold, c.threshold, serverMaxEager(f))
 	default:
@@ -224,7 +255,11 @@ func (c *Client) hello(ctx context.Context, value []byte) (wire.Frame, *transpor
 	case <-ctx.Done():
 		return wire.Frame{}, nil, ctx.Err()
 	case <-c.done:
-		return wire.Frame{}, nil, helloRefused(c.doneErr)
+		select { // a reply delivered before the close comes first
+		case m = <-c.helloCh:
+		default:
+			return wire.Frame{}, nil, helloRefused(c.doneErr)
+		}
 	}
 	f, err := wire.Decode(m.Data)
 	if err != nil {

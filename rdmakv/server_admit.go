@@ -6,55 +6,83 @@ import (
 	"time"
 
 	"github.com/kvbench/kvbench/rdmakv/transport"
+	"github.com/kvbench/kvbench/rdmakv/wire"
 )
 
 // Admission has two budgets. A connection counts against MaxHandshakes
 // from accept until its HELLO is accepted (after authentication, if a
 // secret is set), then against MaxConns until it closes. Opening a socket
 // costs a peer nothing, so a full handshake budget does not turn a
-// newcomer away: the oldest unfinished handshake is shed instead. A client that
-// says HELLO promptly then always gets in, and a peer that only opens
-// sockets holds nothing for long. MaxConns is enforced at HELLO, where
-// only peers that speak the protocol arrive.
+// newcomer away: the connection that has waited longest without saying
+// anything is shed instead, and one whose HELLO has arrived (queued in
+// the transport, or being delivered) never is. A client that says HELLO
+// promptly then always gets in, however long a busy server takes to read
+// it, and a peer that only opens sockets holds nothing for long. When
+// every connection waiting has spoken, none is shed: each will be
+// admitted, refused or challenged without waiting on its peer, so the
+// budget is over only until then. MaxConns is enforced at HELLO, where
+// only peers that speak the protocol arrive. A connection shed or refused
+// is reset where the transport can (transport.Resetter), so its peer
+// learns at once and nothing of it lingers.
 //
 // Both transports deliver HELLO as an ordinary message after the
 // connection is up (on verbs, once rdma_cm has accepted it), so this code
-// governs them alike.
+// governs them alike. Whether a HELLO not yet delivered has arrived only
+// a transport that implements transport.Spoken can tell (TCP); on verbs a
+// HELLO counts once its completion is being delivered.
 
-// accept registers a new connection as a handshake, shedding the oldest
-// unfinished one if the budget is full.
+// accept registers a new connection as a handshake, shedding the longest
+// silent one, perhaps itself, if the budget is full.
 func (s *Server) accept(c transport.Conn) transport.Handler {
 	<-s.started
 	if s.pool == nil {
 		return nil // Listen failed; the transport drops the connection
 	}
 	sc := &sconn{s: s, c: c, leases: make(map[uint32]*lease)}
-	sc.helloTimer = time.AfterFunc(s.cfg.HandshakeTimeout, func() {
-		if !sc.helloDone.Load() {
-			sc.refuse(RefusedHandshakeTimeout)
-			sc.fault("no HELLO within %v", s.cfg.HandshakeTimeout)
-		}
-	})
+	sc.mu.Lock()
+	sc.helloTimer = time.AfterFunc(s.cfg.HandshakeTimeout, sc.helloExpired)
+	sc.mu.Unlock()
 	s.connMu.Lock()
-	var oldest *sconn
 	reason := s.shedReason()
-	if reason != "" {
-		oldest = s.handshakes.Remove(s.handshakes.Front()).(*sconn)
-		oldest.handshake = nil
-	}
 	sc.handshake = s.handshakes.PushBack(sc)
 	s.conns[sc] = struct{}{}
+	var shed *sconn
+	if reason != "" {
+		if shed = s.longestSilent(); shed != nil {
+			s.handshakes.Remove(shed.handshake)
+			shed.handshake = nil
+		}
+	}
 	s.connMu.Unlock()
-	if oldest != nil {
-		oldest.refuse(RefusedHandshakeShed)
+	if shed != nil {
+		shed.refuse(RefusedHandshakeShed)
 		// Not on this goroutine: a verbs Close may wait for a connection
 		// manager event, which this goroutine (verbs) delivers.
-		s.background(func() { oldest.turnAway(slog.LevelInfo, "shedding handshake", reason) })
+		s.background(func() { shed.turnAway(slog.LevelInfo, "shedding handshake", reason) })
 	}
 	return sc
 }
 
-// shedReason says why a connection now arriving must cost the oldest
+// helloExpired drops a connection that has not said HELLO within the
+// handshake timeout, unless its HELLO has arrived: the server is only slow
+// to read it then, and the timer runs again.
+func (sc *sconn) helloExpired() {
+	if sc.helloDone.Load() {
+		return
+	}
+	if sc.spoken() {
+		sc.mu.Lock()
+		if !sc.gone {
+			sc.helloTimer.Reset(sc.s.cfg.HandshakeTimeout)
+		}
+		sc.mu.Unlock()
+		return
+	}
+	sc.refuse(RefusedHandshakeTimeout)
+	sc.fault("no HELLO within %v", sc.s.cfg.HandshakeTimeout)
+}
+
+// shedReason says why a connection now arriving must cost a silent
 // handshake its place, or is "" if it need not; the caller holds connMu.
 // Besides MaxHandshakes, a listener with a fixed capacity must keep a
 // place free for the next newcomer, which it would otherwise refuse
@@ -65,17 +93,39 @@ func (s *Server) shedReason() string {
 	case n == 0:
 		return ""
 	case n >= s.cfg.MaxHandshakes:
-		return fmt.Sprintf("%d connections waiting for HELLO, the most MaxHandshakes allows; this one waited longest", n)
+		return fmt.Sprintf("%d connections waiting for HELLO, the most MaxHandshakes allows; this one waited longest of those that sent none", n)
 	case s.capacity > 0 && len(s.conns)+1 >= s.capacity:
-		return fmt.Sprintf("%d connections open, the most the listener holds; this one waited longest for HELLO", len(s.conns)+1)
+		return fmt.Sprintf("%d connections open, the most the listener holds; this one waited longest for HELLO of those that sent none", len(s.conns)+1)
 	}
 	return ""
+}
+
+// longestSilent is the handshake that has waited longest of those whose
+// peer has sent nothing, or nil if every one has spoken; the caller holds
+// connMu.
+func (s *Server) longestSilent() *sconn {
+	for e := s.handshakes.Front(); e != nil; e = e.Next() {
+		if sc := e.Value.(*sconn); !sc.spoken() {
+			return sc
+		}
+	}
+	return nil
+}
+
+// spoken reports whether sc's peer has a message on the way in: being
+// delivered, or arrived where the transport can tell (transport.Spoken).
+func (sc *sconn) spoken() bool {
+	if sc.hearing.Load() {
+		return true
+	}
+	sp, ok := sc.c.(transport.Spoken)
+	return ok && sp.Spoken()
 }
 
 // admit moves sc from the handshake budget to MaxConns as its HELLO is
 // accepted. It reports false, with sc closing, if sc was shed while its
 // HELLO was on the way or MaxConns connections are served already.
-func (s *Server) admit(sc *sconn) bool {
+func (s *Server) admit(sc *sconn, reqID uint32) bool {
 	s.connMu.Lock()
 	if sc.handshake == nil {
 		s.connMu.Unlock()
@@ -92,6 +142,8 @@ func (s *Server) admit(sc *sconn) bool {
 	s.connMu.Unlock()
 	if !ok {
 		sc.refuse(RefusedMaxConns)
+		// Said before the reset, so the client knows not to try again.
+		sc.send(wire.Header{Type: wire.HelloReply, Status: wire.ConnLimit, ReqID: reqID}, nil, nil)
 		sc.turnAway(slog.LevelWarn, "refusing connection",
 			fmt.Sprintf("%d connections open past HELLO, the most MaxConns allows", n))
 		return false

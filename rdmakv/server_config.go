@@ -90,16 +90,16 @@ type ServerConfig struct {
 	// HELLO; one that has not by then is dropped with a log line.
 	HandshakeTimeout time.Duration
 	// MaxConns bounds the connections served at once, those past HELLO.
-	// One more is closed when its HELLO arrives, with a log line, and its
-	// client's Dial fails saying the server closed it during the
-	// handshake.
+	// One more is answered CONN_LIMIT when its HELLO arrives and reset,
+	// with a log line, and its client's Dial fails saying so.
 	MaxConns int
 	// MaxHandshakes bounds the connections that have not yet said HELLO
 	// (nor passed authentication, with AuthSecret), which do not count
 	// against MaxConns. A new connection that finds as many waiting is
-	// not refused: the one that has waited longest is closed, with a log
-	// line, so a client that says HELLO promptly gets in however
-	// many idle sockets others hold.
+	// not refused: the one that has waited longest without saying
+	// anything is reset, with a log line, and never one whose HELLO has
+	// arrived (see server_admit.go), so a client that says HELLO promptly
+	// gets in however many idle sockets others hold.
 	MaxHandshakes int
 	// AuthSecret, when set, makes clients prove they know it before
 	// anything is granted to them: the server answers HELLO with a fresh

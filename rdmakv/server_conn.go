@@ -35,6 +35,10 @@ type sconn struct {
 	handshake *list.Element
 	served    bool
 
+	// hearing is set while a message of a connection not yet past HELLO
+	// is being delivered, so that admission does not shed it meanwhile.
+	hearing atomic.Bool
+
 	// Owned by the delivery goroutine.
 	hello    bool
 	auth     authState
@@ -75,6 +79,10 @@ func (sc *sconn) turnAway(level slog.Level, msg, reason string) {
 	if sc.faulted.CompareAndSwap(false, true) {
 		sc.s.log.Log(context.Background(), level, "rdmakv: "+msg, "remote", sc.c.RemoteAddr(), "reason", reason)
 	}
+	if r, ok := sc.c.(transport.Resetter); ok {
+		r.Reset()
+		return
+	}
 	sc.c.Close()
 }
 
@@ -102,6 +110,10 @@ func (sc *sconn) sendVia(hdr *[wire.MaxHeaderSize]byte, h wire.Header, key, valu
 // message.
 func (sc *sconn) Deliver(c transport.Conn, m *transport.Message) {
 	defer m.Release()
+	if !sc.hello {
+		sc.hearing.Store(true)
+		defer sc.hearing.Store(false)
+	}
 	if sc.faulted.Load() {
 		return
 	}
@@ -181,12 +193,15 @@ func (sc *sconn) handleHello(f *wire.Frame) {
 		sc.send(wire.Header{Type: wire.HelloReply, Status: wire.Threshold, ReqID: f.ReqID}, nil, sc.s.limits[:])
 		return
 	}
-	if !sc.s.admit(sc) {
+	if !sc.s.admit(sc, f.ReqID) {
 		return
 	}
 	sc.hello = true
 	sc.helloDone.Store(true)
 	sc.helloTimer.Stop()
+	if sp, ok := sc.c.(transport.Spoken); ok {
+		sp.ReadAhead()
+	}
 	sc.recvSize = int(hb.RecvSize)
 	sc.send(wire.Header{Type: wire.HelloReply, ReqID: f.ReqID}, nil, sc.s.limits[:])
 }

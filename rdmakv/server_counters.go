@@ -142,7 +142,7 @@ func (sc *sconn) countReply(h *wire.Header) {
 	case wire.GetReplyRdv:
 		sc.ctr.requests[OpGet][Rendezvous].Add(1)
 	}
-	if h.Status != wire.OK && h.Status != wire.AuthRequired && h.Status.Valid() {
+	if h.Status != wire.OK && h.Status != wire.AuthRequired && h.Status != wire.ConnLimit && h.Status.Valid() {
 		sc.ctr.errors[h.Status].Add(1)
 	}
 }

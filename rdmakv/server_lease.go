@@ -209,10 +209,10 @@ func (sc *sconn) expired(now time.Time, out []*lease) []*lease {
 
 // drop ends every lease; the connection is gone.
 func (sc *sconn) drop() {
+	sc.mu.Lock()
 	if sc.helloTimer != nil {
 		sc.helloTimer.Stop()
 	}
-	sc.mu.Lock()
 	sc.gone = true
 	ls := make([]*lease, 0, len(sc.leases))
 	for t, l := range sc.leases {

@@ -27,7 +27,14 @@ func TestMain(m *testing.M) {
 
 func runMain(t *testing.T, args string) (*exec.Cmd, *bufio.Reader, *testutil.Buffer) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	return runMainVia(t, nil, args)
+}
+
+// runMainVia is runMain under a command that runs another (taskset).
+func runMainVia(t *testing.T, via []string, args string) (*exec.Cmd, *bufio.Reader, *testutil.Buffer) {
+	t.Helper()
+	argv := append(append([]string(nil), via...), os.Args[0], "-test.run=^$")
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), "KVSERVER_TEST_MAIN=1", "KVSERVER_TEST_ARGS="+args)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

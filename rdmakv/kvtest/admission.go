@@ -39,8 +39,8 @@ func testMaxConns(t *testing.T, env Env) {
 	s, a := startWithClient(t, env, cfg)
 	b := dial(t, env, s.Addr())
 	_, err := dialErr(env, s.Addr())
-	if !errors.Is(err, rdmakv.ErrClosed) || !strings.Contains(err.Error(), "closed the connection before answering HELLO") {
-		t.Fatalf("Dial past MaxConns: %v, want ErrClosed saying the server closed it during the handshake", err)
+	if !errors.Is(err, rdmakv.ErrClosed) || !strings.Contains(err.Error(), "serves its most connections (MaxConns)") {
+		t.Fatalf("Dial past MaxConns: %v, want ErrClosed saying the server is at MaxConns", err)
 	}
 	if !strings.Contains(logs.String(), "refusing connection") || !strings.Contains(logs.String(), "2 connections open") {
 		t.Errorf("the server did not say why it refused:\n%s", logs.String())

@@ -179,7 +179,7 @@ func (c *conn) awaitFrames(done func() bool, wakeable bool) error {
 // named, as the reader goroutine names it.
 func (c *conn) peekFrame() (header, error) {
 	if c.br == nil {
-		c.br = bufio.NewReaderSize(c.nc, readBufSize)
+		c.br = bufio.NewReaderSize(c.src, readBufSize)
 	}
 	b, err := c.br.Peek(headerSize)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"syscall"
 	"testing"
 	"time"
 
@@ -247,6 +248,13 @@ func TestAcceptRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	_, rec := dial(t, ln.Addr(), smallCfg())
+	// The refusal is a reset, which may come before the connect returns.
+	rec := newRecorder()
+	c, err := network{}.Dial(context.Background(), ln.Addr(), withMode(smallCfg()), rec)
+	if err != nil {
+		wantErr(t, err, syscall.ECONNRESET)
+		return
+	}
+	defer c.Close()
 	wantErr(t, rec.waitClosed(t), transport.ErrClosed)
 }

@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/kvbench/kvbench/internal/rawsock"
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 
@@ -26,7 +28,10 @@ const (
 	writeBufSize = 8 << 10
 )
 
-var errPeerClosed = fmt.Errorf("%w: peer closed the connection", transport.ErrClosed)
+var (
+	errPeerClosed = fmt.Errorf("%w: peer closed the connection", transport.ErrClosed)
+	errPeerReset  = fmt.Errorf("%w: peer reset the connection", transport.ErrClosed)
+)
 
 // conn is one emulated RC connection over a TCP stream. It runs two
 // goroutines: the reader, which parses frames, places WRITE payloads,
@@ -47,6 +52,7 @@ type conn struct {
 	// the reader goroutine, or after HandOverReads a caller in Await
 	// (callerreads.go).
 	br   *bufio.Reader
+	src  io.Reader // what br and the reader read: nc, or gate while guarded
 	recv *recvPool
 	ops  *opTable
 	rtok chan struct{}
@@ -84,6 +90,18 @@ type conn struct {
 
 	local, remote string
 
+	// Until ReadAhead, an accepted connection's reader takes whole
+	// frames one at a time (spoken.go); guarded, gate and peek are the
+	// reader's.
+	sock      *rawsock.Sock
+	guarded   bool
+	guardLeft int // frames still to take whole
+	gate      gate
+	peek      [headerSize]byte
+	taking    atomic.Bool
+	readAhead atomic.Bool
+	spokeAll  atomic.Bool // the guard has ended: Spoken tells no more
+
 	// Owned by the listener's watchdog (writeStuck).
 	stallSeen  uint64
 	stallLooks int
@@ -96,6 +114,7 @@ func newConn(nc stream, cfg transport.Config, p *pd, ownsPD bool) (*conn, error)
 	}
 	c := &conn{
 		nc:         nc,
+		src:        nc,
 		cfg:        cfg,
 		pd:         p,
 		ownsPD:     ownsPD,
@@ -121,8 +140,9 @@ func (c *conn) start(h transport.Handler) {
 	go c.readLoop()
 }
 
-// discard tears down a connection that never got a Handler.
+// discard tears down a connection that never got a Handler, with a reset.
 func (c *conn) discard() {
+	c.linger0()
 	c.closeWith(nil, nil)
 	c.start(nil)
 	<-c.readerDone

@@ -101,6 +101,7 @@ func (l *listener) serve(nc *net.TCPConn) {
 		return
 	}
 	c.ln = l
+	c.guard(s.sock)
 	l.mu.Lock()
 	if l.closed {
 		l.mu.Unlock()

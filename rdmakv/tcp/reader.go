@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"syscall"
 
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
@@ -43,6 +44,9 @@ func (c *conn) readFrames() error {
 		if c.handedOver.Load() {
 			return errHandedOver
 		}
+		if c.guarded {
+			c.awaitWhole()
+		}
 		if n, err := c.readHeader(hb[:]); err != nil {
 			return c.headerErr(n, err)
 		}
@@ -53,6 +57,9 @@ func (c *conn) readFrames() error {
 		if err := c.handle(&h); err != nil {
 			return err
 		}
+		if c.guarded {
+			c.took()
+		}
 	}
 }
 
@@ -60,6 +67,9 @@ func (c *conn) readFrames() error {
 func (c *conn) headerErr(n int, err error) error {
 	if n == 0 && errors.Is(err, io.EOF) {
 		return errPeerClosed
+	}
+	if n == 0 && errors.Is(err, syscall.ECONNRESET) { // as a server reset one it refused
+		return errPeerReset
 	}
 	if n > 0 && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)) {
 		return c.protocolError(fmt.Errorf("truncated frame header: %d of %d bytes", n, headerSize))
@@ -74,9 +84,9 @@ func (c *conn) readHeader(hb []byte) (int, error) {
 	if c.br != nil {
 		return io.ReadFull(c.br, hb)
 	}
-	n, err := io.ReadFull(c.nc, hb)
+	n, err := io.ReadFull(c.src, hb)
 	if err == nil {
-		c.br = bufio.NewReaderSize(c.nc, readBufSize)
+		c.br = bufio.NewReaderSize(c.src, readBufSize)
 	}
 	return n, err
 }
@@ -116,7 +126,7 @@ func (c *conn) readPayload(dst []byte) error {
 		if len(dst) < directMin {
 			n, err = io.ReadFull(c.br, dst)
 		} else {
-			n, err = io.ReadFull(c.nc, dst) // the buffer is empty, so no bytes are skipped
+			n, err = io.ReadFull(c.src, dst) // the buffer is empty, so no bytes are skipped
 		}
 		// A failed read has taken every buffered byte, so the buffer is
 		// still empty if the read goes on.

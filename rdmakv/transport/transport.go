@@ -358,3 +358,30 @@ type QueuedWindows interface {
 	// is closed.
 	RevokeWaits(rkey uint32) bool
 }
+
+// Spoken is implemented by a Conn whose transport can tell that a whole
+// message from the peer has arrived before its Handler is given it: a
+// server sheds, of the connections waiting for a HELLO, only those whose
+// peer has said nothing.
+type Spoken interface {
+	// Spoken reports whether a whole message from the peer has arrived
+	// that Deliver has not returned from: queued, being read, or being
+	// delivered. It tells of a connection's first SpokenMessages messages
+	// (a handshake's), until ReadAhead; false after them.
+	Spoken() bool
+	// ReadAhead lets the transport read ahead of the messages it
+	// delivers, as it does for speed, before SpokenMessages have come.
+	ReadAhead()
+}
+
+// SpokenMessages is how many of a connection's first messages Spoken
+// tells of: a HELLO and, on a server with a secret, the HELLO that
+// answers its challenge.
+const SpokenMessages = 2
+
+// Resetter is implemented by a Conn that can close with a reset: the peer
+// learns at once, and nothing of the connection lingers (TCP's TIME_WAIT)
+// to turn away a later one from the same port.
+type Resetter interface {
+	Reset() error
+}

@@ -89,16 +89,18 @@ const (
 	Internal      Status = 8
 	AuthRequired  Status = 9
 	AuthFailed    Status = 10
+	ConnLimit     Status = 11
 
 	// StatusCount is one past the last status: the length of a table
 	// indexed by Status.
-	StatusCount = 11
+	StatusCount = 12
 )
 
 var statusNames = [StatusCount]string{
 	OK: "OK", NotFound: "NOT_FOUND", KeyTooLong: "KEY_TOO_LONG", ValueTooLarge: "VALUE_TOO_LARGE",
 	NoSpace: "NO_SPACE", BadRequest: "BAD_REQUEST", BadToken: "BAD_TOKEN", Threshold: "THRESHOLD",
 	Internal: "INTERNAL", AuthRequired: "AUTH_REQUIRED", AuthFailed: "AUTH_FAILED",
+	ConnLimit: "CONN_LIMIT",
 }
 
 // Valid reports whether s is a known status.
