@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/kvbench/kvbench/internal/bench"
@@ -63,13 +64,16 @@ func slowOps(rep *bench.Report, op bench.Op, atLeast time.Duration) (slow, total
 // open loop measures every operation that should have started during the
 // stall from its intended start, so the tail shows the stall.
 //
-// The bounds hold on any machine, however loaded: a sleep lasts at least
-// its duration, so they only count what the stall must cause. At 1000/s
-// the stalled operation (intended at t) ends after t+200ms, and the 99
-// operations intended in (t, t+99ms] cannot start before that, so the open
-// loop has at least 100 operations of >= 100ms. The closed loop has the
-// stalled one; anything near the open loop's count would mean the stall
-// was charged to operations that never waited for it.
+// The open loop's bounds hold on any machine, however loaded: a sleep
+// lasts at least its duration, so they only count what the stall must
+// cause. At 1000/s the stalled operation (intended at t) ends after
+// t+200ms, and the 99 operations intended in (t, t+99ms] cannot start
+// before that, so the open loop has at least 100 operations of >= 100ms.
+// The closed loop runs on fake time (a synctest bubble, its phases timed
+// on the bubble's clock), where the stall lasts exactly 200ms and every
+// other operation no time at all, so exactly one operation is slow there;
+// more would mean the stall was charged to operations that never waited
+// for it.
 //
 // Both pacings are checked: they differ only in how a worker waits for an
 // intended start, never in what the latency is measured from.
@@ -84,19 +88,22 @@ func TestCoordinatedOmission(t *testing.T) {
 		return cfg
 	}
 
-	closed := run(t, mk("closed", ""))
-	stalled, total := slowOps(closed, bench.OpSet, stall)
-	slow, _ := slowOps(closed, bench.OpSet, 100*time.Millisecond)
-	if total != 1000 || stalled < 1 {
-		t.Errorf("closed loop: %d of %d operations >= %v, want the stalled one of 1000", stalled, total, stall)
-	}
-	if slow > 10 {
-		t.Errorf("closed loop: %d operations >= 100ms, want the one that stalled: the stall was spread over operations issued after it", slow)
-	}
+	t.Run("closed", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			cfg := mk("closed", "")
+			bench.SetClock(&cfg, bench.TickClock(1))
+			closed := run(t, cfg)
+			slow, total := slowOps(closed, bench.OpSet, 100*time.Millisecond)
+			if h := closed.Measurements[0].Hist; total != 1000 || slow != 1 || !h.ValuesAreEquivalent(h.Max(), int64(stall)) {
+				t.Errorf("%d of %d operations >= 100ms, the slowest %v; want exactly the one that stalled, %v: more means the stall was spread over operations issued after it",
+					slow, total, time.Duration(h.Max()), stall)
+			}
+		})
+	})
 
 	for _, pacing := range []string{"", bench.PacingPrecise, bench.PacingCoarse} {
 		open := run(t, mk("open", pacing))
-		slow, total = slowOps(open, bench.OpSet, 100*time.Millisecond)
+		slow, total := slowOps(open, bench.OpSet, 100*time.Millisecond)
 		if total != 1000 {
 			t.Fatalf("open loop, pacing %q: %d operations, want 1000 (late operations must not be dropped)", pacing, total)
 		}
@@ -289,37 +296,51 @@ func TestErrorsCountedByKind(t *testing.T) {
 }
 
 // An open loop reports how late the harness itself issued operations it
-// was free to issue on time; that delay is part of each operation's
-// latency, never more. A closed loop has no schedule and reports none.
+// was free to issue on time, measured from their intended starts. A closed
+// loop has no schedule and reports none.
+//
+// The open loop runs on fake time (a synctest bubble, its phases timed on
+// bench.TickClock, one intended start a tick): there a fake that answers
+// at once leaves the worker idle before every intended start but the
+// first (due at once), however loaded the host, and it is woken exactly
+// on time, so each of those operations has an issue delay of exactly 0.
 func TestIssueDelay(t *testing.T) {
 	for _, pacing := range []string{bench.PacingPrecise, bench.PacingCoarse} {
-		f := &benchtest.Fake{}
-		cfg := baseConfig(f)
-		cfg.Mix = workload.Mix{Set: 1}
-		cfg.Load = workload.Load{Mode: "open", Connections: 1, Depth: 1, Rate: 2000, Pacing: pacing}
-		cfg.Measure = workload.Phase{Ops: 400}
-		rep := run(t, cfg)
-		m := rep.Measurements[0]
-		d := m.IssueDelay
-		if d == nil || d.TotalCount() == 0 || d.TotalCount() > m.Count {
-			t.Fatalf("%s: issue delay %v for %d operations on a fake that answers at once: want some, at most one per operation", pacing, d, m.Count)
-		}
-		if d.Max() > m.Hist.Max() {
-			t.Errorf("%s: issue delay max %d ns exceeds latency max %d: it is part of the latency", pacing, d.Max(), m.Hist.Max())
-		}
-		c, err := m.Cell()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c.IssueDelay == nil || c.IssueDelay.Max != d.Max() || c.Load.Pacing != pacing {
-			t.Errorf("%s: cell issue delay %+v, load %+v", pacing, c.IssueDelay, c.Load)
-		}
+		t.Run(pacing, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) { checkIssueDelay(t, pacing) })
+		})
 	}
 	closed := run(t, baseConfig(&benchtest.Fake{}))
 	for _, m := range closed.Measurements {
 		if c, _ := m.Cell(); m.IssueDelay != nil || c.IssueDelay != nil {
 			t.Error("closed loop reports an issue delay")
 		}
+	}
+}
+
+// checkIssueDelay runs 400 operations of an open loop under pacing, one
+// intended start a tick, on fake time; it must be called in a bubble.
+func checkIssueDelay(t *testing.T, pacing string) {
+	cfg := baseConfig(&benchtest.Fake{})
+	cfg.Mix = workload.Mix{Set: 1}
+	rate := float64(time.Second / bench.Tick)
+	cfg.Load = workload.Load{Mode: "open", Connections: 1, Depth: 1, Rate: rate, Pacing: pacing}
+	cfg.Measure = workload.Phase{Ops: 400}
+	bench.SetClock(&cfg, bench.TickClock(bench.Tick))
+	m := run(t, cfg).Measurements[0]
+	var n, late int64
+	if d := m.IssueDelay; d != nil {
+		n, late = d.TotalCount(), d.Max()
+	}
+	if m.Count != 400 || n != m.Count-1 || late != 0 {
+		t.Fatalf("%s: %d issue delays, the longest %v, for %d operations: want one of 0 for each but the first", pacing, n, time.Duration(late), m.Count)
+	}
+	c, err := m.Cell()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.IssueDelay == nil || c.IssueDelay.Max != 0 || c.Load.Pacing != pacing {
+		t.Errorf("%s: cell issue delay %+v, load %+v", pacing, c.IssueDelay, c.Load)
 	}
 }
 

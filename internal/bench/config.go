@@ -86,6 +86,11 @@ type Config struct {
 	Observer Observer
 	// Tick is how often the Observer gets progress; default 1s.
 	Tick time.Duration
+
+	// clock, when set, is the monotonic clock (nanoseconds) the phases
+	// are timed on in place of the runtime's: a test's fake clock. Nil
+	// outside tests.
+	clock func() int64
 }
 
 // Workers is the number of concurrent operation issuers of this rank.

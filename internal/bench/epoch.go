@@ -18,9 +18,21 @@ func nanotime() int64
 type epoch struct {
 	t  time.Time
 	ns int64
+	// clock is the monotonic clock: nanotime, or in a test a fake clock
+	// (Config.clock), so that the test can know exactly what the harness
+	// measures.
+	clock func() int64
 }
 
-func newEpoch() epoch { return epoch{t: time.Now(), ns: nanotime()} }
+func newEpoch() epoch { return newEpochOn(nil) }
+
+// newEpochOn is newEpoch on clock (nil: nanotime).
+func newEpochOn(clock func() int64) epoch {
+	if clock == nil {
+		clock = nanotime
+	}
+	return epoch{t: time.Now(), ns: clock(), clock: clock}
+}
 
 // since is the time elapsed since e.
-func (e epoch) since() time.Duration { return time.Duration(nanotime() - e.ns) }
+func (e epoch) since() time.Duration { return time.Duration(e.clock() - e.ns) }

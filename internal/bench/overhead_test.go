@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/kvbench/kvbench/internal/keygen"
@@ -82,12 +83,12 @@ func TestHarnessZeroAllocs(t *testing.T) {
 	}
 }
 
-// slowKeys is a key generator that takes keyTime per key.
+// slowKeys is a key generator that takes keyTime per key. The tests that
+// use it run in a synctest bubble, so its sleep is exact fake time.
 type slowKeys struct{ KeyGen }
 
-// keyTime stands far above how late a loaded machine wakes a sleeping
-// goroutine: under CI's parallel race-enabled packages, one run saw every
-// 1 ms target call of this test last 41.7 ms.
+// keyTime is fifty times the store call (tick): a latency that took in the
+// key's time could not pass for the call's.
 const keyTime = 100 * time.Millisecond
 
 func (k slowKeys) Next(r *rand.Rand) int64 {
@@ -97,46 +98,77 @@ func (k slowKeys) Next(r *rand.Rand) int64 {
 
 // TestTimesTheStoreCallAlone: an operation's latency is its target call,
 // not the harness's choice of operation and key before it. With a key
-// generator twenty times slower than the target, every latency must still
+// generator fifty times slower than the target, every latency must still
 // be the target's, in the closed loop and in an open one whose intended
-// starts leave room to ready each operation.
+// starts leave room to ready each operation, under either pacing.
+//
+// The harness runs on fake time (tickClock in a synctest bubble), where
+// the key takes exactly keyTime and the call exactly one tick however
+// loaded the host: each latency must be exactly the call's, and in the
+// open loops each operation is readied before its intended start and
+// issued on it, with no issue delay.
 func TestTimesTheStoreCallAlone(t *testing.T) {
-	const callTime = time.Millisecond
+	for _, loop := range []string{"closed", "open", "open, precise pacing"} {
+		t.Run(loop, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) { checkCallTimed(t, loop, timedLoop(t, loop)) })
+		})
+	}
+}
+
+// timedLoop runs four operations in loop on fake time, the key generator
+// taking keyTime and the target one tick, and returns the worker.
+func timedLoop(t *testing.T, loop string) *worker {
 	slow := TargetFunc(func(ctx context.Context, op Op, key, value []byte, view func([]byte)) (Protocol, error) {
-		time.Sleep(callTime)
+		time.Sleep(tick)
 		return noop(ctx, op, key, value, view)
 	})
-	// Each intended start leaves time to ready the operation first.
+	// Each intended start, on a tick, leaves time to ready the operation.
 	spaced := PacerFunc(func(n int64) (time.Duration, bool) { return time.Duration(n+1) * 3 * keyTime, true })
-	for _, loop := range []string{"closed", "open", "open, precise pacing"} {
-		w, base := overheadWorker(t, testKeys)
-		w.t, w.keys = slow, slowKeys{w.keys}
-		switch loop {
-		case "closed":
-			w.runClosed(base, 4, 0)
-		case "open":
-			w.runOpen(base, spaced, 4, 0, nil)
-		default:
-			d := newDispatcher(base, spaced, 4, 0, []chan struct{}{w.wake}, nil, w.stop)
-			go d.run()
-			w.runOpen(base, spaced, 4, 0, d)
-			d.end()
-		}
-		var n int64
-		for op := range w.rec.total {
-			for _, h := range w.rec.total[op] {
-				if h == nil {
-					continue
-				}
-				n += h.TotalCount()
-				if lo, hi := time.Duration(h.Min()), time.Duration(h.Max()); lo < callTime || hi >= keyTime {
-					t.Errorf("%s loop: %v latencies %v..%v, want each from %v (the call) to below %v (the key)",
-						loop, Op(op), lo, hi, callTime, keyTime)
-				}
+	w, _ := overheadWorker(t, testKeys)
+	base := newEpochOn(tickClock(tick))
+	w.t, w.keys = slow, slowKeys{w.keys}
+	switch loop {
+	case "closed":
+		w.runClosed(base, 4, 0)
+	case "open":
+		w.runOpen(base, spaced, 4, 0, nil)
+	default:
+		d := newDispatcher(base, spaced, 4, 0, []chan struct{}{w.wake}, nil, w.stop)
+		go d.run()
+		w.runOpen(base, spaced, 4, 0, d)
+		d.end()
+	}
+	return w
+}
+
+// checkCallTimed checks that w recorded four latencies of exactly one tick
+// and, in an open loop, four issue delays of zero (none in a closed one).
+func checkCallTimed(t *testing.T, loop string, w *worker) {
+	var n int64
+	for op := range w.rec.total {
+		for _, h := range w.rec.total[op] {
+			if h == nil {
+				continue
+			}
+			n += h.TotalCount()
+			if lo, hi := h.Min(), h.Max(); !h.ValuesAreEquivalent(lo, int64(tick)) || !h.ValuesAreEquivalent(hi, int64(tick)) {
+				t.Errorf("%s loop: %v latencies %v..%v, want each exactly the call's %v (the key takes %v)",
+					loop, Op(op), time.Duration(lo), time.Duration(hi), tick, keyTime)
 			}
 		}
-		if n != 4 {
-			t.Errorf("%s loop: %d operations recorded, want 4", loop, n)
-		}
+	}
+	if n != 4 {
+		t.Errorf("%s loop: %d operations recorded, want 4", loop, n)
+	}
+	var nLate, maxLate int64
+	if h := w.rec.late; h != nil {
+		nLate, maxLate = h.TotalCount(), h.Max()
+	}
+	want := int64(4) // each readied before its intended start, issued on it
+	if loop == "closed" {
+		want = 0 // no schedule
+	}
+	if nLate != want || maxLate != 0 {
+		t.Errorf("%s loop: %d issue delays, the longest %v; want %d, each 0", loop, nLate, time.Duration(maxLate), want)
 	}
 }

@@ -29,7 +29,7 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	if measure {
 		cpu0 = r.readCPU(th, size, false)
 	}
-	base := newEpoch()
+	base := newEpochOn(r.cfg.clock)
 	var coll *collector
 	if measure {
 		coll = newCollector(len(ws), base.t.UnixMilli())
