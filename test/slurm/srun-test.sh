@@ -72,23 +72,26 @@ ReturnToService=2
 NodeName=$host CPUs=8 State=UNKNOWN
 PartitionName=kvbench Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
+# The waits below are hang guards: each ends as soon as what it waits for
+# is there, and only one that never comes waits the whole minute out.
+within=60
 /usr/sbin/slurmctld
 /usr/sbin/slurmd
-for _ in $(seq 50); do
-	sinfo -h -o %t 2>/dev/null | grep -q idle && break
+deadline=$((SECONDS + within))
+until sinfo -h -o %t 2>/dev/null | grep -q idle; do
+	((SECONDS < deadline)) || die "the Slurm node did not come up within ${within}s: $(cat "$dir"/*.log)"
 	sleep 0.2
 done
-sinfo -h -o %t | grep -q idle || die "the Slurm node did not come up: $(cat "$dir"/*.log)"
 
 "$KVSERVER" --transport tcp --listen 127.0.0.1:0 >"$dir/kvserver.log" 2>&1 &
 pids+=($!)
 addr=
-for _ in $(seq 50); do
-	addr=$(sed -n 's/.*listening on \([^ ]*\) .*/\1/p' "$dir/kvserver.log")
-	[ -n "$addr" ] && break
+deadline=$((SECONDS + within))
+until addr=$(sed -n 's/.*listening on \([^ ]*\) .*/\1/p' "$dir/kvserver.log") && [ -n "$addr" ]; do
+	kill -0 "${pids[-1]}" 2>/dev/null || die "kvserver exited: $(cat "$dir/kvserver.log")"
+	((SECONDS < deadline)) || die "kvserver did not say where it listens within ${within}s: $(cat "$dir/kvserver.log")"
 	sleep 0.1
 done
-[ -n "$addr" ] || die "kvserver did not start: $(cat "$dir/kvserver.log")"
 
 run=$(cd "$(dirname "$WORKLOAD")" && timeout 300 srun --mpi=pmix -n 3 "$KVBENCH" run "$WORKLOAD" --server "$addr" -q -o "$dir/out") ||
 	die "srun --mpi=pmix -n 3 kvbench run failed"

@@ -70,6 +70,8 @@ type writer struct {
 	c    *rdmakv.Client
 	buf  []byte
 	f    findings
+	// limit, if not 0, ends run after that many operations (tests).
+	limit int64
 }
 
 const ledgerKeys = 48
@@ -159,25 +161,34 @@ func (w *writer) settle(k int, v uint64, err error) {
 	}
 }
 
-// opTimeout bounds each ledger operation; a one-second server stop fits
-// well inside it.
-const opTimeout = 5 * time.Second
+// opTimeout bounds each operation of the soak's own clients, and of
+// kvbench's. It is a hang guard, not a deadline: a server stopped for a
+// second on a host busy with other work is slow and still correct, and
+// the soak looks for values lost, wrong or torn, not for speed. An
+// operation still unanswered after it is a client the server no longer
+// serves, which is a finding.
+const opTimeout = 30 * time.Second
 
-// dialTimeout bounds a connect. The kernel's connection manager resends a
-// connection message that drew no answer only after its response timeout,
-// about 4.3 s for rdma_cm's default, so a connect allows for two resends;
-// the report shows the slowest connect, so a slow one is never hidden.
-const dialTimeout = 15 * time.Second
+// dialTimeout bounds a connect, the same kind of hang guard. The kernel's
+// connection manager resends a connection message that drew no answer
+// only after its response timeout, about 4.3 s for rdma_cm's default, so
+// it allows for several resends; the report shows the slowest connect, so
+// a slow one is never hidden.
+const dialTimeout = 30 * time.Second
 
-// run steps until ctx ends, reconnecting when the connection fails.
+// run steps until ctx ends, or after limit operations if limit is set,
+// reconnecting when the connection fails. An error once ctx has ended is
+// the run's own cancellation and counts as nothing.
 func (w *writer) run(ctx context.Context) {
-	for ctx.Err() == nil {
+	for ctx.Err() == nil && (w.limit == 0 || w.f.Ops < w.limit) {
 		if w.c == nil {
 			c, err := w.dial(ctx)
 			if err != nil {
-				w.f.Failed++
-				w.note("writer %d: dial: %v", w.id, err)
-				time.Sleep(100 * time.Millisecond)
+				if ctx.Err() == nil {
+					w.f.Failed++
+					w.note("writer %d: dial: %v", w.id, err)
+					time.Sleep(100 * time.Millisecond)
+				}
 				continue
 			}
 			w.c = c

@@ -55,8 +55,8 @@ load: {mode: closed, connections: 2, depth: 1}
 
 // workloadFile writes the spec's workload into dir.
 func (sp loaderSpec) workloadFile(dir string) (string, error) {
-	doc := fmt.Sprintf("name: soak-%s\nseed: 1\nkeys: {count: %d, size: %d, distribution: uniform}\nverify: true\ntimeout: 5s\n%s",
-		sp.name, sp.keys, sp.keySize, strings.TrimLeft(sp.yaml, "\n"))
+	doc := fmt.Sprintf("name: soak-%s\nseed: 1\nkeys: {count: %d, size: %d, distribution: uniform}\nverify: true\ntimeout: %v\n%s",
+		sp.name, sp.keys, sp.keySize, opTimeout, strings.TrimLeft(sp.yaml, "\n"))
 	path := filepath.Join(dir, "soak-"+sp.name+".yaml")
 	return path, os.WriteFile(path, []byte(doc), 0o644)
 }

@@ -40,7 +40,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rep, err := run(ctx, o)
-	if rep != nil && rep.warm.rss > 0 { // the load had begun
+	if rep != nil && rep.warm.mem.anon > 0 { // the load had begun
 		rep.print(os.Stdout)
 	}
 	if err != nil {

@@ -26,7 +26,7 @@ func (p *rawPeer) Closed(transport.Conn, error)                   { p.dropped() 
 
 // dialSocket opens a plain TCP connection and writes junk on it, if any.
 func dialSocket(addr string, junk []byte) (*rawPeer, error) {
-	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	c, err := net.DialTimeout("tcp", addr, dialTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func dialTransport(ctx context.Context, name, addr string, junk []byte) (*rawPee
 		return nil, err
 	}
 	p := &rawPeer{gone: make(chan struct{})}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	defer cancel()
 	cfg := transport.Config{MaxMessage: 4096, RecvDepth: 4, SendDepth: 4, OpTimeout: 5 * time.Second}
 	c, err := n.Dial(ctx, addr, cfg, p)

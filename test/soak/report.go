@@ -39,9 +39,9 @@ func (d *dialTally) add(took time.Duration) {
 	}
 }
 
-// rssSlack is how far the server's RSS may end above its level after
-// warm-up.
-const rssSlack = 0.10
+// memSlack is how far the memory the server holds (memory.held) may end
+// above its level after warm-up.
+const memSlack = 0.10
 
 func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
 
@@ -73,9 +73,10 @@ func (r *report) print(w io.Writer) {
 		r.ledger.Lost, r.ledger.Wrong, r.ledger.Torn, mm, miss, torn)
 	fmt.Fprintf(w, "server: open files %d before the load, %d after; goroutines %d before, %d after\n",
 		r.start.fds, r.end.fds, r.start.goroutines, r.end.goroutines)
-	if r.warm.rss > 0 {
-		fmt.Fprintf(w, "        RSS %s after warm-up, %s after faults and settle (%+.1f%%); %d keys and %d pool bytes left after deleting every key\n",
-			mib(r.warm.rss), mib(r.settled.rss), 100*(float64(r.settled.rss)/float64(r.warm.rss)-1), r.cleaned.keys, r.cleaned.poolUsed)
+	if wm, sm := r.warm.mem, r.settled.mem; wm.anon > 0 {
+		fmt.Fprintf(w, "        memory held %s after warm-up, %s after faults and settle (%+.1f%%): anonymous resident %s and %s, less freed heap not yet returned %s and %s (RSS %s and %s)\n",
+			mib(wm.held()), mib(sm.held()), 100*(float64(sm.held())/float64(wm.held())-1), mib(wm.anon), mib(sm.anon), mib(wm.retained), mib(sm.retained), mib(wm.rss), mib(sm.rss))
+		fmt.Fprintf(w, "        %d keys and %d pool bytes left after deleting every key\n", r.cleaned.keys, r.cleaned.poolUsed)
 	}
 }
 
@@ -124,8 +125,8 @@ func (r *report) failures() []string {
 	add(r.end.fds > r.start.fds, "open files leaked: %d before the load, %d after", r.start.fds, r.end.fds)
 	add(r.end.goroutines > r.start.goroutines, "goroutines leaked: %d before the load, %d after", r.start.goroutines, r.end.goroutines)
 	add(r.end.conns != 0, "%d connections still open after every client left", r.end.conns)
-	add(float64(r.settled.rss) > (1+rssSlack)*float64(r.warm.rss), "RSS grew from %s after warm-up to %s, more than %.0f%%",
-		mib(r.warm.rss), mib(r.settled.rss), 100*rssSlack)
+	add(float64(r.settled.mem.held()) > (1+memSlack)*float64(r.warm.mem.held()), "memory held grew from %s after warm-up to %s, more than %.0f%%",
+		mib(r.warm.mem.held()), mib(r.settled.mem.held()), 100*memSlack)
 	add(r.cleaned.keys != 0 || r.cleaned.poolUsed != 0, "after deleting every key the server still holds %d keys and %d pool bytes",
 		r.cleaned.keys, r.cleaned.poolUsed)
 	return out

@@ -71,7 +71,7 @@ func run(ctx context.Context, o options) (*report, error) {
 	if err := pause(ctx, warmup); err != nil {
 		return rep, err
 	}
-	if rep.warm, err = meanSample(srv); err != nil {
+	if rep.warm, err = memSample(srv); err != nil {
 		return rep, err
 	}
 	f := &faults{o: o, srv: srv, victim: loaders[len(loaders)-1], dial: dial, t: &rep.ft, rng: rand.New(rand.NewPCG(o.seed, 7))}
@@ -84,7 +84,7 @@ func run(ctx context.Context, o options) (*report, error) {
 	if err := pause(ctx, settle); err != nil {
 		return rep, err
 	}
-	if rep.settled, err = meanSample(srv); err != nil {
+	if rep.settled, err = memSample(srv); err != nil {
 		return rep, err
 	}
 
@@ -117,22 +117,29 @@ func pause(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// meanSample averages three samples a second apart, to smooth the
-// garbage collector's swings in the RSS.
-func meanSample(srv *server) (sample, error) {
-	var sum sample
-	for i := range 3 {
+// memSample samples the server five times half a second apart and keeps
+// the sample in which it held the least memory. What it holds for a
+// moment, garbage its collector has yet to find, receive buffers of
+// connections that come and go, adds to some samples only; what it keeps,
+// a leak, adds to every one.
+func memSample(srv *server) (sample, error) {
+	var least sample
+	for i := range 5 {
 		if i > 0 {
-			time.Sleep(time.Second)
+			time.Sleep(500 * time.Millisecond)
 		}
 		s, err := srv.sample()
 		if err != nil {
-			return sum, err
+			return least, err
 		}
-		sum.rss += s.rss / 3
-		sum.conns, sum.fds, sum.goroutines = s.conns, s.fds, s.goroutines
+		if s.mem, err = srv.memory(); err != nil {
+			return least, err
+		}
+		if i == 0 || s.mem.held() < least.mem.held() {
+			least = s
+		}
 	}
-	return sum, nil
+	return least, nil
 }
 
 // fillPool writes 1 MiB values until the pool is full, then deletes them:
@@ -188,16 +195,22 @@ func cleanup(srv *server, dial func(context.Context) (*rdmakv.Client, error), le
 	}
 	c.Close()
 	// Windows of killed clients end with their leases.
-	return sampleUntil(srv, lease+5*time.Second, func(s sample) bool { return s.keys == 0 && s.poolUsed == 0 })
+	return sampleUntil(srv, lease+waitWithin, func(s sample) bool { return s.keys == 0 && s.poolUsed == 0 })
 }
 
 // waitBack waits until the server's open files and goroutines are back to
-// what they were before any client came, or 15 s pass.
+// what they were before any client came, or waitWithin passes.
 func waitBack(srv *server, start sample) (sample, error) {
-	return sampleUntil(srv, 15*time.Second, func(s sample) bool {
+	return sampleUntil(srv, waitWithin, func(s sample) bool {
 		return s.fds <= start.fds && s.goroutines <= start.goroutines && s.conns == 0
 	})
 }
+
+// waitWithin bounds each wait for something the server must do: log its
+// figures when asked, end the windows killed clients left, close what
+// departed clients held. It is a hang guard: each wait ends as soon as
+// the thing is done, and only a server that never does it waits it out.
+const waitWithin = 30 * time.Second
 
 // sampleUntil samples the server until done holds or within passes, and
 // returns the last sample.

@@ -2,12 +2,13 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,11 +17,12 @@ import (
 
 // server is the kvserver process under test.
 type server struct {
-	cmd   *exec.Cmd
-	addr  string
-	stats chan map[string]string // each "kvserver stats" log line, parsed
-	log   string                 // path of its stderr
-	exit  chan error
+	cmd     *exec.Cmd
+	addr    string
+	metrics string                 // URL of its Prometheus metrics, for the Go runtime's figures
+	stats   chan map[string]string // each "kvserver stats" log line, parsed
+	log     string                 // path of its stderr
+	exit    chan error
 }
 
 const poolSize = 128 << 20
@@ -34,7 +36,7 @@ func startServer(o options) (*server, error) {
 	}
 	s.cmd = exec.Command(filepath.Join(o.bin, "kvserver"), "--transport", o.transport, "--listen", o.listen,
 		"--pool-size", strconv.Itoa(poolSize), "--max-value", "1MiB", "--lease", lease.String(),
-		"--handshake-timeout", handshake.String(), "--max-conns", "512")
+		"--handshake-timeout", handshake.String(), "--max-conns", "512", "--metrics", "127.0.0.1:0")
 	out, err := s.cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -47,21 +49,32 @@ func startServer(o options) (*server, error) {
 		return nil, fmt.Errorf("start kvserver: %w", err)
 	}
 	go s.scanLog(errp, logf)
-	first := make(chan string, 1)
+	// It says where it listens, then where its metrics are.
+	first := make(chan [2]string, 1)
 	go func() {
-		line, _ := bufio.NewReader(out).ReadString('\n')
-		first <- line
+		r := bufio.NewReader(out)
+		var lines [2]string
+		for i := range lines {
+			lines[i], _ = r.ReadString('\n')
+		}
+		first <- lines
 		io.Copy(io.Discard, out)
 	}()
 	go func() { s.exit <- s.cmd.Wait() }()
 	select {
-	case line := <-first:
-		f := strings.Fields(line)
+	case lines := <-first:
+		f := strings.Fields(lines[0])
 		if len(f) < 4 || f[0] != "kvserver" || f[1] != "listening" {
 			s.kill()
-			return nil, fmt.Errorf("kvserver said %q, want \"kvserver listening on ADDR\"; log in %s", line, s.log)
+			return nil, fmt.Errorf("kvserver said %q, want \"kvserver listening on ADDR\"; log in %s", lines[0], s.log)
 		}
 		s.addr = f[3]
+		f = strings.Fields(lines[1])
+		if len(f) != 4 || f[0] != "kvserver" || f[1] != "metrics" {
+			s.kill()
+			return nil, fmt.Errorf("kvserver said %q, want \"kvserver metrics on URL\"; log in %s", lines[1], s.log)
+		}
+		s.metrics = f[3]
 		return s, nil
 	case <-time.After(30 * time.Second):
 		s.kill()
@@ -96,7 +109,7 @@ func parseFields(line string) map[string]string {
 
 // sample is what the server holds at one moment.
 type sample struct {
-	rss        int64 // bytes
+	mem        memory // only from memSample
 	fds        int
 	conns      int
 	keys       int
@@ -104,8 +117,8 @@ type sample struct {
 	goroutines int
 }
 
-// sample asks the server for its figures (SIGUSR1) and reads its RSS and
-// open files from /proc.
+// sample asks the server for its figures (SIGUSR1) and reads its open
+// files from /proc.
 func (s *server) sample() (sample, error) {
 	var out sample
 	if err := s.cmd.Process.Signal(syscall.SIGUSR1); err != nil {
@@ -114,8 +127,8 @@ func (s *server) sample() (sample, error) {
 	var m map[string]string
 	select {
 	case m = <-s.stats:
-	case <-time.After(10 * time.Second):
-		return out, errors.New("kvserver logged no stats within 10s of SIGUSR1")
+	case <-time.After(waitWithin):
+		return out, fmt.Errorf("kvserver logged no stats within %v of SIGUSR1", waitWithin)
 	}
 	var err error
 	num := func(k string) int64 {
@@ -130,28 +143,109 @@ func (s *server) sample() (sample, error) {
 	if err != nil {
 		return out, err
 	}
-	pid := s.cmd.Process.Pid
-	if out.rss, err = rss(pid); err != nil {
-		return out, err
-	}
-	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", s.cmd.Process.Pid))
 	out.fds = len(fds)
 	return out, err
 }
 
-// rss reads a process's resident set from /proc.
-func rss(pid int) (int64, error) {
+// memory is the server's memory at one moment, in bytes.
+type memory struct {
+	// anon is its anonymous resident memory (RssAnon): the value pool,
+	// the Go heap and stacks, anything it maps. Unlike VmRSS it leaves
+	// out the pages of the binary, which page-cache pressure from other
+	// processes evicts and a later fault brings back.
+	anon int64
+	// retained is Go heap memory that is free but still resident
+	// (HeapIdle - HeapReleased): the runtime's scavenger returns it to
+	// the system at a pace of its own, so it says when a collection
+	// happened, not what the server holds.
+	retained int64
+	// rss is VmRSS, for the report.
+	rss int64
+}
+
+// held is what the server holds: its anonymous resident memory less the
+// freed heap the runtime has yet to return.
+func (m memory) held() int64 { return m.anon - m.retained }
+
+// memory reads the server's resident memory from /proc and what of it
+// its Go runtime holds free from its metrics.
+func (s *server) memory() (memory, error) {
+	var m memory
+	st, err := procStatus(s.cmd.Process.Pid, "RssAnon", "VmRSS")
+	if err != nil {
+		return m, err
+	}
+	m.anon, m.rss = st[0], st[1]
+	rt, err := scrape(s.metrics, "go_memstats_heap_idle_bytes", "go_memstats_heap_released_bytes")
+	if err != nil {
+		return m, err
+	}
+	m.retained = int64(rt[0] - rt[1])
+	return m, nil
+}
+
+// procStatus reads the named kB figures of a process's /proc status, in
+// bytes.
+func procStatus(pid int, names ...string) ([]int64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+	out := make([]int64, len(names))
+	found := 0
+	for line := range strings.SplitSeq(string(b), "\n") {
+		name, v, _ := strings.Cut(line, ":")
+		if i := slices.Index(names, name); i >= 0 {
 			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10, err
+			if err != nil {
+				return nil, fmt.Errorf("/proc/%d/status: %s: %w", pid, name, err)
+			}
+			out[i] = kb << 10
+			found++
 		}
 	}
-	return 0, fmt.Errorf("/proc/%d/status has no VmRSS", pid)
+	if found != len(names) {
+		return nil, fmt.Errorf("/proc/%d/status lacks one of %q", pid, names)
+	}
+	return out, nil
+}
+
+// scrape reads the named unlabelled figures from a Prometheus text
+// endpoint. Each scrape has a connection of its own, closed after it, so
+// none lingers in the server's open files.
+func scrape(url string, names ...string) ([]float64, error) {
+	c := &http.Client{Timeout: waitWithin, Transport: &http.Transport{DisableKeepAlives: true}}
+	resp, err := c.Get(url)
+	if err != nil {
+		return nil, fmt.Errorf("kvserver metrics: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("kvserver metrics: %s", resp.Status)
+	}
+	out := make([]float64, len(names))
+	found := 0
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) != 2 {
+			continue
+		}
+		if i := slices.Index(names, f[0]); i >= 0 {
+			if out[i], err = strconv.ParseFloat(f[1], 64); err != nil {
+				return nil, fmt.Errorf("kvserver metrics: %s: %w", f[0], err)
+			}
+			found++
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("kvserver metrics: %w", err)
+	}
+	if found != len(names) {
+		return nil, fmt.Errorf("kvserver metrics at %s lack one of %q", url, names)
+	}
+	return out, nil
 }
 
 // stop and resume pause the whole server process.

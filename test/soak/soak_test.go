@@ -2,6 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -44,12 +49,11 @@ func TestWriterCatchesDamage(t *testing.T) {
 	}
 	led := newLedger(1, 1, dial)
 	w := led.writers[0]
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() { time.Sleep(300 * time.Millisecond); cancel() }()
-	led.start(ctx)
+	w.limit = 2000 // a count, not a time: the same run on any host
+	led.start(context.Background())
 	led.wg.Wait()
-	if w.f.Ops == 0 || w.f.Lost+w.f.Wrong+w.f.Torn+w.f.Failed != 0 {
-		t.Fatalf("undisturbed writer: %+v, want operations and no findings", w.f)
+	if w.f.Ops != w.limit || w.f.Lost+w.f.Wrong+w.f.Torn+w.f.Failed != 0 {
+		t.Fatalf("undisturbed writer: %+v, want %d operations and no findings", w.f, w.limit)
 	}
 	// Make sure keys 0-2 hold values, then damage them from outside.
 	bg := context.Background()
@@ -101,13 +105,36 @@ func TestWriterCatchesDamage(t *testing.T) {
 	}
 }
 
+// TestWriterStopIsNoFailure: a dial that fails because the run is ending
+// is not a failure; one that fails while the run goes on is.
+func TestWriterStopIsNoFailure(t *testing.T) {
+	for _, refusals := range []int64{0, 1, 3} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var dials int64
+		led := newLedger(1, 1, func(ctx context.Context) (*rdmakv.Client, error) {
+			if dials++; dials <= refusals {
+				return nil, errors.New("refused")
+			}
+			cancel() // the run ends while this dial is under way
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
+		led.start(ctx)
+		led.wg.Wait()
+		if f := led.writers[0].f; f.Failed != refusals || f.Ops != 0 {
+			t.Errorf("%d dials refused, then one cut off by the end of the run: %d failed, %d operations; want %d failed",
+				refusals, f.Failed, f.Ops, refusals)
+		}
+	}
+}
+
 // TestFailures: a report with every figure in bounds passes; each figure
 // out of bounds is named.
 func TestFailures(t *testing.T) {
 	good := func() *report {
 		r := &report{
 			start: sample{fds: 10, goroutines: 8}, end: sample{fds: 10, goroutines: 8},
-			warm: sample{rss: 100 << 20}, settled: sample{rss: 105 << 20},
+			warm: sample{mem: memory{anon: 110 << 20, retained: 10 << 20}}, settled: sample{mem: memory{anon: 125 << 20, retained: 20 << 20}},
 		}
 		for range loaderSpecs {
 			r.loaders = append(r.loaders, loaderTally{Runs: 3, Errors: map[string]int64{"not_found": 5}})
@@ -126,7 +153,7 @@ func TestFailures(t *testing.T) {
 	}{
 		"fd leak":        {func(r *report) { r.end.fds = 11 }, "open files leaked: 10 before the load, 11 after"},
 		"goroutine leak": {func(r *report) { r.end.goroutines = 9 }, "goroutines leaked"},
-		"rss growth":     {func(r *report) { r.settled.rss = 111 << 20 }, "RSS grew from 100.0 MiB after warm-up to 111.0 MiB"},
+		"memory growth":  {func(r *report) { r.settled.mem.retained = 14 << 20 }, "memory held grew from 100.0 MiB after warm-up to 111.0 MiB"},
 		"pool left":      {func(r *report) { r.cleaned.poolUsed = 4096 }, "still holds 0 keys and 4096 pool bytes"},
 		"lost value":     {func(r *report) { r.ledger.Lost = 1 }, "writers found 1 lost"},
 		"loader timeout": {func(r *report) { r.loaders[0].Errors["timeout"] = 2 }, "kvbench eager: 2 timeout errors"},
@@ -152,5 +179,43 @@ func TestDialTally(t *testing.T) {
 	wg.Wait()
 	if n, s := d.n.Load(), time.Duration(d.slowest.Load()); n != 50 || s != 49*time.Millisecond {
 		t.Fatalf("50 connects of 0..49 ms: tally %d, slowest %v", n, s)
+	}
+}
+
+// TestScrape reads unlabelled figures, in Prometheus's float notation,
+// from a metrics page and names the one it lacks.
+func TestScrape(t *testing.T) {
+	page := `# HELP go_memstats_heap_idle_bytes Number of heap bytes waiting to be used.
+# TYPE go_memstats_heap_idle_bytes gauge
+go_memstats_heap_idle_bytes 4.42368e+06
+go_memstats_heap_inuse_bytes 3.538944e+06
+rdmakv_requests_total{op="get",protocol="eager"} 7
+go_memstats_heap_released_bytes 4.194304e+06
+`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, page) }))
+	defer srv.Close()
+	got, err := scrape(srv.URL, "go_memstats_heap_idle_bytes", "go_memstats_heap_released_bytes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != 4423680 || got[1] != 4194304 {
+		t.Fatalf("scrape = %v, want [4423680 4194304]", got)
+	}
+	if _, err := scrape(srv.URL, "go_memstats_heap_idle_bytes", "go_memstats_stack_sys_bytes"); err == nil || !strings.Contains(err.Error(), "go_memstats_stack_sys_bytes") {
+		t.Fatalf("a figure the page lacks: error %v, want one naming it", err)
+	}
+}
+
+// TestProcStatus reads this process's own resident figures.
+func TestProcStatus(t *testing.T) {
+	got, err := procStatus(os.Getpid(), "RssAnon", "VmRSS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0] <= 0 || got[1] < got[0] {
+		t.Fatalf("RssAnon %d, VmRSS %d: want 0 < RssAnon <= VmRSS", got[0], got[1])
+	}
+	if _, err := procStatus(os.Getpid(), "RssAnon", "NoSuchLine"); err == nil {
+		t.Fatal("a line /proc/self/status lacks: no error")
 	}
 }
