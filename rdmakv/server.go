@@ -174,40 +174,49 @@ func (s *Server) reaper() {
 	tick := max(s.cfg.Lease/4, 5*time.Millisecond)
 	t := time.NewTicker(tick)
 	defer t.Stop()
-	var conns []*sconn
-	var expired []*lease
+	var r reaping
 	for {
 		select {
 		case <-s.stop:
 			return
 		case now := <-t.C:
-			conns = conns[:0]
-			s.connMu.Lock()
-			for c := range s.conns {
-				conns = append(conns, c)
-			}
-			s.connMu.Unlock()
-			for _, c := range conns {
-				expired = c.expired(now, expired[:0])
-				s.expiries.Add(uint64(len(expired)))
-				for _, l := range expired {
-					// Revoke waits for an access still moving bytes
-					// through the window (a READ to a client that
-					// stopped reading), so one stuck lease must not
-					// hold up every other expiry.
-					s.background(func() {
-						if l.peerInv {
-							// The client may still invalidate this window
-							// itself; invalidating a window twice is an
-							// error that kills the connection (and crashes
-							// rxe on some kernels), so end the connection
-							// first: its QP then takes no more packets.
-							c.fault("lease %d ran out with a window the client was to close still open", l.token)
-						}
-						c.end(l)
-					})
+			s.reap(now, &r)
+		}
+	}
+}
+
+// reaping is the reaper's scratch, reused from one pass to the next.
+type reaping struct {
+	conns   []*sconn
+	expired []*lease
+}
+
+// reap ends the leases past their deadline at now.
+func (s *Server) reap(now time.Time, r *reaping) {
+	r.conns = r.conns[:0]
+	s.connMu.Lock()
+	for c := range s.conns {
+		r.conns = append(r.conns, c)
+	}
+	s.connMu.Unlock()
+	for _, c := range r.conns {
+		r.expired = c.expired(now, r.expired[:0])
+		s.expiries.Add(uint64(len(r.expired)))
+		for _, l := range r.expired {
+			// Revoke waits for an access still moving bytes through the
+			// window (a READ to a client that stopped reading), so one
+			// stuck lease must not hold up every other expiry.
+			s.background(func() {
+				if l.peerInv {
+					// The client may still invalidate this window itself;
+					// invalidating a window twice is an error that kills
+					// the connection (and crashes rxe on some kernels), so
+					// end the connection first: its QP then takes no more
+					// packets.
+					c.fault("lease %d ran out with a window the client was to close still open", l.token)
 				}
-			}
+				c.end(l)
+			})
 		}
 	}
 }

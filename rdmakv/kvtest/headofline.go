@@ -1,194 +1,295 @@
 package kvtest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"slices"
+	"os"
+	"runtime"
+	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/kvbench/kvbench/internal/testutil"
 	"github.com/kvbench/kvbench/rdmakv"
-	"github.com/kvbench/kvbench/rdmakv/wire"
 )
 
-// Head-of-line case parameters. Victims issue GETs on a fixed schedule and
-// each latency runs from the op's scheduled start, so a stall counts once
-// for every op it delays, not once per victim.
+// Head-of-line case parameters. Nothing here is a measure of time: the
+// case's waits are hang guards, and holTrickle only paces.
 const (
-	holVictims  = 8
-	holInterval = 20 * time.Millisecond
-	holBaseline = 2 * time.Second
+	holVictims = 8
+	// holRounds is how many rounds of GETs, one per victim each, must go
+	// through in a row while the server is stuck on the peer. Many: a
+	// server that serves others behind a stuck peer still serves them
+	// until its goroutine that is to block on the peer runs, and that
+	// goroutine may first wait for a processor (after a system call) or
+	// for a lock the victims' replies take too. Every round, and the
+	// yield after it, gives it turns: with a lock held across sends, 3
+	// rounds let such a server through about one attempt in 60, 16 in
+	// none of 240. Yet 17 rounds are far inside the server's 2 s stall
+	// bound, even on a loaded host.
+	holRounds = 16
+	// holAttempts bounds the attempts that prove nothing because the
+	// server's own stall bound (2 s on both transports) ran out first.
 	holAttempts = 3
-	// holFloodEvery paces the stuck peer's GETs.
-	holFloodEvery = 4 * time.Millisecond
-	// holFloor is the p99 below which a difference is scheduler noise on
-	// a two-core machine, or in an emulated guest; a stall behind the
-	// stuck peer lasts seconds.
-	holFloor = 20 * time.Millisecond
+	// holHeld is how many receive buffers the stuck peer has, as many as
+	// rawHelloBody declares: the replies it takes before it stalls.
+	holHeld = 16
+	// holWindows is how many windows the first flood opens and releases:
+	// far fewer than the binds a verbs connection may have queued (its
+	// send depth), past which the server would refuse a window and the
+	// release of the token it did not issue would get the peer dropped
+	// before the victims had their rounds.
+	holWindows = 32
+	// holTrickle paces the requests a stuck peer sends after its flood,
+	// only so that it learns of its drop.
+	holTrickle = 10 * time.Millisecond
+	// holProbeID is the request id of the question asked after the stall.
+	holProbeID = 1 << 30
 )
 
 // testHeadOfLine: a peer that stops taking its replies (it never frees a
 // receive buffer, so the server's sends to it stall: RNR on verbs, a full
-// socket on TCP) costs the other clients nothing. Eight clients GET on a
-// schedule, alone and then while the stuck peer keeps sending requests;
-// their p99 must stay within 2x. The stuck peer is dropped, with a log line naming
-// it. A schedule that misses by noise is measured again, up to
-// holAttempts times; a stall misses every time. With windows the stuck
-// peer's requests make the server open and close windows (rendezvous GETs
-// and releases it never closes itself), whose binds and invalidations
-// queue on verbs behind the replies the peer is not taking.
+// socket on TCP) costs the other clients nothing, and is dropped with a
+// log line naming it. Nothing is timed. The peer sends more GETs than its
+// transport can hold the replies of, and eight victims GET in rounds
+// until holRounds rounds in a row have gone through while the server was
+// stuck on the peer (holCase.stuck). The peer then takes its replies
+// again and asks one more question: the answer proves the server had not
+// dropped it, so those rounds did not wait for a drop. (The peer's own
+// view that it is still connected would prove nothing: it learns of a
+// drop late, from a failed send or read.) A server that serves others
+// behind a stuck peer serves those rounds only once it has dropped the
+// peer, and the question goes unanswered. If the server drops the peer
+// first anyway (a host slower than its 2 s stall bound for a few rounds),
+// the attempt proves nothing and is run again. Last the peer stops taking
+// its replies for good and floods again until it is dropped. With windows
+// the peer's requests make the server open and close windows (rendezvous
+// GETs and releases it never closes itself), whose binds and
+// invalidations queue on verbs behind the replies the peer is not taking.
 func testHeadOfLine(t *testing.T, env Env, windows bool) {
+	h := newHolCase(t, env, windows)
+	for i := 1; i <= holAttempts; i++ {
+		if h.attempt(i) {
+			return
+		}
+	}
+	t.Fatalf("in %d attempts the server dropped the stuck peer before the victims had done %d rounds of GETs "+
+		"while it was stuck: they were served only once it was gone (head-of-line blocking), "+
+		"or %d rounds took longer than the server lets a peer stall each time", holAttempts, holRounds, holRounds)
+}
+
+// holCase is the head-of-line case's server, victims and bookkeeping.
+type holCase struct {
+	t        *testing.T
+	s        *rdmakv.Server
+	logs     *testutil.Buffer
+	env      Env
+	victims  []*rdmakv.Client
+	key, val []byte // what the victims GET
+	flood    []byte // what the stuck peer GETs
+	maxEager int
+	windows  bool
+	n        int   // requests in the stuck peer's first flood
+	gets     int64 // GETs among them
+	// others counts the GETs the server answered to anyone but the
+	// current stuck peer: the count when it said HELLO plus the
+	// victims' since.
+	others uint64
+}
+
+func newHolCase(t *testing.T, env Env, windows bool) *holCase {
 	cfg := serverConfig(env)
 	logs := captureLogs(&cfg)
 	s := startServer(t, cfg)
-	key, val := []byte("hol"), pattern(64, 7)
-	victims := dialN(t, env, s.Addr(), holVictims)
-	mustSet(t, victims[0], key, val)
-	flood := []byte("hol-flood")
-	mustSet(t, victims[0], flood, pattern(holReplySize(env), 3)) // inline for the stuck peer
-	for attempt := 1; ; attempt++ {
-		base := schedule(t, victims, key, val, nil)
-		stuck := rawHello(t, env, s.Addr(), cfg.MaxEager, uint32(cfg.MaxEager))
-		stuck.hold = true
-		loaded := schedule(t, victims, key, val, func() { floodUntilDropped(stuck, flood, uint32(cfg.MaxEager), windows) })
-		t.Logf("attempt %d: victims' GET p99 %v alone, %v beside the stuck peer (%d and %d ops)",
-			attempt, base.p99, loaded.p99, base.n, loaded.n)
-		if err := stuck.waitClosed(10 * time.Second); err != nil {
-			t.Fatalf("the stuck peer: %v", err)
+	h := &holCase{t: t, s: s, logs: logs, env: env, key: []byte("hol"), val: pattern(64, 7),
+		flood: []byte("hol-flood"), maxEager: cfg.MaxEager, windows: windows}
+	h.victims = dialN(t, env, s.Addr(), holVictims)
+	mustSet(t, h.victims[0], h.key, h.val)
+	mustSet(t, h.victims[0], h.flood, pattern(holReplySize(env), 3)) // inline for the stuck peer
+	h.n = holFloodCount(env, cfg)
+	h.gets = int64(h.n)
+	if windows {
+		h.gets -= holWindows // the releases, which get no reply
+	}
+	return h
+}
+
+// attempt runs the case with a fresh stuck peer. It reports false when
+// the server dropped the peer before the question after the victims'
+// rounds: their progress may then have waited on the drop.
+func (h *holCase) attempt(i int) bool {
+	p := dialHolPeer(h.t, h.env, h.s.Addr(), h.maxEager)
+	h.others = servedGets(h.s)
+	p.hold()
+	flooded := p.flood(h.n, h.flood, uint32(h.maxEager), h.windows, false)
+	answered := h.roundsWhileStuck(p)
+	if !p.survived(h.t, h.flood, uint32(h.maxEager)) {
+		h.t.Logf("attempt %d: the server dropped the stuck peer (%d of its %d GETs answered) "+
+			"before the victims' rounds were over; that proves nothing", i, answered, p.asked.Load())
+		h.expectDropLogged(p)
+		return false
+	}
+	h.t.Logf("attempt %d: %d rounds of %d victims' GETs went through while the server's replies to the stuck peer "+
+		"stood still at %d of its %d GETs, %d of them not taken; the peer was still connected after",
+		i, holRounds, holVictims, answered, p.asked.Load(), answered-holHeld)
+	select {
+	case <-flooded:
+	case <-time.After(20 * time.Second):
+		h.t.Fatalf("the stuck peer, taking its replies again, could not send the rest of its %d requests "+
+			"within 20s (hang guard)", h.n)
+	}
+	h.dropped(p)
+	return true
+}
+
+// roundsWhileStuck runs rounds of victims' GETs until holRounds in a row
+// have gone through with the server's count of replies to p unchanged and
+// that count showing the server stuck on p, or until p is gone. It
+// returns the count.
+func (h *holCase) roundsWhileStuck(p *holPeer) int64 {
+	last, asked, streak := h.peerGets(), p.asked.Load(), 0
+	for deadline := time.Now().Add(time.Minute); ; {
+		if time.Now().After(deadline) {
+			h.t.Fatalf("the server neither stood still on the stuck peer (%d of its %d GETs answered) nor dropped it "+
+				"in a minute of victims' rounds (hang guard)", last, p.asked.Load())
 		}
-		// The server logs once it has torn the connection down, which
-		// may be after the peer saw it close.
-		line := logLine(logs.String(), stuck.conn.LocalAddr())
-		for wait := time.Now().Add(10 * time.Second); line == "" && time.Now().Before(wait); {
-			time.Sleep(10 * time.Millisecond)
-			line = logLine(logs.String(), stuck.conn.LocalAddr())
+		h.round()
+		now := h.peerGets()
+		if now != last {
+			last, asked, streak = now, p.asked.Load(), 0
+			continue
 		}
-		if line == "" {
-			t.Fatalf("no log line names the dropped peer %s:\n%s", stuck.conn.LocalAddr(), logs.String())
-		}
-		t.Logf("server: %s", line)
-		if loaded.p99 <= 2*max(base.p99, holFloor) {
-			return
-		}
-		if attempt == holAttempts {
-			t.Fatalf("victims' GET p99 beside a stuck peer was %v, more than 2x the %v alone (floor %v), in %d attempts",
-				loaded.p99, base.p99, holFloor, holAttempts)
+		streak++
+		if streak >= holRounds && (p.isClosed() || h.stuck(last, asked)) {
+			return last
 		}
 	}
 }
 
-type holResult struct {
-	p99 time.Duration
-	n   int
+// stuck reports whether answered, a count of replies to the stuck peer
+// that stood still through the rounds after the peer had sent asked GETs,
+// shows the server stuck on it: past the holHeld replies the peer took,
+// and either behind what the peer sent (TCP: the flood outgrows the
+// socket buffers, so the server is blocked writing to the peer and reads
+// no more of its requests) or caught up with the whole flood (verbs: its
+// sends never block, and the replies the peer does not take queue behind
+// RNR, in the send ring and then the backlog).
+func (h *holCase) stuck(answered, asked int64) bool {
+	return answered > holHeld && (answered < asked || answered == h.gets)
 }
 
-// schedule runs the victims' GETs every holInterval each, for
-// holBaseline and, when during is not nil, for as long as during runs,
-// which starts with them.
-func schedule(t *testing.T, victims []*rdmakv.Client, key, val []byte, during func()) holResult {
-	t.Helper()
-	stop := make(chan struct{})
-	go func() {
-		defer close(stop)
-		atLeast := time.After(holBaseline)
-		if during != nil {
-			during()
-		}
-		<-atLeast
-	}()
-	lat := make([][]time.Duration, len(victims))
-	errs := make(chan error, len(victims))
-	var wg sync.WaitGroup
-	for i, c := range victims {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var err error
-			lat[i], err = victimLoop(c, key, val, stop)
-			errs <- err
-		}()
+// peerGets is how many GETs of the current stuck peer the server has
+// answered, or begun to: it counts a reply before it sends it.
+func (h *holCase) peerGets() int64 { return int64(servedGets(h.s) - h.others) }
+
+func servedGets(s *rdmakv.Server) uint64 {
+	c := s.Counters()
+	return c.Requests[rdmakv.OpGet][rdmakv.Eager] + c.Requests[rdmakv.OpGet][rdmakv.Rendezvous]
+}
+
+// round has every victim GET key once, all at once, and checks the bytes.
+func (h *holCase) round() {
+	errs := make(chan error, len(h.victims))
+	for _, c := range h.victims {
+		go func() { errs <- victimGet(c, h.key, h.val) }()
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
+	for range h.victims {
+		if err := <-errs; err != nil {
+			h.t.Fatal(err)
+		}
+	}
+	h.others += uint64(len(h.victims))
+	// Let a runnable goroutine of the server, such as the one serving
+	// the stuck peer, run before the next round rather than wait behind
+	// the victims' hand-offs.
+	runtime.Gosched()
+}
+
+func victimGet(c *rdmakv.Client, key, val []byte) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second) // hang guard
+	defer cancel()
+	v, err := c.Get(ctx, key)
+	if err != nil {
+		return fmt.Errorf("victim GET of %q beside the stuck peer: %w", key, err)
+	}
+	defer v.Release()
+	if msg := diffBytes(v.Bytes(), val); msg != "" {
+		return fmt.Errorf("victim GET of %q beside the stuck peer: %s", key, msg)
+	}
+	return nil
+}
+
+// dropped makes p stop taking its replies for good and floods the server
+// as before, until it drops p with a log line naming it. The releases go
+// on from the tokens the first flood released; should a verbs server
+// refuse a window, the release of a token it did not issue gets p dropped
+// too.
+func (h *holCase) dropped(p *holPeer) {
+	p.hold()
+	p.flood(h.n, h.flood, uint32(h.maxEager), h.windows, true)
+	if err := p.waitClosed(20 * time.Second); err != nil {
+		h.t.Fatalf("the stuck peer, taking nothing again and flooding: %v (hang guard)", err)
+	}
+	h.expectDropLogged(p)
+}
+
+// expectDropLogged waits for the server's log line naming p: it logs once
+// it has torn the connection down, which may be after p saw it close.
+func (h *holCase) expectDropLogged(p *holPeer) {
+	addr := p.conn.LocalAddr()
+	line := logLine(h.logs.String(), addr)
+	for wait := time.Now().Add(10 * time.Second); line == "" && time.Now().Before(wait); { // hang guard
+		time.Sleep(10 * time.Millisecond)
+		line = logLine(h.logs.String(), addr)
+	}
+	if line == "" {
+		h.t.Fatalf("no log line names the dropped peer %s:\n%s", addr, h.logs.String())
+	}
+	h.t.Logf("server: %s", line)
+}
+
+// holFloodCount is how many requests the stuck peer's first flood sends:
+// more than its transport can hold the replies of for a peer that takes
+// none, so the server is left with replies it cannot deliver. On TCP that
+// is past what both socket buffers can grow to, nothing here setting
+// their sizes; on verbs past the send ring (a reply per server receive
+// buffer), the rest queueing in the connection's backlog (4 MiB, far
+// above these thousand small replies).
+func holFloodCount(env Env, cfg rdmakv.ServerConfig) int {
+	if env.Transport != rdmakv.TransportTCP {
+		return holHeld + 4*cmp.Or(cfg.RecvDepth, rdmakv.DefaultRecvDepth)
+	}
+	return holHeld + (tcpBuffersMax()+1<<20)/holReplySize(env) + 1 // 1 MiB for the stream buffers
+}
+
+// tcpBuffersMax is the most a TCP connection's sending and receiving
+// socket buffers can grow to (the maxima of net.ipv4.tcp_wmem and
+// tcp_rmem), or 64 MiB where those cannot be read.
+func tcpBuffersMax() int {
+	total := 0
+	for _, f := range []string{"/proc/sys/net/ipv4/tcp_wmem", "/proc/sys/net/ipv4/tcp_rmem"} {
+		b, err := os.ReadFile(f)
+		fields := strings.Fields(string(b))
+		if err != nil || len(fields) != 3 {
+			return 64 << 20
+		}
+		n, err := strconv.Atoi(fields[2])
 		if err != nil {
-			t.Fatal(err)
+			return 64 << 20
 		}
+		total += n
 	}
-	all := slices.Concat(lat...)
-	slices.Sort(all)
-	return holResult{p99: all[(len(all)*99)/100], n: len(all)}
-}
-
-// victimLoop GETs key every holInterval until stop, returning each GET's
-// latency from its scheduled start.
-func victimLoop(c *rdmakv.Client, key, val []byte, stop <-chan struct{}) ([]time.Duration, error) {
-	var out []time.Duration
-	start := time.Now()
-	for i := 0; ; i++ {
-		due := start.Add(time.Duration(i) * holInterval)
-		select {
-		case <-stop:
-			return out, nil
-		case <-time.After(time.Until(due)):
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		v, err := c.Get(ctx, key)
-		cancel()
-		if err != nil {
-			return out, fmt.Errorf("victim GET: %w", err)
-		}
-		same := string(v.Bytes()) == string(val)
-		v.Release()
-		if !same {
-			return out, fmt.Errorf("victim GET returned wrong bytes")
-		}
-		out = append(out, time.Since(due))
-	}
-}
-
-// floodUntilDropped sends GETs of key, one every holFloodEvery, until the
-// server drops r. aux is the inline size r accepts. With windows two in
-// three requests are instead a GET of the value by rendezvous (threshold
-// 1) and a release of the lease token the server issued for it (1, 2,
-// ...) that leaves the window for the server to close. Once the server
-// has more binds queued than it allows it answers a GET with an error and
-// no token, and the peer's release of that token gets it dropped too.
-func floodUntilDropped(r *rawClient, key []byte, aux uint32, windows bool) {
-	var hb [wire.MaxHeaderSize]byte
-	tick := time.NewTicker(holFloodEvery)
-	defer tick.Stop()
-	token := uint32(0)
-	for i := uint32(0); ; i++ {
-		h := wire.Header{Type: wire.Get, ReqID: 1000 + i, KeyLen: uint16(len(key)), Aux: aux}
-		k := key
-		switch {
-		case windows && i%3 == 1:
-			h.Aux = 1
-		case windows && i%3 == 2:
-			token++
-			h, k = wire.Header{Type: wire.GetRelease, ReqID: 1000 + i, Token: token}, nil
-		}
-		n := h.Encode(hb[:])
-		if r.conn.Send(hb[:n], k, nil) != nil {
-			return
-		}
-		select {
-		case <-r.closed:
-			return
-		case <-tick.C:
-		}
-	}
+	return total
 }
 
 // holReplySize is the size of the value the stuck peer asks for. On TCP
-// the kernel's socket buffers (tens of megabytes on loopback) must fill
-// before the server sees the peer stuck, which takes large replies; on
-// verbs the send ring fills by count (a few hundred replies) whatever
-// their size, and small ones keep the flood from loading an emulated
-// guest, where moving a megabyte a second slows every client.
+// the kernel's socket buffers must fill before the server is stuck on the
+// peer, which takes large replies; on verbs the send ring fills by count
+// (a few hundred replies) whatever their size, and small ones keep the
+// flood from loading an emulated guest, where moving a megabyte a second
+// slows every client.
 func holReplySize(env Env) int {
 	if env.Transport == rdmakv.TransportTCP {
 		return 16000

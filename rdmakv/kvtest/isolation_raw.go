@@ -3,6 +3,7 @@ package kvtest
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/kvbench/kvbench/rdmakv/wire"
 )
@@ -16,6 +17,7 @@ func testRendezvousGetIsolationRaw(t *testing.T, env Env) {
 	cfg := serverConfig(env)
 	cfg.PoolSize = 4 << 20 // small, so churn would reuse a freed slot
 	cfg.MaxValue = 1 << 20
+	cfg.Lease = time.Hour // the READ comes after the churn, however slow the host
 	s, c := startWithClient(t, env, cfg)
 	const n = 256 << 10
 	key := []byte("held-open")

@@ -13,9 +13,9 @@ import (
 	"github.com/kvbench/kvbench/rdmakv/wire"
 )
 
-// lateServer answers some requests only after lateDelay, long after the
-// client's timeout, and everything else at once. It records what the
-// client sends back about the late answers.
+// lateServer answers some requests only once the test lets it, after the
+// client's request has timed out, and everything else at once. It records
+// what the client sends back about the late answers.
 type lateServer struct {
 	ln     transport.Listener
 	region transport.Region
@@ -25,13 +25,17 @@ type lateServer struct {
 	seen   map[string]bool   // keys of the late requests received
 	events chan struct{}     // poked on every record
 	stale  chan struct{}     // closed once the late inline reply is sent
+	// late holds each late reply until the test closes its key's channel.
+	late map[string]chan struct{}
 }
 
 const (
-	lateDelay  = time.Second
 	lateRdvTok = 77
 	lateSetTok = 88
 )
+
+// now lets a reply go at once.
+var now = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 type lateConn struct{ s *lateServer }
 
@@ -51,23 +55,23 @@ func (h lateConn) Deliver(c transport.Conn, m *transport.Message) {
 		s.seen[key] = true
 		s.mu.Unlock()
 	}
-	reply := func(d time.Duration, hd wire.Header, value []byte) {
+	reply := func(after <-chan struct{}, hd wire.Header, value []byte) {
 		hd.ReqID = f.ReqID
 		b := wire.AppendFrame(nil, hd, nil, value)
 		go func() {
-			time.Sleep(d)
+			<-after
 			c.Send(b, nil, nil)
 		}()
 	}
 	switch f.Type {
 	case wire.Hello:
-		reply(0, wire.Header{Type: wire.HelloReply}, fakeLimits(5000))
+		reply(now, wire.Header{Type: wire.HelloReply}, fakeLimits(5000))
 	case wire.Get:
 		switch key {
 		case "slow-inline":
 			b := wire.AppendFrame(nil, wire.Header{Type: wire.GetReplyInline, ReqID: f.ReqID}, nil, []byte("STALE"))
 			go func() {
-				time.Sleep(lateDelay)
+				<-s.late[key]
 				c.Send(b, nil, nil)
 				close(s.stale)
 			}()
@@ -81,15 +85,15 @@ func (h lateConn) Deliver(c transport.Conn, m *transport.Message) {
 			}()
 		case "slow-rdv":
 			rkey, _ := c.Grant(s.region, 0, 8192, transport.AccessRemoteRead)
-			reply(lateDelay, wire.Header{Type: wire.GetReplyRdv, Addr: s.region.Addr(), RKey: rkey, Length: 8192,
+			reply(s.late[key], wire.Header{Type: wire.GetReplyRdv, Addr: s.region.Addr(), RKey: rkey, Length: 8192,
 				Token: lateRdvTok, Aux: 5000}, nil)
 		default:
-			reply(0, wire.Header{Type: wire.GetReplyInline}, []byte("fresh:"+key))
+			reply(now, wire.Header{Type: wire.GetReplyInline}, []byte("fresh:"+key))
 		}
 	case wire.SetRdvReq:
 		if key == "slow-grant" {
 			rkey, _ := c.Grant(s.region, 0, int(f.Length), transport.AccessRemoteWrite)
-			reply(lateDelay, wire.Header{Type: wire.SetRdvGrant, Addr: s.region.Addr(), RKey: rkey, Length: f.Length,
+			reply(s.late[key], wire.Header{Type: wire.SetRdvGrant, Addr: s.region.Addr(), RKey: rkey, Length: f.Length,
 				Token: lateSetTok, Aux: 5000}, nil)
 		}
 	case wire.GetRelease:
@@ -149,7 +153,8 @@ func (s *lateServer) waitFor(cond func() bool) bool {
 // (GET_RELEASE for a read window, a cancelling SET_FIN for a write grant),
 // and the connection must stay usable, as WithTimeout documents.
 func testLateReplies(t *testing.T, env Env) {
-	s := &lateServer{fins: map[uint32]uint64{}, rels: map[uint32]bool{}, seen: map[string]bool{}, events: make(chan struct{}, 1), stale: make(chan struct{})}
+	s := &lateServer{fins: map[uint32]uint64{}, rels: map[uint32]bool{}, seen: map[string]bool{}, events: make(chan struct{}, 1), stale: make(chan struct{}),
+		late: map[string]chan struct{}{"slow-inline": make(chan struct{}), "slow-rdv": make(chan struct{}), "slow-grant": make(chan struct{})}}
 	s.ln, s.region = listenFake(t, env, func(transport.Conn) transport.Handler { return lateConn{s} })
 
 	// Depth 1: every request reuses the one slot, the worst case for
@@ -173,8 +178,8 @@ func testLateReplies(t *testing.T, env Env) {
 		}
 		v.Release()
 	}
-	// timeOut makes a request whose reply comes late time out, and repeats
-	// it until the server has it: a context that runs out before the
+	// timeOut makes a request whose reply comes late time out, repeating
+	// it until the server has it, and then lets the late reply go: a context that runs out before the
 	// request goes out (a stall on a loaded machine) sends nothing, and
 	// then no late reply would ever come ("hold" would wait for it
 	// forever). A fast Get behind each try is a fence: the server handles
@@ -187,10 +192,11 @@ func testLateReplies(t *testing.T, env Env) {
 				t.Fatalf("%s: %d requests with a 100ms context deadline all timed out before they were sent", key, try)
 			}
 			if err := do(short()); !errors.Is(err, rdmakv.ErrTimeout) {
-				t.Fatalf("%s whose reply comes %v late, context deadline 100ms: %v, want ErrTimeout", key, lateDelay, err)
+				t.Fatalf("%s whose reply comes after it gave up, context deadline 100ms: %v, want ErrTimeout", key, err)
 			}
 			get("fence-" + key + "-" + itoa(try))
 		}
+		close(s.late[key])
 	}
 	getLate := func(ctx context.Context, key string) error {
 		v, err := c.Get(ctx, []byte(key))

@@ -87,11 +87,14 @@ func testVanishingClient(t *testing.T, env Env) {
 			}
 			// Half the payload lands; uncommitted data is invisible.
 			copy(r.region.Bytes(), pattern(n, 50))
-			if err := r.conn.Write(r.region, 0, n/2, g.Addr, g.RKey); err != nil {
-				t.Fatalf("WRITE into the granted window: %v", err)
+			wrote := r.conn.Write(r.region, 0, n/2, g.Addr, g.RKey)
+			if wrote != nil && s.Counters().LeaseExpiries == 0 {
+				t.Fatalf("WRITE into the granted window, whose lease has not run out: %v", wrote)
 			}
 			mustGetEqual(t, c, key, old)
-			if vanish {
+			if wrote != nil {
+				t.Logf("the lease ran out before the first WRITE (a slow host); the window was closed, as a vanished client's")
+			} else if vanish {
 				r.conn.Close()
 			} else {
 				// While the grant is open it pins pool space. This is only

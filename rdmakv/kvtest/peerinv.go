@@ -18,6 +18,7 @@ import (
 // out ends the connection rather than risk a second close.
 func testPeerInvalidate(t *testing.T, env Env) {
 	cfg := leaseConfig(env)
+	cfg.Lease = 5 * time.Second // the closes by message come first, on a slow guest too
 	s, c := startWithClient(t, env, cfg)
 	key := []byte("peer-inv")
 	val := pattern(leaseSlot, 7)
