@@ -25,7 +25,7 @@ check_run() {
 
 rm -rf e2e
 log "verbs device tests"
-./verbs.test -test.v -test.count=1 -test.timeout=240s || die "verbs.test"
+./verbs.test -test.v -test.count=1 -test.timeout=480s || die "verbs.test"
 
 log "kvbench doctor lists the Soft-RoCE device and finds nothing that stops a run"
 mkdir -p e2e

@@ -16,7 +16,7 @@ GO ?= go
 VMDIR ?= $(CURDIR)/.rdma-vm
 RDMA_VM_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 RDMA_VM_FLAGS ?=
-RDMA_VM_TIMEOUT ?= 720
+RDMA_VM_TIMEOUT ?= 1500
 # Guest memory: the conformance suite's clients each register a 64 MiB
 # staging region (pinned by rxe), so 1G can run out under Concurrency.
 RDMA_VM_MEM ?= 4G
