@@ -98,6 +98,8 @@ func Listen(cfg ServerConfig) (*Server, error) {
 		BusyIdle:   cfg.BusyIdle,
 		Device:     cfg.Device,
 		OpTimeout:  cfg.Lease,
+
+		StallTimeout: cfg.StallTimeout,
 	}
 	err = withNetwork(cfg.Transport, s.log, func(n transport.Network) (Info, error) {
 		addr := cfg.Listen

@@ -58,7 +58,7 @@ func (s *Server) accept(c transport.Conn) transport.Handler {
 		shed.refuse(RefusedHandshakeShed)
 		// Not on this goroutine: a verbs Close may wait for a connection
 		// manager event, which this goroutine (verbs) delivers.
-		s.background(func() { shed.turnAway(slog.LevelInfo, "shedding handshake", reason) })
+		s.background(func() { shed.turnAway(slog.LevelInfo, "shedding handshake", reason, nil) })
 	}
 	return sc
 }
@@ -142,10 +142,10 @@ func (s *Server) admit(sc *sconn, reqID uint32) bool {
 	s.connMu.Unlock()
 	if !ok {
 		sc.refuse(RefusedMaxConns)
-		// Said before the reset, so the client knows not to try again.
-		sc.send(wire.Header{Type: wire.HelloReply, Status: wire.ConnLimit, ReqID: reqID}, nil, nil)
+		// CONN_LIMIT before the reset, so the client does not try again.
 		sc.turnAway(slog.LevelWarn, "refusing connection",
-			fmt.Sprintf("%d connections open past HELLO, the most MaxConns allows", n))
+			fmt.Sprintf("%d connections open past HELLO, the most MaxConns allows", n),
+			func() { sc.send(wire.Header{Type: wire.HelloReply, Status: wire.ConnLimit, ReqID: reqID}, nil, nil) })
 		return false
 	}
 	s.accepted.Add(1)

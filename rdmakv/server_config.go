@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/kvbench/kvbench/rdmakv/transport"
 	"github.com/kvbench/kvbench/rdmakv/wire"
 )
 
@@ -26,6 +27,9 @@ const (
 	// the server's resources without saying HELLO.
 	DefaultHandshakeTimeout = 5 * time.Second
 	DefaultMaxConns         = 1024
+	// DefaultStallTimeout is how long a client may leave its replies
+	// untaken before it is dropped.
+	DefaultStallTimeout = transport.DefaultStallTimeout
 	// DefaultMaxHandshakes is room enough for many clients connecting at
 	// once, each past HELLO within a round trip or two, while a peer that
 	// opens sockets and says nothing holds at most this many.
@@ -89,6 +93,11 @@ type ServerConfig struct {
 	// HandshakeTimeout is how long a new connection may take to send
 	// HELLO; one that has not by then is dropped with a log line.
 	HandshakeTimeout time.Duration
+	// StallTimeout is how long a client may leave its replies untaken
+	// (its receive queue full, its socket unread) before it is dropped
+	// with a log line, freeing what it holds; other clients are served
+	// meanwhile. Zero means DefaultStallTimeout.
+	StallTimeout time.Duration
 	// MaxConns bounds the connections served at once, those past HELLO.
 	// One more is answered CONN_LIMIT when its HELLO arrives and reset,
 	// with a log line, and its client's Dial fails saying so.
@@ -141,6 +150,9 @@ func (c ServerConfig) withDefaults() ServerConfig {
 	}
 	if c.HandshakeTimeout == 0 {
 		c.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if c.StallTimeout == 0 {
+		c.StallTimeout = DefaultStallTimeout
 	}
 	if c.MaxConns == 0 {
 		c.MaxConns = DefaultMaxConns
@@ -197,6 +209,9 @@ func (c ServerConfig) Validate() error {
 	}
 	if c.HandshakeTimeout < time.Millisecond {
 		bad("handshake timeout %v: must be at least 1ms", c.HandshakeTimeout)
+	}
+	if c.StallTimeout < time.Millisecond {
+		bad("stall timeout %v: must be at least 1ms", c.StallTimeout)
 	}
 	if c.MaxConns < 1 || c.MaxConns > 1<<20 {
 		bad("max conns %d: must be between 1 and %d", c.MaxConns, 1<<20)

@@ -74,10 +74,15 @@ func (sc *sconn) fault(format string, a ...any) {
 }
 
 // turnAway closes a connection admission has no room for, with one log
-// line at level saying why: unlike fault, the peer did nothing wrong.
-func (sc *sconn) turnAway(level slog.Level, msg, reason string) {
+// line at level saying why (unlike fault, the peer did nothing wrong) and,
+// where there is one, a word to the peer (said after the log line, so
+// that a peer told why finds it in the log).
+func (sc *sconn) turnAway(level slog.Level, msg, reason string, say func()) {
 	if sc.faulted.CompareAndSwap(false, true) {
 		sc.s.log.Log(context.Background(), level, "rdmakv: "+msg, "remote", sc.c.RemoteAddr(), "reason", reason)
+	}
+	if say != nil {
+		say()
 	}
 	if r, ok := sc.c.(transport.Resetter); ok {
 		r.Reset()

@@ -19,14 +19,14 @@ import (
 // flags holds the command line as typed; sizes stay strings so one
 // validation pass can report every bad value.
 type flags struct {
-	listen, transport, device    string
-	poolSize, maxEager, maxValue string
-	maxGrant                     string
-	maxKey, recvDepth, maxConns  int
-	maxHandshakes                int
-	lease, busyIdle, handshake   time.Duration
-	poll, logLevel, authFile     string
-	metrics                      string
+	listen, transport, device         string
+	poolSize, maxEager, maxValue      string
+	maxGrant                          string
+	maxKey, recvDepth, maxConns       int
+	maxHandshakes                     int
+	lease, busyIdle, handshake, stall time.Duration
+	poll, logLevel, authFile          string
+	metrics                           string
 }
 
 func newCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -78,6 +78,7 @@ line of what it holds: connections, keys, pool bytes in use, goroutines.`,
 	fl.StringVar(&f.poll, "poll", "event", "completion polling: event or busy")
 	fl.DurationVar(&f.busyIdle, "busy-idle", 0, "with --poll busy, sleep until the next request after this long with none (0: spin always)")
 	fl.DurationVar(&f.handshake, "handshake-timeout", rdmakv.DefaultHandshakeTimeout, "drop a connection that has not sent HELLO by then")
+	fl.DurationVar(&f.stall, "stall-timeout", rdmakv.DefaultStallTimeout, "drop a client that leaves its replies untaken this long")
 	fl.IntVar(&f.maxConns, "max-conns", rdmakv.DefaultMaxConns, "most connections served at once (past HELLO); one more is refused at its HELLO")
 	fl.IntVar(&f.maxHandshakes, "max-handshakes", rdmakv.DefaultMaxHandshakes, "most connections waiting for HELLO; past it the one waiting longest is closed, so newcomers get in")
 	fl.StringVar(&f.authFile, "auth-file", "", "file holding a shared secret (16+ bytes, mode 600) that clients must prove they know before they are served")
@@ -120,6 +121,7 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 		Device:        f.device,
 
 		HandshakeTimeout: f.handshake,
+		StallTimeout:     f.stall,
 		MaxConns:         f.maxConns,
 		MaxHandshakes:    f.maxHandshakes,
 	}
@@ -143,6 +145,7 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 	positive(&errs, "recv-depth", &cfg.RecvDepth)
 	positive(&errs, "lease", &cfg.Lease)
 	positive(&errs, "handshake-timeout", &cfg.HandshakeTimeout)
+	positive(&errs, "stall-timeout", &cfg.StallTimeout)
 	positive(&errs, "max-conns", &cfg.MaxConns)
 	positive(&errs, "max-handshakes", &cfg.MaxHandshakes)
 	if f.busyIdle < 0 {

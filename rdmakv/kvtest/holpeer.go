@@ -15,9 +15,8 @@ import (
 // holPeer is the head-of-line case's stuck peer: a raw client that stops
 // taking its replies, keeping every receive buffer the transport hands it
 // so that the server's sends to it stall (RNR on verbs, a full socket on
-// TCP), and that can take them again. rawClient's hold is for good; this
-// one lets the case ask the server a question after the stall, whose
-// answer proves the server had not dropped the peer.
+// TCP), and that can take them again (on Close, so that its transport
+// can tear down).
 type holPeer struct {
 	conn   transport.Conn
 	closed chan struct{}
@@ -137,16 +136,6 @@ func (p *holPeer) ask(t *testing.T, h wire.Header, key, value []byte) (wire.Head
 		t.Fatalf("stuck peer: no reply to %s (req id %d) within 20s (hang guard)", h.Type, h.ReqID)
 	}
 	panic("unreachable")
-}
-
-// survived makes p take its replies again and asks the server one more
-// question on it. An answer proves the server had not dropped p when it
-// read the question, which p sent after everything the case did before;
-// false means the server dropped p first.
-func (p *holPeer) survived(t *testing.T, key []byte, aux uint32) bool {
-	p.unhold()
-	_, err := p.ask(t, wire.Header{Type: wire.Get, ReqID: holProbeID, Aux: aux}, key, nil)
-	return err == nil
 }
 
 func (p *holPeer) isClosed() bool {

@@ -7,19 +7,18 @@ import (
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 
-// stallAfter is how long an accepted connection's peer may leave its
-// socket full, reading nothing of what is sent to it, before it is dropped.
-// Each connection has goroutines of its own, so a stuck peer holds up no
-// other; the bound frees what the stuck one holds.
-const stallAfter = 2 * time.Second
+// An accepted connection's peer may leave its socket full, reading
+// nothing of what is sent to it, for Config.StallTimeout before it is
+// dropped. Each connection has goroutines of its own, so a stuck peer
+// holds up no other; the bound frees what the stuck one holds.
 
-// stallChecks is how many times per stallAfter the watchdog looks.
+// stallChecks is how many times per StallTimeout the watchdog looks.
 const stallChecks = 4
 
 // watch drops accepted connections whose socket write has been stuck for
-// stallAfter, until the accept loop ends.
+// StallTimeout, until the accept loop ends.
 func (l *listener) watch() {
-	t := time.NewTicker(stallAfter / stallChecks)
+	t := time.NewTicker(l.cfg.StallTimeout / stallChecks)
 	defer t.Stop()
 	var stuck []*conn
 	for {
@@ -37,7 +36,7 @@ func (l *listener) watch() {
 		}
 		l.mu.Unlock()
 		for _, c := range stuck {
-			c.closeWith(fmt.Errorf("%w: peer read nothing for %v", transport.ErrTimeout, stallAfter), nil)
+			c.closeWith(fmt.Errorf("%w: peer read nothing for %v", transport.ErrTimeout, l.cfg.StallTimeout), nil)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package transport
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Defaults for Config fields left at zero, shared by every transport so
@@ -13,6 +14,8 @@ const (
 	DefaultSendDepth  = 64
 	// MaxMessageLimit bounds Config.MaxMessage.
 	MaxMessageLimit = 1 << 30
+	// DefaultStallTimeout is Config.StallTimeout's default.
+	DefaultStallTimeout = 2 * time.Second
 )
 
 // Check fills zero sizes with the defaults and reports every field out of
@@ -28,6 +31,9 @@ func (cfg Config) Check(prefix string, maxDepth int) (Config, error) {
 	if cfg.SendDepth == 0 {
 		cfg.SendDepth = DefaultSendDepth
 	}
+	if cfg.StallTimeout == 0 {
+		cfg.StallTimeout = DefaultStallTimeout
+	}
 	var errs []error
 	if cfg.MaxMessage < 0 || cfg.MaxMessage > MaxMessageLimit {
 		errs = append(errs, fmt.Errorf("%sMaxMessage %d out of range (1..%d)", prefix, cfg.MaxMessage, MaxMessageLimit))
@@ -40,6 +46,9 @@ func (cfg Config) Check(prefix string, maxDepth int) (Config, error) {
 	}
 	if cfg.OpTimeout < 0 {
 		errs = append(errs, fmt.Errorf("%sOpTimeout %v is negative", prefix, cfg.OpTimeout))
+	}
+	if cfg.StallTimeout < 0 {
+		errs = append(errs, fmt.Errorf("%sStallTimeout %v is negative", prefix, cfg.StallTimeout))
 	}
 	if cfg.BusyIdle < 0 {
 		errs = append(errs, fmt.Errorf("%sBusyIdle %v is negative", prefix, cfg.BusyIdle))

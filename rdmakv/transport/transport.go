@@ -211,6 +211,11 @@ type Config struct {
 	Device string
 	// OpTimeout bounds a single one-sided operation; 0 means no bound.
 	OpTimeout time.Duration
+	// StallTimeout is how long a listener's connection may leave what is
+	// sent to it untaken (on verbs its receive queue empty, on tcp its
+	// socket unread) before it is dropped, which frees what it holds; 0
+	// means DefaultStallTimeout. Dialed connections ignore it.
+	StallTimeout time.Duration
 	// Blocking, on tcp, gives a dialed connection a blocking socket that
 	// the runtime's poller does not watch: a wait for the peer is a read
 	// in the kernel on the waiting goroutine's own thread, which the

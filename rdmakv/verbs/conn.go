@@ -23,10 +23,6 @@ const (
 	stateClosed
 )
 
-// serverSendStall is how long a server connection's peer may leave its
-// queued replies untaken before it is dropped; see drainBacklog.
-const serverSendStall = 2 * time.Second
-
 // scratchSize is the largest message sendBuf gathers outside the ring:
 // a HELLO reply with its limits or challenge, and the small replies of
 // eager traffic, where the device's inline limit allows.

@@ -257,15 +257,17 @@ func (l *listener) onRequest(ev *C.struct_kv_event) {
 	// on the receive poller; one that waits behind sends the peer is not
 	// taking must not hold it longer than a send would be held.
 	cfg := l.cfg
-	if cfg.OpTimeout <= 0 || cfg.OpTimeout > serverSendStall {
-		cfg.OpTimeout = serverSendStall
+	if cfg.OpTimeout <= 0 || cfg.OpTimeout > cfg.StallTimeout {
+		cfg.OpTimeout = cfg.StallTimeout
 	}
 	c, err := newConn(l.g, l.dev, cfg)
 	if err != nil {
 		reject(id)
 		return
 	}
-	c.sendStall, c.queueing = serverSendStall, true
+	// A peer may leave its queued replies untaken this long before it is
+	// dropped; see drainBacklog.
+	c.sendStall, c.queueing = cfg.StallTimeout, true
 	if err := c.createQP(id, l.srq); err != nil {
 		reject(id)
 		return
