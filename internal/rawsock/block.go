@@ -278,14 +278,17 @@ func (c *BlockConn) Read(p []byte) (int, error) {
 	}
 }
 
+// Write returns as soon as all of p is written: a Close that follows the
+// last byte out (the peer answered, hung up, and the reader closed the
+// connection) does not turn a write that happened into a failure.
 func (c *BlockConn) Write(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
 	done := 0
 	for {
 		if err := c.arm(&c.wd, &c.wt, syscall.SO_SNDTIMEO); err != nil {
 			return done, c.opErr("write", err)
-		}
-		if done == len(p) {
-			return done, nil
 		}
 		RaceWrote()
 		n, errno, err := c.wrc.do(c.rc, p[done:])
@@ -295,6 +298,8 @@ func (c *BlockConn) Write(p []byte) (int, error) {
 			return done, c.opErr("write", err)
 		case errno != 0 && (errno != syscall.EAGAIN || c.isClosed()):
 			return done, c.opErr("write", os.NewSyscallError("write", errno))
+		case done == len(p):
+			return done, nil
 		}
 		// Written in part, or the timeout ran out: go on until the deadline.
 	}
