@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/kvbench/kvbench/internal/hwcounters"
 	"github.com/kvbench/kvbench/internal/workload"
 )
 
@@ -79,8 +80,16 @@ type Config struct {
 	// process's CPU time is then both sides' and cannot be split, so the
 	// cells record it in process scope and have no server figure.
 	CPUProcess bool
+	// DeviceCounters, if set, reads the hardware counters of the RDMA
+	// device under the run's connections (Harness.DeviceCounters): each
+	// measure phase calls it just before its CPU clocks are read at the
+	// start and just after they are read at the end, so that neither the
+	// operations nor the CPU figures include it, and records what each
+	// counter grew by. Nil counters (tcp, no device) record nothing; an
+	// error costs the counters it names, and the first is logged.
+	DeviceCounters func() (hwcounters.Counters, error)
 	// Logger, if set, hears what a run fails to measure without failing
-	// (a CPU reading).
+	// (a CPU or counter reading).
 	Logger *slog.Logger
 	// Observer, if set, hears about phases and progress.
 	Observer Observer

@@ -72,7 +72,7 @@ func (r *runner) readCPU(th, size int, end bool) cpuMark {
 	if m.clientOK = err == nil; m.clientOK {
 		m.client = c
 	} else {
-		r.cpuFailed(&r.clientCPUWarned, "client CPU time not measured", th, size, err)
+		r.readingFailed(&r.clientCPUWarned, "client CPU time not measured", th, size, err)
 	}
 	if end {
 		m.server, m.serverOK = r.serverCPU(th, size)
@@ -94,7 +94,7 @@ func (r *runner) serverCPU(th, size int) (CPUTime, bool) {
 		err = fmt.Errorf("negative CPU time (user %v, system %v)", user, sys)
 	}
 	if err != nil {
-		r.cpuFailed(&r.serverCPUWarned, "server CPU time not measured", th, size, err)
+		r.readingFailed(&r.serverCPUWarned, "server CPU time not measured", th, size, err)
 		return CPUTime{}, false
 	}
 	return CPUTime{user, sys}, true
@@ -125,7 +125,7 @@ func (r *runner) phaseCPU(start, end cpuMark, ops int64, th, size int) *PhaseCPU
 		d := end.server.sub(start.server)
 		if d.User < 0 || d.Sys < 0 {
 			// A restarted server counts from zero again.
-			r.cpuFailed(&r.serverCPUWarned, "server CPU time not measured", th, size,
+			r.readingFailed(&r.serverCPUWarned, "server CPU time not measured", th, size,
 				fmt.Errorf("its CPU time went back from %v to %v: was it restarted?", start.server, end.server))
 		} else {
 			p.Server = &d
@@ -134,9 +134,9 @@ func (r *runner) phaseCPU(start, end cpuMark, ops int64, th, size int) *PhaseCPU
 	return p
 }
 
-// cpuFailed logs a failed CPU reading the first time its side fails in
-// the run; the cells it costs simply have no figure for that side.
-func (r *runner) cpuFailed(warned *bool, msg string, th, size int, err error) {
+// readingFailed logs a failed CPU or counter reading the first time its
+// kind fails in the run; the cells it costs simply have no figure for it.
+func (r *runner) readingFailed(warned *bool, msg string, th, size int, err error) {
 	if *warned || r.cfg.Logger == nil {
 		return
 	}

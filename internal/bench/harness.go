@@ -42,6 +42,7 @@ type Harness struct {
 	host     results.Host
 	version  string // a baseline's, asked once
 	blocking bool   // TCP connections get blocking sockets (blockingSockets)
+	sysfs    string // where DeviceCounters finds devices: hwcounters.Root when empty (tests set it)
 
 	ctlMu sync.Mutex
 	ctl   *rdmakv.Client // the control connection of ServerCPU

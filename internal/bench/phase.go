@@ -5,6 +5,7 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/kvbench/kvbench/internal/hwcounters"
 	"github.com/kvbench/kvbench/internal/keygen"
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/workload"
@@ -23,10 +24,13 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	if st.Limit == 0 && st.LimitOps == 0 {
 		st.Limit = rampLen
 	}
-	// The CPU clocks are read before the epoch an open loop schedules
-	// from, so that a slow server answer delays no operation.
+	// The CPU clocks and device counters are read before the epoch an
+	// open loop schedules from, so that a slow server answer delays no
+	// operation.
 	var cpu0 cpuMark
+	var hw0 hwcounters.Counters
 	if measure {
+		hw0 = r.readCounters(th, size)
 		cpu0 = r.readCPU(th, size, false)
 	}
 	base := newEpochOn(r.cfg.clock)
@@ -45,11 +49,13 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 		return nil, nil
 	}
 	cpu1 := r.readCPU(th, size, true)
+	hw1 := r.readCounters(th, size)
 	end()
 	coll.end(base.t.Add(dur).UnixMilli())
 	ms := merge(ws, coll, Measurement{Threshold: th, ValueSize: size, Start: base.t, Duration: dur,
 		Load: r.cellLoad(pacer, precise), IssueDelay: issueDelay(ws)})
 	r.attachCPU(ms, cpu0, cpu1, th, size)
+	attachCounters(ms, hw0, hw1)
 	if mo, ok := r.cfg.Observer.(MeasureObserver); ok {
 		mo.Measured(ms)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,6 +43,10 @@ type Measurement struct {
 	// CPU is the measure phase's CPU time, shared by every Measurement of
 	// the phase; nil when this process's could not be read.
 	CPU *PhaseCPU
+	// HWCounters are what the RDMA device's counters grew by over the
+	// measure phase (Config.DeviceCounters), shared by every Measurement
+	// of the phase; nil when none were read.
+	HWCounters map[string]uint64
 }
 
 // Report is what a run measured.
@@ -97,8 +102,9 @@ type runner struct {
 	// syncFailed when a meeting itself failed.
 	agreed, syncFailed bool
 	// clientCPUWarned and serverCPUWarned are set once a failed CPU
-	// reading of that side has been logged.
-	clientCPUWarned, serverCPUWarned bool
+	// reading of that side has been logged, countersWarned once a failed
+	// counter reading has.
+	clientCPUWarned, serverCPUWarned, countersWarned bool
 }
 
 // keyGen returns worker id's key generator for a phase. Generators without
@@ -375,5 +381,6 @@ func (m *Measurement) Cell() (results.Cell, error) {
 	if m.CPU != nil {
 		c.CPU = m.CPU.cell()
 	}
+	c.HWCounters = maps.Clone(m.HWCounters) // each cell its own, as results.json reads back
 	return c, nil
 }

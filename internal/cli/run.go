@@ -162,7 +162,7 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	// An embedded server starts empty: verify then knows unwritten keys are
 	// absent; and its CPU time is the process's, not to be told apart.
 	cfg.Dialer, cfg.FreshServer, cfg.CPUProcess = h.Dialer(), h.Embedded != nil, h.Embedded != nil
-	cfg.ServerCPU = h.ServerCPU()
+	cfg.ServerCPU, cfg.DeviceCounters = h.ServerCPU(), h.DeviceCounters()
 	cfg.Logger = noticeLogger(stderr)
 	var ck *merge.Checkpoint
 	if world != nil {

@@ -228,7 +228,7 @@ func tuneHarness(ctx context.Context, w *workload.Workload, cfg tune.Config, std
 	}
 	bcfg := bench.FromWorkload(w)
 	bcfg.Codec, bcfg.Dialer, bcfg.CPUProcess = bench.Values{}, h.Dialer(), h.Embedded != nil
-	bcfg.ServerCPU, bcfg.Logger = h.ServerCPU(), noticeLogger(stderr)
+	bcfg.ServerCPU, bcfg.DeviceCounters, bcfg.Logger = h.ServerCPU(), h.DeviceCounters(), noticeLogger(stderr)
 	if err := checkServer(ctx, h, cfg.LimitCells(bcfg)); err != nil {
 		h.Close()
 		return nil, nil, err

@@ -18,11 +18,13 @@ type acc struct {
 	log       results.CellLog
 	intervals []*hdrhistogram.Histogram
 	cpu       cpuAcc
+	hw        hwAcc
 }
 
 // cells merges every cell any rank measured, in the first rank's order
 // with cells only later ranks have after, and warns about the CPU figures
-// it had to leave out (cpuAcc).
+// it had to leave out (cpuAcc) and the device counters it could not have
+// from every host (hwAcc).
 func cells(parts []Part) ([]results.CellLog, []string, error) {
 	var order []string
 	byName := map[string]*acc{}
@@ -33,6 +35,7 @@ func cells(parts []Part) ([]results.CellLog, []string, error) {
 				a = &acc{cell: c, phases: map[string]*hdrhistogram.Histogram{}}
 				a.cell.Count, a.cell.Errors, a.cell.ThroughputOps, a.cell.ThroughputBytes = 0, map[string]int64{}, 0, 0
 				a.cell.Load.Connections, a.cell.Phases, a.cell.IssueDelay, a.cell.CPU = 0, nil, nil, nil
+				a.cell.HWCounters = nil
 				byName[c.Name()] = a
 				order = append(order, c.Name())
 			}
@@ -44,7 +47,7 @@ func cells(parts []Part) ([]results.CellLog, []string, error) {
 	// Every rank of the job is here when check found none missing.
 	allRanks := len(parts) == parts[0].Run.Rank.Ranks
 	out := make([]results.CellLog, 0, len(order))
-	var uneven []string
+	var uneven, partialHW []string
 	var noServer bool
 	for _, name := range order {
 		a := byName[name]
@@ -54,13 +57,18 @@ func cells(parts []Part) ([]results.CellLog, []string, error) {
 		}
 		noServer = noServer || (cpu != nil && cpu.Server == nil && a.cpu.server != nil)
 		a.cell.CPU = cpu
+		hw, partial := a.hw.merged()
+		if partial {
+			partialHW = append(partialHW, name)
+		}
+		a.cell.HWCounters = hw
 		cl, err := a.finish()
 		if err != nil {
 			return nil, nil, err
 		}
 		out = append(out, cl)
 	}
-	return out, cpuWarnings(uneven, noServer), nil
+	return out, append(cpuWarnings(uneven, noServer), hwWarnings(partialHW)...), nil
 }
 
 // add takes in rank p's figures of the cell.
@@ -81,6 +89,7 @@ func (a *acc) add(p Part, c results.Cell) error {
 	a.cell.Load.Connections += c.Load.Connections
 	a.cell.IssueDelay = worst(a.cell.IssueDelay, c.IssueDelay)
 	a.cpu.add(c.CPU)
+	a.hw.add(p.Run, c)
 	for name, ph := range c.Phases {
 		ph, err := results.DecodeHistogram(ph.Histogram)
 		if err != nil {

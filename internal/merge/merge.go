@@ -2,7 +2,8 @@
 // generators (kvbench merge, and rank 0 of an MPI job) into one run:
 // histograms added exactly, counts and errors summed, throughput the sum
 // of the ranks', client CPU time summed and the server's the largest
-// rank's, and each rank's own figures kept beside the merged ones. It
+// rank's, RDMA device counters summed over hosts but not within one, and
+// each rank's own figures kept beside the merged ones. It
 // also holds what a rank of an MPI job sends rank 0 (EncodeRank, Gathered)
 // and keeps on its own disk until then (Checkpoint).
 package merge
@@ -30,7 +31,7 @@ type Part struct {
 // workload, the same number of ranks, each rank once. It returns the
 // merged run and its cells' interval logs, ready for results.WriteRun, and
 // warnings (missing ranks, measure windows that do not overlap, CPU
-// figures left out).
+// figures left out, hosts without device counters).
 func Runs(parts []Part) (*results.Run, []results.CellLog, []string, error) {
 	if len(parts) == 0 {
 		return nil, nil, nil, errors.New("nothing to merge")

@@ -211,6 +211,15 @@ type Cell struct {
 	// the run did not measure it: older results, or a platform without
 	// getrusage.
 	CPU *CellCPU `json:"cpu,omitempty"`
+	// HWCounters (verbs) are what each hardware counter of the client's
+	// RDMA device grew by over the cell's measure phase, by the name
+	// Linux gives it (hw_counters in sysfs: rxe's send_rnr_err,
+	// mlx5's out_of_buffer, ...), every counter the device has, zeros
+	// included. Like CPU they are the phase's, shared by its cells, and
+	// the whole device's: every connection on it counts, an embedded
+	// server's too. Absent when nothing was read: tcp, a host without
+	// the device or its sysfs, older results.
+	HWCounters map[string]uint64 `json:"hw_counters,omitempty"`
 }
 
 // PhaseNames are the names of an operation's phases in the order it

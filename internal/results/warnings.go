@@ -24,6 +24,9 @@ const (
 	// measured at other thresholds gave a very different median
 	// (SiblingWarnings).
 	WarnDisagreesAcrossThresholds = "disagrees_across_thresholds"
+	// WarnRNRRetransmit: the RDMA device counted RNR NAKs or
+	// retransmissions during the cell (RNRRetransmit).
+	WarnRNRRetransmit = "rnr_or_retransmit"
 )
 
 // P50MinRatio is how many times its fastest operation a cell's median may
@@ -37,8 +40,9 @@ const (
 const P50MinRatio = 3
 
 // CellWarnings are the warnings a cell earns on its own: Bimodal on its
-// histogram, P50FarAboveMin, and RateSwing over intervals, its interval
-// histograms (what its .hlog holds) of a phase that began at start.
+// histogram, P50FarAboveMin, RateSwing over intervals, its interval
+// histograms (what its .hlog holds) of a phase that began at start, and
+// RNRRetransmit on its device counters.
 func CellWarnings(c Cell, start time.Time, intervals []*hdrhistogram.Histogram) []Warning {
 	var out []Warning
 	if h, err := CellHistogram(c); err == nil {
@@ -50,6 +54,9 @@ func CellWarnings(c Cell, start time.Time, intervals []*hdrhistogram.Histogram) 
 		out = append(out, w)
 	}
 	if w, ok := RateSwing(c, start, intervals); ok {
+		out = append(out, w)
+	}
+	if w, ok := RNRRetransmit(c); ok {
 		out = append(out, w)
 	}
 	return out
