@@ -18,6 +18,9 @@
  *                            with --auth-file
  *   KVBENCH_TIMEOUT          how long one request may take, as a Go
  *                            duration ("10s", "250ms"; default 5s)
+ *   KVBENCH_TOS              the IP type-of-service byte of the traffic,
+ *                            DSCP << 2 | ECN ("104" or "0x68"): the RoCE
+ *                            traffic class on verbs (default 0)
  */
 #ifndef KV_H
 #define KV_H

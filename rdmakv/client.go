@@ -134,6 +134,7 @@ func dial(ctx context.Context, addr string, o options) (*Client, error) {
 		Device:     o.device,
 		OpTimeout:  o.timeout,
 		Blocking:   o.blocking,
+		TOS:        o.tos,
 	}
 	err := withNetwork(o.transport, c.log, func(n transport.Network) (Info, error) {
 		conn, err := n.Dial(ctx, addr, cfg, handler{c})

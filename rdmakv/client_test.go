@@ -283,9 +283,9 @@ func TestCloseIdempotent(t *testing.T) {
 
 func TestServerConfigValidate(t *testing.T) {
 	err := ServerConfig{Transport: "carrier-pigeon", PoolSize: 100, MaxKey: 70000, Lease: -1, BusyIdle: -1,
-		Listen: ":1", Local: true, HandshakeTimeout: -1, StallTimeout: -1, MaxConns: -1, MaxHandshakes: -1}.Validate()
+		Listen: ":1", Local: true, HandshakeTimeout: -1, StallTimeout: -1, MaxConns: -1, MaxHandshakes: -1, TOS: 256}.Validate()
 	for _, want := range []string{"transport", "pool size", "max key", "lease", "busy idle", `listen ":1" and local`,
-		"handshake timeout -1ns", "stall timeout -1ns", "max conns -1", "max handshakes -1"} {
+		"handshake timeout -1ns", "stall timeout -1ns", "max conns -1", "max handshakes -1", "tos 256"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate error %v does not mention %s", err, want)
 		}

@@ -38,6 +38,8 @@ type options struct {
 	trace func(context.Context, *Trace)
 	// blocking gives a TCP connection a blocking socket.
 	blocking bool
+	// tos is the traffic's IP type-of-service byte (transport.Config.TOS).
+	tos int
 }
 
 func defaultOptions() options {
@@ -85,6 +87,12 @@ func WithPoll(p Poll) Option { return func(o *options) { o.poll = p } }
 // hands the Ps of waiting threads to others and back, which costs more
 // than it saves. Verbs ignores it.
 func WithBlockingSocket(on bool) Option { return func(o *options) { o.blocking = on } }
+
+// WithTOS sets the IP type-of-service byte of the connection's traffic
+// (DSCP << 2 | ECN): the RoCE traffic class on verbs, which lossless
+// (PFC) and ECN fabrics map to their queues, and IP_TOS on tcp. The
+// default, 0, is class 0.
+func WithTOS(tos int) Option { return func(o *options) { o.tos = tos } }
 
 // WithDevice names the RDMA device (verbs only).
 func WithDevice(name string) Option { return func(o *options) { o.device = name } }
@@ -146,6 +154,9 @@ func (o *options) validate() error {
 	}
 	if o.auth != nil && len(o.auth) < MinSecretLen {
 		errs = append(errs, fmt.Errorf("auth secret of %d bytes: must be at least %d", len(o.auth), MinSecretLen))
+	}
+	if o.tos < 0 || o.tos > 255 {
+		errs = append(errs, fmt.Errorf("tos %d must be between 0 and 255", o.tos))
 	}
 	if o.poll != PollEvent && o.poll != PollBusy {
 		errs = append(errs, fmt.Errorf("poll %d: want event or busy", o.poll))

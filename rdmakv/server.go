@@ -100,6 +100,7 @@ func Listen(cfg ServerConfig) (*Server, error) {
 		OpTimeout:  cfg.Lease,
 
 		StallTimeout: cfg.StallTimeout,
+		TOS:          cfg.TOS,
 	}
 	err = withNetwork(cfg.Transport, s.log, func(n transport.Network) (Info, error) {
 		addr := cfg.Listen

@@ -84,6 +84,11 @@ type ServerConfig struct {
 	BusyIdle time.Duration
 	// Device names the RDMA device (verbs only).
 	Device string
+	// TOS is the IP type-of-service byte of the server's traffic
+	// (transport.Config.TOS): IP_TOS on tcp; on verbs the listening id's,
+	// which iWARP's connections take, while a RoCE connection runs in the
+	// class its client asked for.
+	TOS int
 	// MaxGrantBytes is each connection's share of the pool for
 	// uncommitted set grants: it may always hold that much, and more only
 	// while a quarter of the pool stays free for other connections; past
@@ -200,6 +205,9 @@ func (c ServerConfig) Validate() error {
 	}
 	if c.RecvDepth < 1 || c.RecvDepth > 1<<16 {
 		bad("recv depth %d: must be between 1 and 65536", c.RecvDepth)
+	}
+	if c.TOS < 0 || c.TOS > 255 {
+		bad("tos %d: must be between 0 and 255", c.TOS)
 	}
 	if c.Poll != PollEvent && c.Poll != PollBusy {
 		bad("poll %d: want event or busy", c.Poll)

@@ -30,3 +30,19 @@ func TestTransportNames(t *testing.T) {
 		t.Errorf("client default %q, server default %q: want both %q", d, (ServerConfig{}).withDefaults().Transport, DefaultTransport)
 	}
 }
+
+// A type of service outside a byte is refused by client and server alike.
+func TestTOSRange(t *testing.T) {
+	for _, tos := range []int{-1, 256} {
+		o := defaultOptions()
+		WithTOS(tos)(&o)
+		if err := o.validate(); err == nil || !strings.Contains(err.Error(), "tos") {
+			t.Errorf("client tos %d: %v", tos, err)
+		}
+	}
+	o := defaultOptions()
+	WithTOS(0xb8)(&o)
+	if err := o.validate(); err != nil {
+		t.Errorf("client tos 0xb8: %v", err)
+	}
+}

@@ -23,7 +23,7 @@ type flags struct {
 	poolSize, maxEager, maxValue      string
 	maxGrant                          string
 	maxKey, recvDepth, maxConns       int
-	maxHandshakes                     int
+	maxHandshakes, tos                int
 	lease, busyIdle, handshake, stall time.Duration
 	poll, logLevel, authFile          string
 	metrics                           string
@@ -82,6 +82,7 @@ line of what it holds: connections, keys, pool bytes in use, goroutines.`,
 	fl.IntVar(&f.maxConns, "max-conns", rdmakv.DefaultMaxConns, "most connections served at once (past HELLO); one more is refused at its HELLO")
 	fl.IntVar(&f.maxHandshakes, "max-handshakes", rdmakv.DefaultMaxHandshakes, "most connections waiting for HELLO; past it the one waiting longest is closed, so newcomers get in")
 	fl.StringVar(&f.authFile, "auth-file", "", "file holding a shared secret (16+ bytes, mode 600) that clients must prove they know before they are served")
+	fl.IntVar(&f.tos, "tos", 0, "IP type-of-service byte of the server's traffic, DSCP << 2 | ECN (IP_TOS on tcp; on RoCE a connection runs in its client's class)")
 	fl.StringVar(&f.device, "device", "", "RDMA device name (verbs; default: the one owning the listen address)")
 	fl.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fl.StringVar(&f.metrics, "metrics", "", "host:port to serve Prometheus metrics on at /metrics (default: none)")
@@ -119,6 +120,7 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 		RecvDepth:     f.recvDepth,
 		BusyIdle:      f.busyIdle,
 		Device:        f.device,
+		TOS:           f.tos,
 
 		HandshakeTimeout: f.handshake,
 		StallTimeout:     f.stall,
@@ -151,6 +153,10 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 	if f.busyIdle < 0 {
 		errs = append(errs, fmt.Errorf("--busy-idle %v: must not be negative", f.busyIdle))
 		cfg.BusyIdle = 0
+	}
+	if f.tos < 0 || f.tos > 255 {
+		errs = append(errs, fmt.Errorf("--tos %d: want a type-of-service byte, 0 to 255 (DSCP << 2 | ECN)", f.tos))
+		cfg.TOS = 0
 	}
 	if err := cfg.Validate(); err != nil {
 		errs = append(errs, err)

@@ -44,6 +44,8 @@ func TestCAPI(t *testing.T) {
 		{"threshold above the server's max eager", append(tcp, "KVBENCH_EAGER_THRESHOLD=1000000"), []string{plain, "-11"}},
 		{"unknown transport", []string{"KVBENCH_TRANSPORT=carrier-pigeon"}, []string{plain, "-1"}},
 		{"bad threshold", append(tcp, "KVBENCH_EAGER_THRESHOLD=lots"), []string{plain, "-1"}},
+		{"type of service", append(tcp, "KVBENCH_TOS=0x68"), []string{plain}},
+		{"bad type of service", append(tcp, "KVBENCH_TOS=256"), []string{plain, "-1"}},
 		{"secret", append(tcp, "KVBENCH_AUTH_FILE="+secretFile), []string{guarded}},
 		{"no secret", tcp, []string{guarded, "-10"}},
 	}

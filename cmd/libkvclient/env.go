@@ -51,6 +51,13 @@ func envOptions() ([]rdmakv.Option, time.Duration, error) {
 		timeout = d
 		opts = append(opts, rdmakv.WithTimeout(d))
 	}
+	if v := os.Getenv("KVBENCH_TOS"); v != "" {
+		n, err := strconv.ParseUint(v, 0, 8)
+		if err != nil {
+			return nil, 0, fmt.Errorf("KVBENCH_TOS=%q: want a type-of-service byte, 0 to 255 (DSCP << 2 | ECN, e.g. 104 or 0x68)", v)
+		}
+		opts = append(opts, rdmakv.WithTOS(int(n)))
+	}
 	if v := os.Getenv("KVBENCH_AUTH_FILE"); v != "" {
 		secret, err := rdmakv.ReadSecret(v)
 		if err != nil {

@@ -17,6 +17,8 @@ type EmbeddedConfig struct {
 	// Poll is the workload's target.poll; the server polls as the clients
 	// do (pollMode), busy with EmbeddedBusyIdle.
 	Poll string
+	// TOS is the server's IP type of service (rdmakv.ServerConfig.TOS).
+	TOS int
 	// Keys and KeySize are the key space; MaxValue the largest value size.
 	Keys     int
 	KeySize  int
@@ -89,6 +91,7 @@ func (c EmbeddedConfig) Plan(memTotal uint64) (rdmakv.ServerConfig, error) {
 		Logger:    c.Logger,
 
 		AuthSecret: c.AuthSecret,
+		TOS:        c.TOS,
 	}, nil
 }
 

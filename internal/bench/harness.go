@@ -73,6 +73,7 @@ func OpenHarness(c HarnessConfig) (*Harness, error) {
 		emb, err := StartEmbedded(EmbeddedConfig{
 			Transport: tr, Poll: w.Target.Poll, Keys: w.Keys.Count, KeySize: w.Keys.Size, MaxValue: c.MaxValue,
 			MaxThreshold: c.MaxThreshold, Workers: w.Load.Connections * w.Load.Depth, Logger: log, AuthSecret: secret,
+			TOS: w.Target.TOS,
 		}, c.Host.MemBytes)
 		if err != nil {
 			return nil, err
@@ -83,7 +84,7 @@ func OpenHarness(c HarnessConfig) (*Harness, error) {
 	s.Rdmakv = &RdmakvDialer{
 		Addr: addr, Transport: tr, Poll: w.Target.Poll, Timeout: time.Duration(w.Timeout), Depth: w.Load.Depth,
 		StagingSize: StagingSize(w.Load.Depth, w.Keys.Size+c.MaxValue), Logger: log, Auth: secret,
-		OpPhases: w.OpPhases, Blocking: s.blocking,
+		OpPhases: w.OpPhases, Blocking: s.blocking, TOS: w.Target.TOS,
 	}
 	return s, nil
 }

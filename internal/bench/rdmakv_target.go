@@ -75,6 +75,8 @@ type RdmakvDialer struct {
 	// Poll is the workload's target.poll ("busy", "event" or empty: busy
 	// where the transport can).
 	Poll string
+	// TOS is the connections' IP type of service (rdmakv.WithTOS).
+	TOS int
 	// Timeout bounds each operation (0: the client's default).
 	Timeout time.Duration
 	// Depth is the requests in flight per connection (workers sharing it).
@@ -116,7 +118,7 @@ func (d *RdmakvDialer) dial(ctx context.Context, threshold int) (*rdmakv.Client,
 	if d.info != nil {
 		tr = d.info.Transport
 	}
-	o := []rdmakv.Option{rdmakv.WithTransport(tr), rdmakv.WithEagerThreshold(threshold), rdmakv.WithPoll(pollMode(d.Poll))}
+	o := []rdmakv.Option{rdmakv.WithTransport(tr), rdmakv.WithEagerThreshold(threshold), rdmakv.WithPoll(pollMode(d.Poll)), rdmakv.WithTOS(d.TOS)}
 	if d.Timeout > 0 {
 		o = append(o, rdmakv.WithTimeout(d.Timeout))
 	}

@@ -477,6 +477,9 @@ func (c *BlockConn) CloseWrite() error {
 	return nil
 }
 
+// SyscallConn is the socket's, for options (syscall.Conn).
+func (c *BlockConn) SyscallConn() (syscall.RawConn, error) { return c.rc, nil }
+
 func (c *BlockConn) LocalAddr() net.Addr  { return c.la }
 func (c *BlockConn) RemoteAddr() net.Addr { return c.ra }
 

@@ -23,6 +23,9 @@ func (w *Workload) checkBaseline(c *checker) {
 	if t.Transport != rdmakv.TransportTCP && t.Transport != rdmakv.TransportAuto {
 		c.add("target.transport", "%q: %s speaks tcp only (want tcp or auto)", t.Transport, kind)
 	}
+	if t.TOS != 0 {
+		c.add("target.tos", "%d: kvbench sets the type of service of rdmakv's connections only (leave it out for %s)", t.TOS, kind)
+	}
 	if t.Poll != "" {
 		c.add("target.poll", "%q: polling modes are rdmakv's on verbs; %s has none (leave it out)", t.Poll, kind)
 	}

@@ -74,6 +74,8 @@ var OverrideFlags = []Override{
 		set: sets(func(w *Workload, v string) { w.Target.Poll = v }, "target.poll")},
 	{Flag: "auth-file", Help: "file holding the server's shared secret (default: the workload's target.auth_file); an embedded server requires it",
 		set: sets(func(w *Workload, v string) { w.Target.AuthFile = v }, "target.auth_file")},
+	{Flag: "tos", Help: "IP type-of-service byte of rdmakv's traffic, DSCP << 2 | ECN: the RoCE traffic class on verbs (default: the workload's target.tos, else 0)",
+		set: sets(func(w *Workload, v int) { w.Target.TOS = v }, "target.tos")},
 	{Flag: "warmup", Help: "unrecorded warmup before each measure phase, replacing the workload's phases.warmup (0: none)",
 		set: sets(func(w *Workload, v time.Duration) { w.Phases.Warmup = w.timedPhase("phases.warmup", v) },
 			"phases.warmup", "phases.warmup.duration")},

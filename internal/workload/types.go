@@ -82,6 +82,10 @@ type Target struct {
 	// --auth-file), relative to the working directory. The clients prove
 	// they know it when the server asks; an embedded server asks for it.
 	AuthFile string `yaml:"auth_file" json:"auth_file,omitempty"`
+	// TOS is the IP type-of-service byte of the clients' traffic (DSCP
+	// << 2 | ECN, 0 to 255): the RoCE traffic class on verbs, IP_TOS on
+	// tcp; an embedded server uses it too. 0, the default, is class 0.
+	TOS int `yaml:"tos" json:"tos,omitempty"`
 }
 
 // Baseline says whether the target is a store other than rdmakv: one

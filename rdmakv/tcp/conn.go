@@ -108,6 +108,9 @@ type conn struct {
 }
 
 func newConn(nc stream, cfg transport.Config, p *pd, ownsPD bool) (*conn, error) {
+	if err := setTOS(nc, cfg.TOS); err != nil {
+		return nil, err
+	}
 	recv, err := newRecvPool(cfg.RecvDepth, cfg.MaxMessage)
 	if err != nil {
 		return nil, err

@@ -53,6 +53,9 @@ func (cfg Config) Check(prefix string, maxDepth int) (Config, error) {
 	if cfg.BusyIdle < 0 {
 		errs = append(errs, fmt.Errorf("%sBusyIdle %v is negative", prefix, cfg.BusyIdle))
 	}
+	if cfg.TOS < 0 || cfg.TOS > 255 {
+		errs = append(errs, fmt.Errorf("%sTOS %d out of range (0..255)", prefix, cfg.TOS))
+	}
 	if cfg.Poll != PollEvent && cfg.Poll != PollBusy {
 		errs = append(errs, fmt.Errorf("%sunknown Poll mode %d", prefix, cfg.Poll))
 	}

@@ -225,6 +225,12 @@ type Config struct {
 	// threads to others and back.
 	// Other transports ignore it.
 	Blocking bool
+	// TOS is the IP type-of-service byte of the connection's traffic (DSCP
+	// in its top six bits, ECN in the low two): on verbs the RoCE traffic
+	// class (rdma_cm's RDMA_OPTION_ID_TOS), on tcp the socket's IP_TOS or
+	// IPV6_TCLASS. Zero leaves the default, class 0. On RoCE a connection
+	// runs in the class its client asked for.
+	TOS int
 }
 
 // Link is the RDMA device and port under a connection (verbs; empty on

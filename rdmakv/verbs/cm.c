@@ -48,7 +48,7 @@ int kv_cm_next(struct rdma_event_channel *ch, struct kv_event *ev)
 	return 0;
 }
 
-static socklen_t fill_addr(struct sockaddr_storage *ss, int family, const uint8_t *ip, int port)
+static socklen_t fill_addr(struct sockaddr_storage *ss, int family, const uint8_t *ip, int port, uint32_t scope)
 {
 	memset(ss, 0, sizeof(*ss));
 	if (family == AF_INET6) {
@@ -57,6 +57,7 @@ static socklen_t fill_addr(struct sockaddr_storage *ss, int family, const uint8_
 		s6->sin6_family = AF_INET6;
 		s6->sin6_port = htons(port);
 		memcpy(&s6->sin6_addr, ip, 16);
+		s6->sin6_scope_id = scope;
 		return sizeof(*s6);
 	}
 	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
@@ -67,21 +68,21 @@ static socklen_t fill_addr(struct sockaddr_storage *ss, int family, const uint8_
 	return sizeof(*s4);
 }
 
-int kv_resolve_addr(struct rdma_cm_id *id, int family, const uint8_t *ip, int port, int ms)
+int kv_resolve_addr(struct rdma_cm_id *id, int family, const uint8_t *ip, int port, uint32_t scope, int ms)
 {
 	struct sockaddr_storage ss;
 
-	fill_addr(&ss, family, ip, port);
+	fill_addr(&ss, family, ip, port, scope);
 	if (rdma_resolve_addr(id, NULL, (struct sockaddr *)&ss, ms))
 		return errno ? -errno : -EIO;
 	return 0;
 }
 
-int kv_bind_listen(struct rdma_cm_id *id, int family, const uint8_t *ip, int port, int backlog)
+int kv_bind_listen(struct rdma_cm_id *id, int family, const uint8_t *ip, int port, uint32_t scope, int backlog)
 {
 	struct sockaddr_storage ss;
 
-	fill_addr(&ss, family, ip, port);
+	fill_addr(&ss, family, ip, port, scope);
 	if (rdma_bind_addr(id, (struct sockaddr *)&ss))
 		return errno ? -errno : -EIO;
 	if (rdma_listen(id, backlog))
@@ -122,6 +123,49 @@ int kv_accept(struct rdma_cm_id *id, int rd_atom, int init_depth)
 	if (rdma_accept(id, &p))
 		return errno ? -errno : -EIO;
 	return 0;
+}
+
+/*
+ * kv_set_rnr_timer sets how long a peer whose SEND found no posted receive
+ * here waits before sending it again (the IB encoding: 12 is 0.64 ms, the
+ * value rc_pingpong uses). rdma_cm moves the QP to RTR with 0, which the
+ * encoding makes 655.36 ms, and offers no option for it; RTS to RTS may
+ * change it, so it is set once the connection is up.
+ */
+int kv_set_rnr_timer(struct ibv_qp *qp, int code)
+{
+	struct ibv_qp_attr a = { .min_rnr_timer = code };
+
+	return kv_neg(ibv_modify_qp(qp, &a, IBV_QP_MIN_RNR_TIMER));
+}
+
+/* kv_rnr_timer reads the QP's minimum RNR timer back, or returns -errno. */
+int kv_rnr_timer(struct ibv_qp *qp)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+	int ret = ibv_query_qp(qp, &a, IBV_QP_MIN_RNR_TIMER, &ia);
+
+	return ret ? kv_neg(ret) : a.min_rnr_timer;
+}
+
+/* kv_set_tos sets the id's IP type of service: on RoCE the traffic class
+ * of the route resolved after it, on iWARP the TCP connection's. */
+int kv_set_tos(struct rdma_cm_id *id, uint8_t tos)
+{
+	errno = 0;
+	if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof(tos)))
+		return KV_ERR(EIO);
+	return 0;
+}
+
+/* kv_route_tclass is the traffic class of the id's resolved route, or -1
+ * when it has no path record. */
+int kv_route_tclass(struct rdma_cm_id *id)
+{
+	if (!id->route.path_rec || !id->route.num_paths)
+		return -1;
+	return id->route.path_rec->traffic_class;
 }
 
 /* Best effort: older kernels lack the option and keep rdma_cm's default. */

@@ -84,6 +84,19 @@ func (m *cmChannel) createID() (*C.struct_rdma_cm_id, error) {
 
 func destroyID(id *C.struct_rdma_cm_id) { C.rdma_destroy_id(id) }
 
+// setTOS gives id the type of service asked for (transport.Config.TOS)
+// before it resolves its route, whose RoCE traffic class comes from it,
+// or listens. Zero leaves rdma_cm's default.
+func setTOS(id *C.struct_rdma_cm_id, tos int) error {
+	if tos == 0 {
+		return nil
+	}
+	if err := errno(C.kv_set_tos(id, C.uint8_t(tos))); err != nil {
+		return fmt.Errorf("set type of service %#x: %w", tos, err)
+	}
+	return nil
+}
+
 // resolveRoute starts route resolution for id, whose address is resolved.
 // rdma_resolve_route returns -1 and sets errno, where the kv_ wrappers
 // return -errno.

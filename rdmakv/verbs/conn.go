@@ -214,6 +214,23 @@ func (c *conn) createQP(id *C.struct_rdma_cm_id, srq *C.struct_ibv_srq) error {
 	return nil
 }
 
+// shortenRNR sets the QP's RNR timer (rnrTimer) once it is connected. A
+// provider that refuses leaves rdma_cm's, which costs time, not
+// correctness, so the connection goes on either way.
+func (c *conn) shortenRNR() {
+	C.kv_set_rnr_timer(c.qp, rnrTimer)
+}
+
+// routeTClass is the traffic class of the connection's route, -1 when
+// rdma_cm gave it no path record.
+func (c *conn) routeTClass() int { return int(C.kv_route_tclass(c.id)) }
+
+// rnrTimerNow reads the QP's RNR timer back from the provider.
+func (c *conn) rnrTimerNow() (int, error) {
+	r := C.kv_rnr_timer(c.qp)
+	return int(r), errno(r)
+}
+
 // describe fills the addresses and link info once connected.
 func (c *conn) describe() {
 	var buf [80]C.char

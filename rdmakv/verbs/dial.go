@@ -88,9 +88,12 @@ func dial(ctx context.Context, addr string, cfg transport.Config, h transport.Ha
 		return nil, err
 	}
 	undo.push(func() { destroyID(id) })
+	if err := setTOS(id, cfg.TOS); err != nil {
+		return nil, err
+	}
 
 	ms := C.int(min(max(time.Until(deadline), time.Millisecond), resolveTimeout) / time.Millisecond)
-	if err := errno(C.kv_resolve_addr(id, sa.family, &sa.ip[0], C.int(sa.port), ms)); err != nil {
+	if err := errno(C.kv_resolve_addr(id, sa.family, &sa.ip[0], C.int(sa.port), sa.scope, ms)); err != nil {
 		return nil, fmt.Errorf("resolve address: %w", err)
 	}
 	if err := awaitEvent(ctx, cm, C.RDMA_CM_EVENT_ADDR_RESOLVED); err != nil {
@@ -162,6 +165,7 @@ func dial(ctx context.Context, addr string, cfg transport.Config, h transport.Ha
 		return nil, ctx.Err()
 	}
 	cm.setDeadline(time.Time{})
+	c.shortenRNR()
 	c.describe()
 
 	c.cmDone = make(chan struct{})

@@ -89,7 +89,10 @@ func listen(addr string, cfg transport.Config, accept transport.AcceptFunc) (_ *
 		return nil, err
 	}
 	undo.push(func() { destroyID(l.id) })
-	if err := errno(C.kv_bind_listen(l.id, sa.family, &sa.ip[0], C.int(sa.port), listenBacklog)); err != nil {
+	if err := setTOS(l.id, cfg.TOS); err != nil {
+		return nil, err
+	}
+	if err := errno(C.kv_bind_listen(l.id, sa.family, &sa.ip[0], C.int(sa.port), sa.scope, listenBacklog)); err != nil {
 		return nil, fmt.Errorf("bind: %w", err)
 	}
 	ctx, err := listenDevice(l.id.verbs, cfg.Device, sa.host)
@@ -278,14 +281,17 @@ func (l *listener) onRequest(ev *C.struct_kv_event) {
 	l.mu.Unlock()
 	l.g.addConn(c)
 	C.kv_set_ack_timeout(id, ackTimeout)
-	rd := min(int(ev.initiator_depth), int(l.dev.d.max_qp_rd_atom), rdAtomMax)
-	init := min(int(ev.responder_resources), int(l.dev.d.max_qp_init_rd_atom), rdAtomMax)
+	// The event gives both from the recipient's side already: its
+	// responder_resources is the peer's initiator depth (rdma_get_cm_event(3)).
+	rd := min(int(ev.responder_resources), int(l.dev.d.max_qp_rd_atom), rdAtomMax)
+	init := min(int(ev.initiator_depth), int(l.dev.d.max_qp_init_rd_atom), rdAtomMax)
 	if err := errno(C.kv_accept(id, C.int(rd), C.int(init))); err != nil {
 		c.settle()
 		c.markReady()
 		c.shutdown(fmt.Errorf("verbs: accept: %w", err))
 		return
 	}
+	c.shortenRNR()
 	c.describe()
 	c.h = l.accept(c)
 	c.markReady()

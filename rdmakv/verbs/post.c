@@ -42,7 +42,7 @@ int kv_post_recvs(struct kv_rq *q, const uint32_t *idx, int n)
 		}
 		ret = q->srq ? ibv_post_srq_recv(q->srq, wr, &bad) : ibv_post_recv(q->qp, wr, &bad);
 		if (ret)
-			return -ret;
+			return kv_neg(ret);
 	}
 	return 0;
 }
@@ -78,7 +78,7 @@ int kv_send(struct ibv_qp *qp, uint64_t slot, uint32_t n, uint32_t lkey, int max
 	struct ibv_send_wr wr, *bad;
 
 	slot_send(&wr, &sge, slot, n, lkey, max_inline, signaled, inv_rkey, wr_id);
-	return -ibv_post_send(qp, &wr, &bad);
+	return kv_neg(ibv_post_send(qp, &wr, &bad));
 }
 
 int kv_post_rdma(struct ibv_qp *qp, int opcode, uint64_t laddr, uint32_t len, uint32_t lkey,
@@ -96,7 +96,7 @@ int kv_post_rdma(struct ibv_qp *qp, int opcode, uint64_t laddr, uint32_t len, ui
 
 	if (opcode == IBV_WR_RDMA_WRITE_WITH_IMM)
 		wr.imm_data = htonl(imm);
-	return -ibv_post_send(qp, &wr, &bad);
+	return kv_neg(ibv_post_send(qp, &wr, &bad));
 }
 
 /* kv_post_bind binds a type-2 window to this QP alone. */
@@ -119,7 +119,7 @@ int kv_post_bind(struct ibv_qp *qp, struct ibv_mw *mw, struct ibv_mr *mr, uint64
 		},
 	}, *bad;
 
-	return -ibv_post_send(qp, &wr, &bad);
+	return kv_neg(ibv_post_send(qp, &wr, &bad));
 }
 
 int kv_post_inv(struct ibv_qp *qp, uint32_t rkey, uint64_t wr_id)
@@ -131,7 +131,7 @@ int kv_post_inv(struct ibv_qp *qp, uint32_t rkey, uint64_t wr_id)
 		.invalidate_rkey = rkey,
 	}, *bad;
 
-	return -ibv_post_send(qp, &wr, &bad);
+	return kv_neg(ibv_post_send(qp, &wr, &bad));
 }
 
 /*
@@ -159,7 +159,7 @@ int kv_post_write_send_inv(struct ibv_qp *qp, uint64_t laddr, uint32_t len, uint
 	int ret;
 
 	slot_send(&send, &ssge, slot, n, slot_lkey, max_inline, signaled, rkey, send_wr_id);
-	ret = ibv_post_send(qp, &write, &bad);
+	ret = -kv_neg(ibv_post_send(qp, &write, &bad));
 	if (ret && bad == &send)
 		return ret;
 	return -ret;
@@ -178,5 +178,5 @@ int kv_post_drain(struct ibv_qp *qp, uint64_t wr_id)
 		.send_flags = IBV_SEND_SIGNALED,
 	}, *bad;
 
-	return -ibv_post_send(qp, &wr, &bad);
+	return kv_neg(ibv_post_send(qp, &wr, &bad));
 }

@@ -6,8 +6,6 @@
 #include <string.h>
 #include "verbs.h"
 
-#define KV_ERR(fallback) (errno ? -errno : -(fallback))
-
 int kv_cq_open(struct kv_dev *d, int cqe, int event, int nwc, struct kv_cq **out)
 {
 	struct kv_cq *c;
@@ -83,47 +81,77 @@ struct ibv_srq *kv_srq_open(struct kv_dev *d, int depth)
 }
 
 /*
- * kv_qp_open creates the RC QP on a cm id. Inline data is asked for first
- * and given up step by step: providers refuse sizes they cannot do rather
- * than clamp them.
+ * kv_inline_ladder asks create for a QP with want bytes of inline data,
+ * then for less, step by step down to none, until one is made: providers
+ * refuse sizes they cannot do rather than clamp them, and not always with
+ * EINVAL (bnxt_re returns NULL with errno untouched). Every failure steps
+ * down; errno is cleared before each call, so a NULL that sets none reads
+ * as EIO, not as a stale error. Returns 0 or the last failure's -errno.
  */
+int kv_inline_ladder(kv_qp_create_fn create, void *arg, struct ibv_qp_init_attr *a, int want,
+		     struct ibv_qp **out)
+{
+	static const int ladder[] = { 256, 192, 128, 96, 64, 32, 0 };
+	size_t i;
+	int ret = -EINVAL;
+
+	for (i = 0; i < sizeof(ladder) / sizeof(ladder[0]); i++) {
+		if (ladder[i] > want)
+			continue;
+		a->cap.max_inline_data = ladder[i];
+		errno = 0;
+		*out = create(arg, a);
+		if (*out)
+			return 0;
+		ret = KV_ERR(EIO);
+	}
+	return ret;
+}
+
+struct cm_create {
+	struct rdma_cm_id *id;
+	struct ibv_pd *pd;
+};
+
+static struct ibv_qp *cm_create_qp(void *arg, struct ibv_qp_init_attr *a)
+{
+	struct cm_create *c = arg;
+
+	return rdma_create_qp(c->id, c->pd, a) ? NULL : c->id->qp;
+}
+
+/* kv_qp_open creates the RC QP on a cm id, with as much inline data up to
+ * inline_want as the provider gives. */
 int kv_qp_open(struct rdma_cm_id *id, struct kv_dev *d, struct kv_cq *scq, struct kv_cq *rcq,
 	       struct ibv_srq *srq, int send_wr, int recv_wr, int inline_want, int *inline_got)
 {
-	static const int fallback[] = { 256, 128, 64, 0 };
-	size_t i;
+	struct cm_create c = { .id = id, .pd = d->pd };
+	struct ibv_qp_init_attr a = {
+		.send_cq = scq->cq,
+		.recv_cq = rcq->cq,
+		.srq = srq,
+		.qp_type = IBV_QPT_RC,
+		.sq_sig_all = 0,
+		.cap = {
+			.max_send_wr = send_wr,
+			.max_recv_wr = srq ? 0 : recv_wr,
+			.max_send_sge = 1,
+			.max_recv_sge = 2,
+		},
+	};
+	struct ibv_qp *qp;
+	int ret = kv_inline_ladder(cm_create_qp, &c, &a, inline_want, &qp);
 
-	for (i = 0; i < sizeof(fallback) / sizeof(fallback[0]); i++) {
-		struct ibv_qp_init_attr a = {
-			.send_cq = scq->cq,
-			.recv_cq = rcq->cq,
-			.srq = srq,
-			.qp_type = IBV_QPT_RC,
-			.sq_sig_all = 0,
-			.cap = {
-				.max_send_wr = send_wr,
-				.max_recv_wr = srq ? 0 : recv_wr,
-				.max_send_sge = 1,
-				.max_recv_sge = 2,
-				.max_inline_data = inline_want < fallback[i] ? inline_want : fallback[i],
-			},
-		};
-
-		if (!rdma_create_qp(id, d->pd, &a)) {
-			*inline_got = a.cap.max_inline_data;
-			return 0;
-		}
-		if (errno != EINVAL || a.cap.max_inline_data == 0)
-			return KV_ERR(EIO);
-	}
-	return -EINVAL;
+	if (!ret)
+		*inline_got = a.cap.max_inline_data;
+	return ret;
 }
 
 int kv_qp_error(struct ibv_qp *qp)
 {
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
 
-	return -ibv_modify_qp(qp, &a, IBV_QP_STATE);
+	return kv_neg(ibv_modify_qp(qp, &a, IBV_QP_STATE));
 }
 
 struct kv_rq *kv_rq_open(uint64_t base, uint64_t heads, uint32_t size, uint32_t lkey, int defer_max)

@@ -4,42 +4,37 @@
 #include <string.h>
 #include "verbs.h"
 
-#define KV_ERR(fallback) (errno ? -errno : -(fallback))
+static struct ibv_qp *probe_create_qp(void *pd, struct ibv_qp_init_attr *a)
+{
+	return ibv_create_qp(pd, a);
+}
 
 /*
- * max_inline asks a throwaway RC QP for inline data as kv_qp_open does,
- * 256 bytes first and less step by step, and returns what it got.
+ * max_inline asks a throwaway RC QP for inline data as kv_qp_open does
+ * (kv_inline_ladder) and returns what it got.
  */
 static int max_inline(struct ibv_context *ctx, struct ibv_pd *pd)
 {
-	static const int want[] = { 256, 128, 64 };
+	struct ibv_qp_init_attr a = {
+		.qp_type = IBV_QPT_RC,
+		.cap = {
+			.max_send_wr = 1,
+			.max_recv_wr = 1,
+			.max_send_sge = 1,
+			.max_recv_sge = 2,
+		},
+	};
+	struct ibv_qp *qp;
 	struct ibv_cq *cq;
-	size_t i;
 	int got = 0;
 
 	cq = ibv_create_cq(ctx, 4, NULL, NULL, 0);
 	if (!cq)
 		return 0;
-	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		struct ibv_qp_init_attr a = {
-			.send_cq = cq,
-			.recv_cq = cq,
-			.qp_type = IBV_QPT_RC,
-			.cap = {
-				.max_send_wr = 1,
-				.max_recv_wr = 1,
-				.max_send_sge = 1,
-				.max_recv_sge = 2,
-				.max_inline_data = want[i],
-			},
-		};
-		struct ibv_qp *qp = ibv_create_qp(pd, &a);
-
-		if (qp) {
-			got = a.cap.max_inline_data;
-			ibv_destroy_qp(qp);
-			break;
-		}
+	a.send_cq = a.recv_cq = cq;
+	if (!kv_inline_ladder(probe_create_qp, pd, &a, 256, &qp)) {
+		got = a.cap.max_inline_data;
+		ibv_destroy_qp(qp);
 	}
 	ibv_destroy_cq(cq);
 	return got;

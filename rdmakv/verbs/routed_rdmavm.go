@@ -37,7 +37,7 @@ func routedID(ctx context.Context, cm *cmChannel, addr string) (_ *C.struct_rdma
 		deadline = time.Now().Add(resolveTimeout)
 	}
 	cm.setDeadline(deadline)
-	if err := errno(C.kv_resolve_addr(id, sa.family, &sa.ip[0], C.int(sa.port), 2000)); err != nil {
+	if err := errno(C.kv_resolve_addr(id, sa.family, &sa.ip[0], C.int(sa.port), sa.scope, 2000)); err != nil {
 		return nil, fmt.Errorf("resolve address: %w", err)
 	}
 	if err := awaitEvent(ctx, cm, C.RDMA_CM_EVENT_ADDR_RESOLVED); err != nil {

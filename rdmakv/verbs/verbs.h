@@ -6,6 +6,7 @@
 #ifndef KV_VERBS_H
 #define KV_VERBS_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -143,6 +144,20 @@ struct kv_dev_info {
 	struct kv_port_info ports[KV_MAX_PORTS];
 };
 
+/* KV_ERR is -errno after a call that failed, or -fallback when the call
+ * left errno unset (the caller clears it first). */
+#define KV_ERR(fallback) (errno ? -errno : -(fallback))
+
+/*
+ * kv_neg makes a verbs return code a negative errno. The API returns a
+ * positive errno, but some providers' posts return a negative one (siw,
+ * qedr): taken as it is, that would read as success.
+ */
+static inline int kv_neg(int r)
+{
+	return r > 0 ? -r : r;
+}
+
 /* dev.c */
 int kv_device_count(void);
 int kv_dev_open(struct ibv_context *ctx, struct kv_dev **out);
@@ -157,18 +172,25 @@ int kv_devices_query(struct kv_dev_info **out);
 /* cm.c */
 struct rdma_event_channel *kv_channel_open(void);
 int kv_cm_next(struct rdma_event_channel *ch, struct kv_event *ev);
-int kv_resolve_addr(struct rdma_cm_id *id, int family, const uint8_t *ip, int port, int ms);
-int kv_bind_listen(struct rdma_cm_id *id, int family, const uint8_t *ip, int port, int backlog);
+int kv_resolve_addr(struct rdma_cm_id *id, int family, const uint8_t *ip, int port, uint32_t scope, int ms);
+int kv_bind_listen(struct rdma_cm_id *id, int family, const uint8_t *ip, int port, uint32_t scope, int backlog);
 int kv_local_port(struct rdma_cm_id *id);
 int kv_connect(struct rdma_cm_id *id, int rd_atom, int init_depth);
 int kv_accept(struct rdma_cm_id *id, int rd_atom, int init_depth);
 void kv_set_ack_timeout(struct rdma_cm_id *id, uint8_t t);
+int kv_set_tos(struct rdma_cm_id *id, uint8_t tos);
+int kv_route_tclass(struct rdma_cm_id *id);
+int kv_set_rnr_timer(struct ibv_qp *qp, int code);
+int kv_rnr_timer(struct ibv_qp *qp);
 int kv_addr_str(struct rdma_cm_id *id, int peer, char *buf, int len);
 
 /* qp.c */
 int kv_cq_open(struct kv_dev *d, int cqe, int event, int nwc, struct kv_cq **out);
 void kv_cq_close(struct kv_cq *c);
 struct ibv_srq *kv_srq_open(struct kv_dev *d, int depth);
+typedef struct ibv_qp *(*kv_qp_create_fn)(void *arg, struct ibv_qp_init_attr *a);
+int kv_inline_ladder(kv_qp_create_fn create, void *arg, struct ibv_qp_init_attr *a, int want,
+		     struct ibv_qp **out);
 int kv_qp_open(struct rdma_cm_id *id, struct kv_dev *d, struct kv_cq *scq, struct kv_cq *rcq,
 	       struct ibv_srq *srq, int send_wr, int recv_wr, int inline_want, int *inline_got);
 int kv_qp_error(struct ibv_qp *qp);
