@@ -47,6 +47,8 @@ int kv_dev_open(struct ibv_context *ctx, struct kv_dev **out)
 	d->max_cqe = attr.max_cqe;
 	d->max_qp_wr = attr.max_qp_wr;
 	d->max_srq_wr = attr.max_srq_wr;
+	d->max_srq = attr.max_srq;
+	d->transport = ctx->device->transport_type;
 	d->max_qp_rd_atom = attr.max_qp_rd_atom;
 	d->max_qp_init_rd_atom = attr.max_qp_init_rd_atom;
 	/*

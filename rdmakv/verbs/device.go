@@ -26,6 +26,7 @@ type device struct {
 	// mwByMR: the device bounds window accesses by the underlying MR only,
 	// so each window gets an MR of its own covering exactly its range.
 	mwByMR bool
+	caps   caps
 }
 
 var (
@@ -56,6 +57,8 @@ func acquireDevice(ctx *C.struct_ibv_context) (*device, error) {
 		fw:     C.GoString(&kd.fw[0]),
 		mw:     kd.mw_type2 != 0,
 		mwByMR: kd.mw_by_mr != 0,
+		caps: caps{name: C.GoString(&kd.name[0]), rc: kd.transport == C.IBV_TRANSPORT_IB || kd.transport == C.IBV_TRANSPORT_IWARP,
+			srq: kd.max_srq > 0 && kd.max_srq_wr > 0},
 	}
 	devices[ctx] = d
 	return d, nil

@@ -104,6 +104,9 @@ func dial(ctx context.Context, addr string, cfg transport.Config, h transport.Ha
 		return nil, err
 	}
 	undo.push(dev.release)
+	if err := dev.caps.dial(); err != nil {
+		return nil, err
+	}
 	if cfg.Device != "" && cfg.Device != dev.name {
 		return nil, fmt.Errorf("%s is reached through device %s, not the configured %s", sa.host, dev.name, cfg.Device)
 	}

@@ -103,6 +103,9 @@ func listen(addr string, cfg transport.Config, accept transport.AcceptFunc) (_ *
 		return nil, err
 	}
 	undo.push(l.dev.release)
+	if err := l.dev.caps.serve(); err != nil {
+		return nil, err
+	}
 
 	g := newGroup(l.dev)
 	g.final = l.final

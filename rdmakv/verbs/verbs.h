@@ -51,6 +51,8 @@ struct kv_dev {
 	int max_qp_init_rd_atom;
 	int mw_type2; /* type-2 memory windows allocate and bind */
 	int mw_by_mr; /* window bounds come only from the MR beneath (rxe) */
+	int transport; /* enum ibv_transport_type */
+	int max_srq;
 };
 
 /* kv_cq is a completion queue, its channel in event mode, and a wc batch. */
