@@ -27,6 +27,12 @@ func checkCapabilities(r *Report, devs []Device) {
 }
 
 func checkCaps(r *Report, name string, c Caps) {
+	if !c.RC {
+		r.add(secCaps, name+" queue pairs", Fail,
+			"no reliable connected queue pairs (the transport is neither InfiniBand, RoCE nor iWARP, as on EFA): rdmakv's verbs transport cannot use it",
+			"use --transport tcp")
+		return
+	}
 	switch {
 	case c.Windows:
 		r.add(secCaps, name+" memory windows", OK, "type-2 windows: each rendezvous grant opens only its value", "")

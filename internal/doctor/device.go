@@ -49,6 +49,10 @@ type GID struct {
 
 // Caps are the device limits rdmakv depends on.
 type Caps struct {
+	// RC: the device makes reliable connected queue pairs (InfiniBand,
+	// RoCE, iWARP), which rdmakv's verbs transport uses; EFA and usNIC
+	// make none.
+	RC             bool `json:"rc"`
 	Windows        bool `json:"mw_type2"`
 	WindowsClaimed bool `json:"mw_type2_claimed"`
 	// SendWithInv: the device claims SEND_WITH_INV (memory management
@@ -86,7 +90,7 @@ func (e Env) device(vi verbs.DeviceInfo) Device {
 			d.Ports = append(d.Ports, Port{Num: p.Num, State: p.State, LinkLayer: p.LinkLayer, MTU: p.MTU,
 				GIDs: e.gids(vi.Name, p.Num)})
 		}
-		d.Caps = &Caps{Windows: vi.Windows, WindowsClaimed: vi.WindowsClaimed, SendWithInv: vi.SendWithInv, MaxInline: vi.MaxInline,
+		d.Caps = &Caps{RC: vi.Transport == "InfiniBand" || vi.Transport == "iWARP", Windows: vi.Windows, WindowsClaimed: vi.WindowsClaimed, SendWithInv: vi.SendWithInv, MaxInline: vi.MaxInline,
 			MaxQPWR: vi.MaxQPWR, MaxSGE: vi.MaxSGE, MaxCQE: vi.MaxCQE, MaxMR: vi.MaxMR,
 			MaxSRQ: vi.MaxSRQ, MaxSRQWR: vi.MaxSRQWR, MaxSRQSGE: vi.MaxSRQSGE}
 	}
@@ -107,9 +111,10 @@ func software(name, driver string, vendor uint32) string {
 }
 
 // transportOf tells RoCE from InfiniBand by the link layer, which
-// libibverbs's transport type does not.
+// libibverbs's transport type does not; a device of neither (EFA's
+// unspecified transport) keeps libibverbs's word.
 func transportOf(t string, ports []Port) string {
-	if t == "iWARP" {
+	if t != "InfiniBand" {
 		return t
 	}
 	for _, p := range ports {

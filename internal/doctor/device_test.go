@@ -102,6 +102,20 @@ func TestCapabilities(t *testing.T) {
 	}
 }
 
+// A device that makes no RC queue pairs (EFA: transport unspecified) is
+// named for that, not called InfiniBand, and fails the run.
+func TestNoRC(t *testing.T) {
+	env := newFakeEnv(t)
+	d := env.rxe()
+	d.Transport = "unknown"
+	env.Env.Devices = fakeDevices(d)
+	r := Run(context.Background(), env.Env, Options{})
+	wantCheck(t, r, "rxe0 queue pairs", Fail, "no reliable connected queue pairs", "--transport tcp")
+	if r.Devices[0].Transport != "unknown" || r.OK {
+		t.Errorf("transport %q, OK %v: want unknown, not OK", r.Devices[0].Transport, r.OK)
+	}
+}
+
 // Windows without SEND_WITH_INV are a warning naming what a release uses;
 // with it, the check passes.
 func TestSendWithInv(t *testing.T) {
