@@ -11,9 +11,10 @@ import (
 // none) and, to serve, a shared receive queue (irdma's E810 and X722
 // have none). docs/NICS.md has the providers' sources.
 type caps struct {
-	name string
-	rc   bool
-	srq  bool
+	name  string
+	rc    bool
+	srq   bool
+	iwarp bool
 }
 
 // dial is nil if a client can connect through the device.

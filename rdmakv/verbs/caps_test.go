@@ -36,3 +36,18 @@ func TestCaps(t *testing.T) {
 		}
 	}
 }
+
+// On iWARP every region takes remote writes, as the sink of an RDMA READ
+// must there; elsewhere a local region does not.
+func TestRegionAccessIWARP(t *testing.T) {
+	local, writable := transport.AccessLocal, transport.AccessRemoteWrite
+	if regionAccess(local, false) == regionAccess(writable, false) {
+		t.Error("a local region takes remote writes on InfiniBand and RoCE")
+	}
+	if regionAccess(local, true) != regionAccess(writable, false) {
+		t.Error("a local region on iWARP does not take remote writes")
+	}
+	if regionAccess(transport.AccessRemoteRead, true) != regionAccess(transport.AccessRemoteRead|writable, false) {
+		t.Error("a readable region on iWARP does not take remote writes")
+	}
+}

@@ -58,7 +58,7 @@ func acquireDevice(ctx *C.struct_ibv_context) (*device, error) {
 		mw:     kd.mw_type2 != 0,
 		mwByMR: kd.mw_by_mr != 0,
 		caps: caps{name: C.GoString(&kd.name[0]), rc: kd.transport == C.IBV_TRANSPORT_IB || kd.transport == C.IBV_TRANSPORT_IWARP,
-			srq: kd.max_srq > 0 && kd.max_srq_wr > 0},
+			srq: kd.max_srq > 0 && kd.max_srq_wr > 0, iwarp: kd.transport == C.IBV_TRANSPORT_IWARP},
 	}
 	devices[ctx] = d
 	return d, nil

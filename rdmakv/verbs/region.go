@@ -30,6 +30,19 @@ type region struct {
 	subs   subCache // window MRs on mwByMR devices
 }
 
+// regionAccess is the verbs access of a region registered for a. Any
+// region may be the sink of an RDMA READ (a client's staging is), and on
+// iWARP a Read Response is a tagged write into the sink's STag (RFC 5040,
+// 4.4), which must allow it: there every region takes remote writes.
+func regionAccess(a transport.Access, iwarp bool) C.int {
+	f := C.IBV_ACCESS_LOCAL_WRITE | ibvAccess(a)
+	if iwarp {
+		f |= C.IBV_ACCESS_REMOTE_WRITE
+	}
+	return f
+}
+
+// ibvAccess is the remote access a grants.
 func ibvAccess(a transport.Access) C.int {
 	f := C.int(0)
 	if a&transport.AccessRemoteRead != 0 {
@@ -48,7 +61,7 @@ func newRegion(d *device, size int, access transport.Access) (*region, error) {
 	if access&^(transport.AccessRemoteRead|transport.AccessRemoteWrite) != 0 {
 		return nil, fmt.Errorf("verbs: register: unknown access bits %#x", uint8(access))
 	}
-	flags := C.IBV_ACCESS_LOCAL_WRITE | ibvAccess(access)
+	flags := regionAccess(access, d.caps.iwarp)
 	r := &region{dev: d, access: access}
 	var buf *C.struct_kv_buf
 	rc := C.int(-1)
