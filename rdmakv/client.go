@@ -167,6 +167,9 @@ func dial(ctx context.Context, addr string, o options) (*Client, error) {
 	if c.conn.inval, _ = c.conn.raw.(transport.PeerInvalidator); c.conn.inval != nil {
 		c.flags = wire.FlagPeerInvalidate
 	}
+	if ws, ok := c.conn.raw.(transport.WriteSender); ok && ws.NoWriteImm() {
+		c.conn.noImm = ws
+	}
 	if o.trace != nil {
 		c.tflag = wire.FlagTrace
 	}

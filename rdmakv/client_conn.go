@@ -17,6 +17,10 @@ type clientConn struct {
 	// inval is raw when the transport can close a read window with the
 	// release itself (transport.PeerInvalidator); else nil.
 	inval transport.PeerInvalidator
+	// noImm is raw when its device carries no immediate data
+	// (transport.WriteSender): a rendezvous set then goes as a WRITE and
+	// a SET_FIN. Else nil.
+	noImm transport.WriteSender
 }
 
 func (cc *clientConn) mapped(err error) error {
@@ -46,6 +50,10 @@ func (cc *clientConn) ReadInvalidate(local transport.Region, off, n int, raddr u
 
 func (cc *clientConn) WriteInvalidate(local transport.Region, off, n int, raddr uint64, rkey uint32, a, b, d []byte) error {
 	return cc.mapped(cc.inval.WriteInvalidate(local, off, n, raddr, rkey, a, b, d))
+}
+
+func (cc *clientConn) WriteSend(local transport.Region, off, n int, raddr uint64, rkey uint32, a, b, d []byte) error {
+	return cc.mapped(cc.noImm.WriteSend(local, off, n, raddr, rkey, a, b, d))
 }
 
 func (cc *clientConn) Register(size int, access transport.Access) (transport.Region, error) {

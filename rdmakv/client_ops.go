@@ -75,24 +75,7 @@ func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte)
 		return fmt.Errorf("%w: grant for %d bytes (token %d), asked %d", ErrProtocol, f.Length, f.Token, n)
 	}
 	s.rearm()
-	if n > 0 && c.conn.inval != nil && f.Flags&wire.FlagPeerInvalidate != 0 {
-		// WRITE and the SET_FIN that closes the window, in one post.
-		h := wire.Header{Type: wire.SetFin, Flags: c.tflag, ReqID: s.id, Token: f.Token, Length: uint64(n)}
-		hn := h.Encode(s.hdr[:])
-		if err := c.conn.WriteInvalidate(buf.region, buf.off, n, f.Addr, f.RKey, s.hdr[:hn], nil, nil); err != nil {
-			if m := s.disarm(); m != nil {
-				m.Release()
-			}
-			return err
-		}
-	} else if n > 0 {
-		if err := c.conn.WriteImm(buf.region, buf.off, n, f.Addr, f.RKey, f.Token); err != nil {
-			if m := s.disarm(); m != nil {
-				m.Release()
-			}
-			return err
-		}
-	} else if err := c.send(s, wire.Header{Type: wire.SetFin, Flags: c.tflag, Token: f.Token}, nil, nil); err != nil {
+	if err := c.moveValue(s, &f, buf, n); err != nil {
 		if m := s.disarm(); m != nil {
 			m.Release()
 		}
@@ -100,6 +83,27 @@ func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte)
 	}
 	c.traceAt(&s.trace.Moved)
 	return c.finish(ctx, s, wire.SetReply, Rendezvous, "SET")
+}
+
+// moveValue writes a granted set's n bytes from buf and sends what
+// commits them: with a window the peer closes, the WRITE and a SET_FIN
+// that closes it in one post; on a device without immediate data (iWARP)
+// the WRITE and a SET_FIN; else one WRITE_WITH_IMM; an empty value, a
+// SET_FIN alone.
+func (c *Client) moveValue(s *cslot, f *wire.Frame, buf stageBuf, n int) error {
+	fin := func() []byte {
+		h := wire.Header{Type: wire.SetFin, Flags: c.tflag, ReqID: s.id, Token: f.Token, Length: uint64(n)}
+		return s.hdr[:h.Encode(s.hdr[:])]
+	}
+	switch {
+	case n == 0:
+		return c.send(s, wire.Header{Type: wire.SetFin, Flags: c.tflag, Token: f.Token}, nil, nil)
+	case c.conn.inval != nil && f.Flags&wire.FlagPeerInvalidate != 0:
+		return c.conn.WriteInvalidate(buf.region, buf.off, n, f.Addr, f.RKey, fin(), nil, nil)
+	case c.conn.noImm != nil:
+		return c.conn.WriteSend(buf.region, buf.off, n, f.Addr, f.RKey, fin(), nil, nil)
+	}
+	return c.conn.WriteImm(buf.region, buf.off, n, f.Addr, f.RKey, f.Token)
 }
 
 // Get fetches key's value (kv_get). The Value views client memory (a

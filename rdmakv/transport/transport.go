@@ -350,6 +350,19 @@ type PeerInvalidator interface {
 	WriteInvalidate(local Region, off, n int, raddr uint64, rkey uint32, a, b, d []byte) error
 }
 
+// WriteSender is an optional interface of a Conn that can post a Write
+// and a Send together, for devices that carry no immediate data (iWARP):
+// there a rendezvous set's value goes as a Write and its commit as a
+// message that lands after it, where elsewhere one WriteImm does both.
+type WriteSender interface {
+	// NoWriteImm reports whether WriteImm is unavailable on the connection.
+	NoWriteImm() bool
+	// WriteSend is Write followed by a Send of (a, b, d), posted
+	// together; the message lands after the data. It returns once the
+	// WRITE has completed.
+	WriteSend(local Region, off, n int, raddr uint64, rkey uint32, a, b, d []byte) error
+}
+
 // QueuedWindows is an optional interface of a Conn whose window binds and
 // invalidations queue behind its sends on one send queue (verbs), where
 // they complete only once the peer has taken every message posted before

@@ -4,7 +4,7 @@ package verbs
 #cgo LDFLAGS: -libverbs -lrdmacm
 #cgo nocallback kv_send_h
 #cgo nocallback kv_post_rdma_h
-#cgo nocallback kv_post_write_send_inv_h
+#cgo nocallback kv_post_write_send_h
 #cgo nocallback kv_post_bind_h
 #cgo nocallback kv_post_inv_h
 #cgo noescape kv_post_recvs_h

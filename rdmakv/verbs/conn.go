@@ -335,9 +335,9 @@ func (c *conn) post(off, seq uint64, sig bool, n int, a, b, d []byte, inv uint32
 		r = C.kv_send_h(h(c.qp), C.uint64_t(addr), C.uint32_t(n), c.ringLkey, c.maxInline, csig,
 			C.uint32_t(inv), wrid)
 	} else {
-		r = C.kv_post_write_send_inv_h(h(c.qp), C.uint64_t(wr.laddr), C.uint32_t(wr.n), C.uint32_t(wr.lkey),
+		r = C.kv_post_write_send_h(h(c.qp), C.uint64_t(wr.laddr), C.uint32_t(wr.n), C.uint32_t(wr.lkey),
 			C.uint64_t(wr.raddr), C.uint32_t(wr.rkey), C.uint64_t(wr.wrid),
-			C.uint64_t(addr), C.uint32_t(n), c.ringLkey, c.maxInline, csig, wrid)
+			C.uint64_t(addr), C.uint32_t(n), c.ringLkey, c.maxInline, csig, C.uint32_t(inv), wrid)
 	}
 	c.opMu.RUnlock()
 	switch {
@@ -444,13 +444,28 @@ func (c *conn) ReadInvalidate(local transport.Region, off, n int, raddr uint64, 
 // the peer, posted in one C call (transport.PeerInvalidator); it returns
 // once the WRITE has completed.
 func (c *conn) WriteInvalidate(local transport.Region, off, n int, raddr uint64, rkey uint32, a, b, d []byte) error {
+	return c.writeSend(local, off, n, raddr, rkey, rkey, a, b, d)
+}
+
+// WriteSend is transport.WriteSender's: the WRITE and the message in one
+// post, the message invalidating nothing.
+func (c *conn) WriteSend(local transport.Region, off, n int, raddr uint64, rkey uint32, a, b, d []byte) error {
+	return c.writeSend(local, off, n, raddr, rkey, 0, a, b, d)
+}
+
+// NoWriteImm is transport.WriteSender's: iWARP carries no immediate data.
+func (c *conn) NoWriteImm() bool { return c.dev.caps.iwarp }
+
+// writeSend posts a WRITE and a message that lands after it, invalidating
+// the peer's window inv unless it is 0, and waits for the WRITE.
+func (c *conn) writeSend(local transport.Region, off, n int, raddr uint64, rkey, inv uint32, a, b, d []byte) error {
 	r, i, err := c.opStart(local, off, n)
 	if err != nil {
 		return err
 	}
 	wr := writeInv{laddr: r.addr + uint64(off), raddr: raddr, n: uint32(n), lkey: r.lkey, rkey: rkey,
 		wrid: c.slots.arm(i)}
-	posted, err := c.send(a, b, d, rkey, &wr)
+	posted, err := c.send(a, b, d, inv, &wr)
 	switch {
 	case posted == 0:
 		return c.abandon(i, err)

@@ -111,5 +111,5 @@ int kv_fake_create(struct kv_fake *f, int want, int stale, int *got, int *create
 
 int kv_fake_write_send(struct kv_fake *f)
 {
-	return kv_post_write_send_inv(&f->qp, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0);
+	return kv_post_write_send(&f->qp, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0);
 }

@@ -135,15 +135,15 @@ int kv_post_inv(struct ibv_qp *qp, uint32_t rkey, uint64_t wr_id)
 }
 
 /*
- * kv_post_write_send_inv posts, in one call, a signaled RDMA WRITE through
- * the peer's window rkey and a message (already in a ring slot) that
- * invalidates that window at the peer. RC ordering places the data before
- * the message lands. Returns 0, -errno when nothing was posted, or +errno
- * when only the WRITE was.
+ * kv_post_write_send posts, in one call, a signaled RDMA WRITE through the
+ * peer's rkey and a message (already in a ring slot) that, when inv_rkey
+ * is not 0, invalidates that window at the peer. RC ordering places the
+ * data before the message lands. Returns 0, -errno when nothing was
+ * posted, or +errno when only the WRITE was.
  */
-int kv_post_write_send_inv(struct ibv_qp *qp, uint64_t laddr, uint32_t len, uint32_t lkey, uint64_t raddr,
-			   uint32_t rkey, uint64_t write_wr_id, uint64_t slot, uint32_t n, uint32_t slot_lkey,
-			   int max_inline, int signaled, uint64_t send_wr_id)
+int kv_post_write_send(struct ibv_qp *qp, uint64_t laddr, uint32_t len, uint32_t lkey, uint64_t raddr,
+		       uint32_t rkey, uint64_t write_wr_id, uint64_t slot, uint32_t n, uint32_t slot_lkey,
+		       int max_inline, int signaled, uint32_t inv_rkey, uint64_t send_wr_id)
 {
 	struct ibv_sge wsge = { .addr = laddr, .length = len, .lkey = lkey }, ssge;
 	struct ibv_send_wr send;
@@ -158,7 +158,7 @@ int kv_post_write_send_inv(struct ibv_qp *qp, uint64_t laddr, uint32_t len, uint
 	}, *bad = NULL;
 	int ret;
 
-	slot_send(&send, &ssge, slot, n, slot_lkey, max_inline, signaled, rkey, send_wr_id);
+	slot_send(&send, &ssge, slot, n, slot_lkey, max_inline, signaled, inv_rkey, send_wr_id);
 	ret = -kv_neg(ibv_post_send(qp, &write, &bad));
 	if (ret && bad == &send)
 		return ret;

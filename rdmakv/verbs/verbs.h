@@ -213,9 +213,9 @@ int kv_post_rdma(struct ibv_qp *qp, int opcode, uint64_t laddr, uint32_t len, ui
 int kv_post_bind(struct ibv_qp *qp, struct ibv_mw *mw, struct ibv_mr *mr, uint64_t addr, uint64_t len,
 		 int access, uint32_t rkey, uint64_t wr_id);
 int kv_post_inv(struct ibv_qp *qp, uint32_t rkey, uint64_t wr_id);
-int kv_post_write_send_inv(struct ibv_qp *qp, uint64_t laddr, uint32_t len, uint32_t lkey, uint64_t raddr,
-			   uint32_t rkey, uint64_t write_wr_id, uint64_t slot, uint32_t n, uint32_t slot_lkey,
-			   int max_inline, int signaled, uint64_t send_wr_id);
+int kv_post_write_send(struct ibv_qp *qp, uint64_t laddr, uint32_t len, uint32_t lkey, uint64_t raddr,
+		       uint32_t rkey, uint64_t write_wr_id, uint64_t slot, uint32_t n, uint32_t slot_lkey,
+		       int max_inline, int signaled, uint32_t inv_rkey, uint64_t send_wr_id);
 int kv_post_drain(struct ibv_qp *qp, uint64_t wr_id);
 
 /* poll.c */
@@ -251,13 +251,13 @@ static inline int kv_post_rdma_h(uintptr_t qp, int opcode, uint64_t laddr, uint3
 	return kv_post_rdma((struct ibv_qp *)qp, opcode, laddr, len, lkey, raddr, rkey, imm, wr_id);
 }
 
-static inline int kv_post_write_send_inv_h(uintptr_t qp, uint64_t laddr, uint32_t len, uint32_t lkey,
-					   uint64_t raddr, uint32_t rkey, uint64_t write_wr_id, uint64_t slot,
-					   uint32_t n, uint32_t slot_lkey, int max_inline, int signaled,
-					   uint64_t send_wr_id)
+static inline int kv_post_write_send_h(uintptr_t qp, uint64_t laddr, uint32_t len, uint32_t lkey,
+				       uint64_t raddr, uint32_t rkey, uint64_t write_wr_id, uint64_t slot,
+				       uint32_t n, uint32_t slot_lkey, int max_inline, int signaled,
+				       uint32_t inv_rkey, uint64_t send_wr_id)
 {
-	return kv_post_write_send_inv((struct ibv_qp *)qp, laddr, len, lkey, raddr, rkey, write_wr_id, slot, n,
-				      slot_lkey, max_inline, signaled, send_wr_id);
+	return kv_post_write_send((struct ibv_qp *)qp, laddr, len, lkey, raddr, rkey, write_wr_id, slot, n,
+				  slot_lkey, max_inline, signaled, inv_rkey, send_wr_id);
 }
 
 static inline int kv_post_bind_h(uintptr_t qp, uintptr_t mw, uintptr_t mr, uint64_t addr, uint64_t len,

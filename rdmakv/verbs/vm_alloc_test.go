@@ -63,6 +63,9 @@ func TestZeroAllocs(t *testing.T) {
 				{"Send", func() { check(c.Send(hdr, key, val)) }},
 				{"Write", func() { check(c.Write(local, 0, 64, target.Addr(), target.RKey())) }},
 				{"WriteImm", func() { check(c.WriteImm(local, 0, 64, target.Addr(), target.RKey(), 7)) }},
+				{"WriteSend", func() {
+					check(c.(transport.WriteSender).WriteSend(local, 0, 64, target.Addr(), target.RKey(), hdr, nil, nil))
+				}},
 				{"Read", func() { check(c.Read(local, 0, 64, target.Addr(), target.RKey())) }},
 				{"GrantRevoke", func() {
 					k, err := sc.Grant(pool, 0, 4096, transport.AccessRemoteRead)
