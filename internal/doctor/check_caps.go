@@ -54,6 +54,10 @@ func checkCaps(r *Report, name string, c Caps) {
 	switch {
 	case c.MaxSRQ == 0:
 		r.add(secCaps, name+" srq", Fail, "no shared receive queues: a kvserver over verbs cannot listen on it", "use another device")
+	case c.SRQError != "":
+		r.add(secCaps, name+" srq", Fail,
+			fmt.Sprintf("the device reports %d SRQs, but making one of %d WRs and %d SGEs failed: %s", c.MaxSRQ, min(c.MaxSRQWR, rdmakv.DefaultRecvDepth), needSGE, c.SRQError),
+			"use another device for kvserver, or update the driver")
 	case c.MaxSRQWR < rdmakv.DefaultRecvDepth || c.MaxSRQSGE < needSGE:
 		r.add(secCaps, name+" srq", Fail,
 			fmt.Sprintf("SRQ of %d WRs and %d SGEs: a kvserver needs %d (--recv-depth) and %d", c.MaxSRQWR, c.MaxSRQSGE, rdmakv.DefaultRecvDepth, needSGE),

@@ -66,6 +66,9 @@ type Caps struct {
 	MaxSRQ      int  `json:"max_srq"`
 	MaxSRQWR    int  `json:"max_srq_wr"`
 	MaxSRQSGE   int  `json:"max_srq_sge"`
+	// SRQError is why the shared receive queue doctor made failed; empty
+	// if it was made.
+	SRQError string `json:"srq_error,omitempty"`
 }
 
 // device merges what libibverbs said of a device with sysfs.
@@ -93,6 +96,9 @@ func (e Env) device(vi verbs.DeviceInfo) Device {
 		d.Caps = &Caps{RC: vi.Transport == "InfiniBand" || vi.Transport == "iWARP", Windows: vi.Windows, WindowsClaimed: vi.WindowsClaimed, SendWithInv: vi.SendWithInv, MaxInline: vi.MaxInline,
 			MaxQPWR: vi.MaxQPWR, MaxSGE: vi.MaxSGE, MaxCQE: vi.MaxCQE, MaxMR: vi.MaxMR,
 			MaxSRQ: vi.MaxSRQ, MaxSRQWR: vi.MaxSRQWR, MaxSRQSGE: vi.MaxSRQSGE}
+		if vi.SRQErr != nil {
+			d.Caps.SRQError = vi.SRQErr.Error()
+		}
 	}
 	d.Transport = transportOf(vi.Transport, d.Ports)
 	return d

@@ -5,7 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"syscall"
 	"testing"
+
+	"github.com/kvbench/kvbench/rdmakv"
+	"github.com/kvbench/kvbench/rdmakv/verbs"
 )
 
 // With no device the report says so with the transport's advice, and a
@@ -99,6 +103,24 @@ func TestCapabilities(t *testing.T) {
 	wantCheck(t, r, "rxe0 memory windows", Warn, "region-wide key")
 	if r.OK {
 		t.Error("OK with an SRQ too small")
+	}
+}
+
+// A device whose limits promise shared receive queues but that makes none
+// fails the srq check with the error it gave; the probe asks the depth a
+// kvserver does.
+func TestSRQProbe(t *testing.T) {
+	if verbs.ProbeSRQWR != rdmakv.DefaultRecvDepth {
+		t.Errorf("the probe makes an SRQ of %d WRs, kvserver's default is %d", verbs.ProbeSRQWR, rdmakv.DefaultRecvDepth)
+	}
+	env := newFakeEnv(t)
+	d := env.rxe()
+	d.SRQErr = syscall.EOPNOTSUPP
+	env.Env.Devices = fakeDevices(d)
+	r := Run(context.Background(), env.Env, Options{})
+	wantCheck(t, r, "rxe0 srq", Fail, "making one of 256 WRs and 2 SGEs failed", "operation not supported")
+	if r.OK {
+		t.Error("OK without a shared receive queue")
 	}
 }
 

@@ -40,6 +40,30 @@ static int max_inline(struct ibv_context *ctx, struct ibv_pd *pd)
 	return got;
 }
 
+/*
+ * srq_probe creates a shared receive queue as a kvserver would at its
+ * default depth (or the device's largest, if smaller) with two SGEs, and
+ * returns 0 or the -errno it failed with: the limits a device reports do
+ * not prove it makes one.
+ */
+static int srq_probe(struct ibv_pd *pd, const struct ibv_device_attr *attr)
+{
+	struct ibv_srq_init_attr a = {
+		.attr = {
+			.max_wr = attr->max_srq_wr < KV_PROBE_SRQ_WR ? attr->max_srq_wr : KV_PROBE_SRQ_WR,
+			.max_sge = 2,
+		},
+	};
+	struct ibv_srq *srq;
+
+	errno = 0;
+	srq = ibv_create_srq(pd, &a);
+	if (!srq)
+		return KV_ERR(EOPNOTSUPP);
+	ibv_destroy_srq(srq);
+	return 0;
+}
+
 /* probe fills what needs the device opened: a PD, a window, a QP. */
 static void probe(struct ibv_context *ctx, const struct ibv_device_attr *attr, struct kv_dev_info *d)
 {
@@ -57,6 +81,7 @@ static void probe(struct ibv_context *ctx, const struct ibv_device_attr *attr, s
 		}
 	}
 	d->max_inline = max_inline(ctx, pd);
+	d->srq_err = srq_probe(pd, attr);
 	ibv_dealloc_pd(pd);
 }
 

@@ -38,8 +38,16 @@ type DeviceInfo struct {
 	// MaxInline is the inline data an RC QP gets asking as rdmakv does
 	// (256 bytes first, then less).
 	MaxInline int
-	Ports     []PortInfo
+	// SRQErr is why a shared receive queue of ProbeSRQWR WRs of kvserver's default depth
+	// (the device's largest, if smaller) with two SGEs could not be made;
+	// nil if one was.
+	SRQErr error
+	Ports  []PortInfo
 }
+
+// ProbeSRQWR is the depth of the shared receive queue Devices makes on
+// each device: kvserver's default --recv-depth.
+const ProbeSRQWR = C.KV_PROBE_SRQ_WR
 
 // PortInfo is one port of a device.
 type PortInfo struct {
@@ -98,6 +106,9 @@ func deviceInfo(d *C.struct_kv_dev_info) DeviceInfo {
 	di.WindowsClaimed, di.Windows = d.mw_caps != 0, d.mw_type2 != 0
 	di.SendWithInv = d.mem_mgt != 0
 	di.MaxInline = int(d.max_inline)
+	if d.srq_err != 0 {
+		di.SRQErr = syscall.Errno(-d.srq_err)
+	}
 	for i := range int(d.nports) {
 		p := d.ports[i]
 		di.Ports = append(di.Ports, PortInfo{

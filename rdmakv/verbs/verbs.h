@@ -115,7 +115,9 @@ struct kv_link {
 	uint8_t gid[16];
 };
 
-/* kv_dev_info describes a device for a report (query.c). */
+/* kv_dev_info describes a device for a report (query.c). KV_PROBE_SRQ_WR is
+ * the shared receive queue the report makes: kvserver's default depth. */
+#define KV_PROBE_SRQ_WR 256
 #define KV_MAX_PORTS 8
 struct kv_port_info {
 	int state;	/* enum ibv_port_state */
@@ -142,6 +144,7 @@ struct kv_dev_info {
 	int mw_type2;	/* and one allocates */
 	int mem_mgt;	/* memory management extensions: SEND_WITH_INV among them */
 	int max_inline; /* inline data an RC QP got, asking as kv_qp_open does */
+	int srq_err;	/* 0 if an SRQ of KV_PROBE_SRQ_WR WRs was made, else -errno */
 	int nports;
 	struct kv_port_info ports[KV_MAX_PORTS];
 };

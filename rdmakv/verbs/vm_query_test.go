@@ -9,7 +9,8 @@ import (
 )
 
 // TestDevicesRXE: the guest's Soft-RoCE device is listed with an active
-// Ethernet port, type-2 windows and some inline data, as rdmakv uses it.
+// Ethernet port, type-2 windows, some inline data and a shared receive
+// queue made, as rdmakv uses it.
 func TestDevicesRXE(t *testing.T) {
 	ds, err := Devices()
 	if err != nil {
@@ -20,8 +21,8 @@ func TestDevicesRXE(t *testing.T) {
 			continue
 		}
 		p := d.Ports[0]
-		if p.State != "ACTIVE" || p.LinkLayer != "Ethernet" || p.MTU == 0 || !d.Windows || d.MaxInline == 0 {
-			t.Errorf("%s: %+v; want an active Ethernet port with an MTU, windows and inline data", d.Name, d)
+		if p.State != "ACTIVE" || p.LinkLayer != "Ethernet" || p.MTU == 0 || !d.Windows || d.MaxInline == 0 || d.SRQErr != nil {
+			t.Errorf("%s: %+v; want an active Ethernet port with an MTU, windows, inline data and an SRQ made", d.Name, d)
 		}
 		return
 	}
