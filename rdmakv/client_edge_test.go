@@ -11,8 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kvbench/kvbench/internal/testutil"
-
+	"github.com/kvbench/kvbench/rdmakv/kvtest/logbuf"
 	"github.com/kvbench/kvbench/rdmakv/transport"
 	"github.com/kvbench/kvbench/rdmakv/wire"
 )
@@ -143,7 +142,7 @@ func TestAutoFallsBackToTCP(t *testing.T) {
 	if _, err := transport.Lookup("verbs"); err != nil {
 		transport.RegisterNetwork(coreFakeVerbs{})
 	}
-	logs := &testutil.Buffer{}
+	logs := &logbuf.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	s, err := Listen(ServerConfig{Local: true, Transport: "auto", PoolSize: 1 << 20, Logger: log})
 	if err != nil {

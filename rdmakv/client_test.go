@@ -11,16 +11,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kvbench/kvbench/internal/testutil"
-
+	"github.com/kvbench/kvbench/rdmakv/kvtest/logbuf"
 	_ "github.com/kvbench/kvbench/rdmakv/tcp"
 	"github.com/kvbench/kvbench/rdmakv/transport"
 	"github.com/kvbench/kvbench/rdmakv/wire"
 )
 
-func coreServer(t testing.TB, mod func(*ServerConfig)) (*Server, *testutil.Buffer) {
+func coreServer(t testing.TB, mod func(*ServerConfig)) (*Server, *logbuf.Buffer) {
 	t.Helper()
-	logs := &testutil.Buffer{}
+	logs := &logbuf.Buffer{}
 	cfg := ServerConfig{
 		Listen: "127.0.0.1:0", Transport: "tcp", PoolSize: 16 << 20, MaxValue: 4 << 20,
 		Lease: 2 * time.Second, Logger: slog.New(slog.NewTextHandler(logs, nil)),

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kvbench/kvbench/internal/testutil"
+	"github.com/kvbench/kvbench/rdmakv/kvtest/logbuf"
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 
@@ -105,7 +105,7 @@ func (c *handshakeConn) RemoteAddr() string { return c.name }
 
 // wasReset reports whether admission reset c, waiting for the background
 // turn-away once the server has said so in its log.
-func (c *handshakeConn) wasReset(t *testing.T, logs *testutil.Buffer) bool {
+func (c *handshakeConn) wasReset(t *testing.T, logs *logbuf.Buffer) bool {
 	t.Helper()
 	if !strings.Contains(logs.String(), "remote="+c.name+" ") {
 		return false
@@ -158,7 +158,7 @@ func TestShedsOnlySilentHandshakes(t *testing.T) {
 
 // waitLog waits until the server's log says want; the deadline is a hang
 // guard.
-func waitLog(t *testing.T, logs *testutil.Buffer, want string) {
+func waitLog(t *testing.T, logs *logbuf.Buffer, want string) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(logs.String(), want); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {

@@ -11,8 +11,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/kvbench/kvbench/internal/testutil"
 	"github.com/kvbench/kvbench/rdmakv"
+	"github.com/kvbench/kvbench/rdmakv/kvtest/logbuf"
 )
 
 // TestFloodsShedNoClient: a server on one CPU, shared with a busy loop,
@@ -28,7 +28,7 @@ func TestFloodsShedNoClient(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = spin.Process.Kill(); _ = spin.Wait() })
 	addr, stderr := startPinned(t, "--listen 127.0.0.1:0 --pool-size 8MiB --transport tcp --max-handshakes 64")
-	clientLog := &testutil.Buffer{}
+	clientLog := &logbuf.Buffer{}
 	log := slog.New(slog.NewTextHandler(clientLog, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	for round := range 20 {
 		flood := make([]net.Conn, 0, 100)
@@ -68,7 +68,7 @@ func TestFloodsShedNoClient(t *testing.T) {
 }
 
 // startPinned runs kvserver with args on CPU 0 and returns its address.
-func startPinned(t *testing.T, args string) (string, *testutil.Buffer) {
+func startPinned(t *testing.T, args string) (string, *logbuf.Buffer) {
 	t.Helper()
 	_, out, stderr := runMainVia(t, []string{"taskset", "-c", "0"}, args)
 	line, err := out.ReadString('\n')

@@ -6,13 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kvbench/kvbench/internal/testutil"
-
+	"github.com/kvbench/kvbench/rdmakv/kvtest/logbuf"
 	_ "github.com/kvbench/kvbench/rdmakv/tcp"
 )
 
 func TestServeUntilCancelled(t *testing.T) {
-	var out, errOut testutil.Buffer
+	var out, errOut logbuf.Buffer
 	cmd := newCommand(&out, &errOut)
 	cmd.SetArgs([]string{"--listen", "127.0.0.1:0", "--pool-size", "1MiB", "--max-eager", "4KiB"})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -40,7 +39,7 @@ func TestServeUntilCancelled(t *testing.T) {
 }
 
 func TestBadFlagsReportEveryProblem(t *testing.T) {
-	var out, errOut testutil.Buffer
+	var out, errOut logbuf.Buffer
 	cmd := newCommand(&out, &errOut)
 	cmd.SetArgs([]string{"--pool-size", "12parsecs", "--poll", "spin", "--max-key", "0", "--log-level", "loud",
 		"--transport", "smoke", "--lease", "0s", "--busy-idle", "-1ms", "--handshake-timeout", "0s", "--max-conns", "0",

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/kvbench/kvbench/internal/metricsrv/metricstest"
-	"github.com/kvbench/kvbench/internal/testutil"
 	"github.com/kvbench/kvbench/rdmakv"
+	"github.com/kvbench/kvbench/rdmakv/kvtest/logbuf"
 )
 
 // TestMetrics: after a workload through a real client, /metrics counts
@@ -83,7 +83,7 @@ func TestMetrics(t *testing.T) {
 }
 
 func TestMetricsBadAddress(t *testing.T) {
-	cmd := newCommand(&testutil.Buffer{}, &testutil.Buffer{})
+	cmd := newCommand(&logbuf.Buffer{}, &logbuf.Buffer{})
 	cmd.SetArgs([]string{"--listen", "127.0.0.1:0", "--transport", "tcp", "--metrics", "no-port-here"})
 	err := cmd.Execute()
 	if err == nil || !strings.Contains(err.Error(), `--metrics "no-port-here"`) {
@@ -95,7 +95,7 @@ func TestMetricsBadAddress(t *testing.T) {
 // setup and returns the store's address and the metrics listener's.
 func startServer(t *testing.T, args ...string) (kvAddr, metricsAddr string) {
 	t.Helper()
-	var out, errOut testutil.Buffer
+	var out, errOut logbuf.Buffer
 	cmd := newCommand(&out, &errOut)
 	cmd.SetArgs(append([]string{"--listen", "127.0.0.1:0", "--transport", "tcp", "--pool-size", "4MiB"}, args...))
 	ctx, cancel := context.WithCancel(context.Background())

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kvbench/kvbench/internal/testutil"
+	"github.com/kvbench/kvbench/rdmakv/kvtest/logbuf"
 )
 
 // TestMain lets the tests run the real main in a child process: signals
@@ -25,13 +25,13 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func runMain(t *testing.T, args string) (*exec.Cmd, *bufio.Reader, *testutil.Buffer) {
+func runMain(t *testing.T, args string) (*exec.Cmd, *bufio.Reader, *logbuf.Buffer) {
 	t.Helper()
 	return runMainVia(t, nil, args)
 }
 
 // runMainVia is runMain under a command that runs another (taskset).
-func runMainVia(t *testing.T, via []string, args string) (*exec.Cmd, *bufio.Reader, *testutil.Buffer) {
+func runMainVia(t *testing.T, via []string, args string) (*exec.Cmd, *bufio.Reader, *logbuf.Buffer) {
 	t.Helper()
 	argv := append(append([]string(nil), via...), os.Args[0], "-test.run=^$")
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -40,7 +40,7 @@ func runMainVia(t *testing.T, via []string, args string) (*exec.Cmd, *bufio.Read
 	if err != nil {
 		t.Fatal(err)
 	}
-	stderr := &testutil.Buffer{}
+	stderr := &logbuf.Buffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kvbench/kvbench/internal/testutil"
 	"github.com/kvbench/kvbench/rdmakv"
+	"github.com/kvbench/kvbench/rdmakv/kvtest/logbuf"
 )
 
 // Without KVBENCH_TRANSPORT the library dials tcp outright, as kvbench
@@ -19,7 +19,7 @@ func TestEnvDefaultTransport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &testutil.Buffer{}
+	logs := &logbuf.Buffer{}
 	opts = append(opts, rdmakv.WithLogger(slog.New(slog.NewTextHandler(logs, nil))))
 	c, err := rdmakv.Dial(context.Background(), serve(t, nil), opts...)
 	if err != nil {

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kvbench/kvbench/internal/rawsock"
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv/rawsock"
 )
 
 // Baseline is a store other than rdmakv that a run drives with the same
@@ -126,7 +126,7 @@ func blockDial(timeout time.Duration) dialFunc {
 }
 
 // rawDial dials sockets whose reads and writes are raw system calls under
-// the poller (internal/rawsock), as rdmakv's TCP transport's are, with
+// the poller (rdmakv/rawsock), as rdmakv's TCP transport's are, with
 // the same slack on deadlines, which here re-arm the runtime's timers.
 func rawDial(timeout time.Duration) dialFunc {
 	d := netDialer(timeout)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kvbench/kvbench/rdmakv/kvtest/logbuf"
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/kvbench/kvbench/internal/metricsrv/metricstest"
@@ -17,7 +18,7 @@ import (
 // directory: the last moment they are served, with every cell counted.
 type scrapeAtEnd struct {
 	t      *testing.T
-	stderr *testutil.Buffer
+	stderr *logbuf.Buffer
 	stdout bytes.Buffer
 	fams   map[string]*dto.MetricFamily
 }
@@ -43,7 +44,7 @@ func TestRunMetricsMatchResults(t *testing.T) {
 }
 
 func checkRunMetrics(t *testing.T, args ...string) {
-	s := &scrapeAtEnd{t: t, stderr: &testutil.Buffer{}}
+	s := &scrapeAtEnd{t: t, stderr: &logbuf.Buffer{}}
 	root := NewRoot()
 	root.SetArgs(append([]string{"run", "testdata/run-quick.yaml", "-o", t.TempDir(), "-q", "--metrics", "127.0.0.1:0"}, args...))
 	root.SetOut(s)

@@ -1,3 +1,5 @@
+// Package testutil starts the servers tests drive (Redis, memcached) on
+// free ports.
 package testutil
 
 import (
@@ -8,6 +10,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/kvbench/kvbench/rdmakv/kvtest/logbuf"
 )
 
 // Redis starts redis-server on a free loopback port for the test's life,
@@ -59,7 +63,7 @@ func tryServer(t testing.TB, path string, args func(port int) []string) (string,
 		return "", err
 	}
 	cmd := exec.Command(path, args(port)...)
-	out := new(Buffer)
+	out := new(logbuf.Buffer)
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		return "", err

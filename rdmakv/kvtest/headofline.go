@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kvbench/kvbench/internal/testutil"
 	"github.com/kvbench/kvbench/rdmakv"
+	"github.com/kvbench/kvbench/rdmakv/kvtest/logbuf"
 )
 
 // Head-of-line case parameters. Nothing here is a measure of time: the
@@ -77,7 +77,7 @@ func testHeadOfLine(t *testing.T, env Env, windows bool) {
 type holCase struct {
 	t        *testing.T
 	s        *rdmakv.Server
-	logs     *testutil.Buffer
+	logs     *logbuf.Buffer
 	env      Env
 	victims  []*rdmakv.Client
 	key, val []byte // what the victims GET

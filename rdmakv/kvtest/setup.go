@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kvbench/kvbench/internal/testutil"
 	"github.com/kvbench/kvbench/rdmakv"
+	"github.com/kvbench/kvbench/rdmakv/kvtest/logbuf"
 )
 
 // serverConfig is the baseline server: a pool small enough to start fast
@@ -91,8 +91,8 @@ func dialN(t *testing.T, env Env, addr string, n int, opts ...rdmakv.Option) []*
 
 // captureLogs points cfg's logger at the returned buffer, for cases that
 // check the server says why it dropped or refused a connection.
-func captureLogs(cfg *rdmakv.ServerConfig) *testutil.Buffer {
-	logs := &testutil.Buffer{}
+func captureLogs(cfg *rdmakv.ServerConfig) *logbuf.Buffer {
+	logs := &logbuf.Buffer{}
 	cfg.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	return logs
 }
@@ -102,7 +102,7 @@ var suiteSecret = []byte("kvtest shared secret of 32 bytes")
 
 // startWithSecret starts a server on cfg that requires suiteSecret, its
 // log captured.
-func startWithSecret(t *testing.T, cfg rdmakv.ServerConfig) (*rdmakv.Server, *testutil.Buffer) {
+func startWithSecret(t *testing.T, cfg rdmakv.ServerConfig) (*rdmakv.Server, *logbuf.Buffer) {
 	cfg.AuthSecret = suiteSecret
 	logs := captureLogs(&cfg)
 	return startServer(t, cfg), logs

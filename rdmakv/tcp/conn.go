@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/kvbench/kvbench/internal/rawsock"
+	"github.com/kvbench/kvbench/rdmakv/rawsock"
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 

@@ -29,7 +29,7 @@ import (
 	"net"
 	"net/netip"
 
-	"github.com/kvbench/kvbench/internal/rawsock"
+	"github.com/kvbench/kvbench/rdmakv/rawsock"
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 

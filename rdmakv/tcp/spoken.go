@@ -4,7 +4,7 @@ import (
 	"errors"
 	"io"
 
-	"github.com/kvbench/kvbench/internal/rawsock"
+	"github.com/kvbench/kvbench/rdmakv/rawsock"
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 

@@ -5,7 +5,7 @@ import (
 	"net"
 	"time"
 
-	"github.com/kvbench/kvbench/internal/rawsock"
+	"github.com/kvbench/kvbench/rdmakv/rawsock"
 )
 
 // stream is a connection's socket. One goroutine reads at a time (the

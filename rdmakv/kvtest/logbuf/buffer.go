@@ -1,8 +1,8 @@
-// Package testutil holds what tests across the module share. It imports
-// the standard library only: the store's conformance suite (rdmakv/kvtest)
-// uses it, and a transport that runs the suite should not inherit the
-// command line's dependencies. Helpers that need more live in subpackages.
-package testutil
+// Package logbuf is a log sink that goroutines may write to and read from
+// at once, for tests across the module: the conformance suite's servers,
+// rdmakv's own tests and the commands'. It imports the standard library
+// only, so anything may use it.
+package logbuf
 
 import (
 	"bytes"
