@@ -57,6 +57,7 @@ type Client struct {
 	waiting atomic.Int32
 
 	staging *staging
+	credit  clientCredit
 
 	helloCh chan *transport.Message
 	ready   atomic.Bool
@@ -233,6 +234,7 @@ func (c *Client) handshake(ctx context.Context, recv int) error {
 	if c.threshold > c.limits.MaxEager {
 		return fmt.Errorf("%w: threshold %d, server accepts at most %d", ErrThreshold, c.threshold, c.limits.MaxEager)
 	}
+	c.credit.start(f.Credit)
 	return nil
 }
 
@@ -325,6 +327,9 @@ func (c *Client) markDone(err error) {
 func (c *Client) connError(err error) error {
 	select {
 	case <-c.done:
+		if c.doneErr != nil && errors.Is(c.doneErr, transport.ErrFatal) {
+			return fmt.Errorf("%w: %w", ErrClosed, c.doneErr)
+		}
 		if c.doneErr != nil {
 			return fmt.Errorf("%w: %v", ErrClosed, c.doneErr)
 		}

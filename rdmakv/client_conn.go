@@ -10,7 +10,8 @@ import "github.com/kvbench/kvbench/rdmakv/transport"
 // Its callers pass its errors on as they are: mapping one twice would
 // take ErrClosed for a protocol error. Only Close, the handshake (where a
 // closed connection is the server's refusal, worded by helloRefused) and
-// late's sends, whose errors nobody sees, use raw.
+// late's sends, whose errors nobody sees, use raw; late takes a credit
+// for them itself.
 type clientConn struct {
 	c   *Client
 	raw transport.Conn
@@ -34,9 +35,20 @@ func (cc *clientConn) mapped(err error) error {
 // what the client tears down with the connection (staging).
 func (cc *clientConn) closed() error { return cc.c.connError(transport.ErrClosed) }
 
-func (cc *clientConn) Send(a, b, d []byte) error { return cc.mapped(cc.raw.Send(a, b, d)) }
+// Send, WriteImm and the sends of ReadInvalidate, WriteInvalidate and
+// WriteSend each take a receive of the server's: each first takes a
+// credit (client_credit.go).
+func (cc *clientConn) Send(a, b, d []byte) error {
+	if err := cc.c.takeCredit(); err != nil {
+		return err
+	}
+	return cc.mapped(cc.raw.Send(a, b, d))
+}
 
 func (cc *clientConn) WriteImm(local transport.Region, off, n int, raddr uint64, rkey, imm uint32) error {
+	if err := cc.c.takeCredit(); err != nil {
+		return err
+	}
 	return cc.mapped(cc.raw.WriteImm(local, off, n, raddr, rkey, imm))
 }
 
@@ -45,14 +57,23 @@ func (cc *clientConn) Read(local transport.Region, off, n int, raddr uint64, rke
 }
 
 func (cc *clientConn) ReadInvalidate(local transport.Region, off, n int, raddr uint64, rkey uint32, a, b, d []byte) error {
+	if err := cc.c.takeCredit(); err != nil {
+		return err
+	}
 	return cc.mapped(cc.inval.ReadInvalidate(local, off, n, raddr, rkey, a, b, d))
 }
 
 func (cc *clientConn) WriteInvalidate(local transport.Region, off, n int, raddr uint64, rkey uint32, a, b, d []byte) error {
+	if err := cc.c.takeCredit(); err != nil {
+		return err
+	}
 	return cc.mapped(cc.inval.WriteInvalidate(local, off, n, raddr, rkey, a, b, d))
 }
 
 func (cc *clientConn) WriteSend(local transport.Region, off, n int, raddr uint64, rkey uint32, a, b, d []byte) error {
+	if err := cc.c.takeCredit(); err != nil {
+		return err
+	}
 	return cc.mapped(cc.noImm.WriteSend(local, off, n, raddr, rkey, a, b, d))
 }
 

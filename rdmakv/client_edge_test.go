@@ -61,7 +61,7 @@ func (f *coreFakeServer) Deliver(c transport.Conn, m *transport.Message) {
 	case wire.Hello:
 		var lim [wire.LimitsSize]byte
 		(&wire.Limits{PoolSize: 1 << 20, MaxValue: 1 << 20, MaxEager: 8000, MaxKey: 64, LeaseMillis: 1000, MaxInflight: 4}).Encode(lim[:])
-		f.reply(c, wire.Header{Type: wire.HelloReply, ReqID: fr.ReqID}, lim[:])
+		f.reply(c, wire.Header{Type: wire.HelloReply, ReqID: fr.ReqID, Credit: 1 << 30}, lim[:])
 		return
 	case wire.Get:
 		f.mu.Lock()

@@ -44,6 +44,11 @@ func (h handler) Deliver(conn transport.Conn, m *transport.Message) {
 		m.Release()
 		return
 	}
+	c.credit.raise(f.Credit)
+	if f.Type == wire.Credit {
+		m.Release()
+		return
+	}
 	if s := c.slot(f.ReqID & 0xffff); s != nil {
 		s.mu.Lock()
 		if s.wait && s.id == f.ReqID {
@@ -98,7 +103,11 @@ func (c *Client) late(conn transport.Conn, m *transport.Message, f *wire.Frame) 
 	if h.Type != 0 {
 		b := make([]byte, wire.MaxHeaderSize)
 		b = b[:h.Encode(b)]
-		go func() { _ = conn.Send(b, nil, nil) }()
+		go func() {
+			if c.takeCredit() == nil {
+				_ = conn.Send(b, nil, nil)
+			}
+		}()
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/kvbench/kvbench/rdmakv/transport"
 	"github.com/kvbench/kvbench/rdmakv/wire"
 )
 
@@ -18,6 +19,10 @@ var (
 	ErrProtocol      = errors.New("rdmakv: protocol error")
 	ErrThreshold     = errors.New("rdmakv: eager threshold above the server's maximum")
 	ErrAuth          = errors.New("rdmakv: authentication failed")
+	// ErrFatal, beside ErrClosed, is a connection its RDMA device said
+	// broke: a fatal queue pair event, its port going down, or the
+	// device failing.
+	ErrFatal = transport.ErrFatal
 )
 
 // statusErr maps a reply status to the client's sentinel errors.

@@ -40,6 +40,11 @@ type Server struct {
 	// capacity is the most connections the listener holds, if it says
 	// (transport.Bounded); 0 if it does not.
 	capacity int
+	// credit is the pool of a shared receive queue (nil when receives
+	// are per connection); creditConns counts the connections holding
+	// part of it.
+	credit      *creditPool
+	creditConns atomic.Int64
 	// retired holds the totals of closed connections (under connMu).
 	retired connCounters
 
@@ -91,13 +96,15 @@ func Listen(cfg ServerConfig) (*Server, error) {
 	}
 	lim.Encode(s.limits[:])
 	tcfg := transport.Config{
-		MaxMessage: wire.MaxHeaderSize + max(cfg.MaxEager, cfg.MaxKey, wire.HelloBodySize),
+		MaxMessage: cfg.recvSize(),
 		RecvDepth:  cfg.RecvDepth,
 		SendDepth:  cfg.RecvDepth,
-		Poll:       cfg.Poll,
-		BusyIdle:   cfg.BusyIdle,
-		Device:     cfg.Device,
-		OpTimeout:  cfg.Lease,
+
+		MaxRecvDepth: cfg.MaxRecvs,
+		Poll:         cfg.Poll,
+		BusyIdle:     cfg.BusyIdle,
+		Device:       cfg.Device,
+		OpTimeout:    cfg.Lease,
 
 		StallTimeout: cfg.StallTimeout,
 		TOS:          cfg.TOS,
@@ -126,7 +133,7 @@ func Listen(cfg ServerConfig) (*Server, error) {
 		}
 		return nil, fmt.Errorf("rdmakv: listen on %s over %s: %w", where, cfg.Transport, err)
 	}
-	s.pool, err = s.ln.Register(int(cfg.PoolSize), transport.AccessRemoteRead|transport.AccessRemoteWrite)
+	s.pool, err = s.ln.Register(int(cfg.PoolSize), transport.AccessRemoteRead|transport.AccessRemoteWrite|transport.AccessGrantOnly)
 	if err != nil {
 		s.pool = nil
 		close(s.started) // before Close, which waits for accept callbacks
@@ -136,6 +143,10 @@ func Listen(cfg ServerConfig) (*Server, error) {
 	s.mem = s.pool.Bytes()
 	if b, ok := s.ln.(transport.Bounded); ok {
 		s.capacity = b.MaxConns()
+	}
+	if sr, ok := s.ln.(transport.SharedReceives); ok {
+		s.credit = newCreditPool(sr.SharedRecvs(), sr.MaxSharedRecvs(), cfg.MaxHandshakes)
+		s.credit.grow = func() { s.background(func() { s.growRecvs(sr) }) }
 	}
 	s.bgWG.Add(1)
 	go s.reaper()

@@ -134,17 +134,22 @@ func (s *Server) admit(sc *sconn, reqID uint32) bool {
 	s.handshakes.Remove(sc.handshake)
 	sc.handshake = nil
 	n := s.served
-	ok := n < s.cfg.MaxConns
-	if ok {
+	reason := ""
+	switch {
+	case n >= s.cfg.MaxConns:
+		reason = fmt.Sprintf("%d connections open past HELLO, the most MaxConns allows", n)
+	case s.credit != nil && n >= s.credit.maxConns():
+		reason = fmt.Sprintf("%d connections open past HELLO, each holding at least one of the %d shared receives (RecvDepth) kept for them",
+			n, s.credit.maxConns())
+	default:
 		s.served++
 		sc.served = true
 	}
 	s.connMu.Unlock()
-	if !ok {
+	if reason != "" {
 		sc.refuse(RefusedMaxConns)
 		// CONN_LIMIT before the reset, so the client does not try again.
-		sc.turnAway(slog.LevelWarn, "refusing connection",
-			fmt.Sprintf("%d connections open past HELLO, the most MaxConns allows", n),
+		sc.turnAway(slog.LevelWarn, "refusing connection", reason,
 			func() { sc.send(wire.Header{Type: wire.HelloReply, Status: wire.ConnLimit, ReqID: reqID}, nil, nil) })
 		return false
 	}

@@ -23,6 +23,11 @@ const (
 	DefaultMaxValue  = 64 << 20
 	DefaultLease     = 10 * time.Second
 	DefaultRecvDepth = 256
+	// DefaultMaxRecvs is what a shared receive queue may grow to unless
+	// told otherwise, as long as its buffers stay within
+	// DefaultMaxRecvBytes (and at least RecvDepth).
+	DefaultMaxRecvs     = 1024
+	DefaultMaxRecvBytes = 64 << 20
 	// DefaultHandshakeTimeout bounds how long a new connection may hold
 	// the server's resources without saying HELLO.
 	DefaultHandshakeTimeout = 5 * time.Second
@@ -70,10 +75,19 @@ type ServerConfig struct {
 	// revokes it and reclaims what it pinned.
 	Lease time.Duration
 	// RecvDepth is the number of server receive buffers (per connection
-	// on tcp, shared by all connections on verbs); it is also the
-	// in-flight limit each client is told, and a connection may hold at
-	// most twice as many open rendezvous leases.
+	// on tcp, shared by all connections on verbs), which the server
+	// divides among its clients by credit (docs/PROTOCOL.md, "Credits"):
+	// a client sends only into receives held for it, so none meets RNR.
+	// It is also the in-flight limit each client is told, and a
+	// connection may hold at most twice as many open rendezvous leases.
 	RecvDepth int
+	// MaxRecvs is the most receive buffers a shared receive queue (verbs)
+	// grows to, RecvDepth at a time, when its connections' credit asks
+	// for more than it holds; it never shrinks while the server runs.
+	// Zero means DefaultMaxRecvs, or as many buffers of the largest eager
+	// message as fit in DefaultMaxRecvBytes if fewer, and at least
+	// RecvDepth; at most 256 steps of RecvDepth.
+	MaxRecvs int
 	// Poll selects busy or event-driven completion polling.
 	Poll Poll
 	// BusyIdle, with busy polling, is how long the receive poller spins
@@ -150,6 +164,10 @@ func (c ServerConfig) withDefaults() ServerConfig {
 	if c.RecvDepth == 0 {
 		c.RecvDepth = DefaultRecvDepth
 	}
+	if c.MaxRecvs == 0 {
+		fit := DefaultMaxRecvBytes / c.recvSize()
+		c.MaxRecvs = max(min(DefaultMaxRecvs, fit), c.RecvDepth)
+	}
 	if c.MaxGrantBytes == 0 {
 		c.MaxGrantBytes = max(c.MaxValue, c.PoolSize/4)
 	}
@@ -206,6 +224,9 @@ func (c ServerConfig) Validate() error {
 	if c.RecvDepth < 1 || c.RecvDepth > 1<<16 {
 		bad("recv depth %d: must be between 1 and 65536", c.RecvDepth)
 	}
+	if c.MaxRecvs < c.RecvDepth || c.MaxRecvs > 1<<16 {
+		bad("max recvs %d: must be between the recv depth %d and 65536", c.MaxRecvs, c.RecvDepth)
+	}
 	if c.TOS < 0 || c.TOS > 255 {
 		bad("tos %d: must be between 0 and 255", c.TOS)
 	}
@@ -237,4 +258,10 @@ func (c ServerConfig) Validate() error {
 		bad("busy idle %v: only applies to busy polling", c.BusyIdle)
 	}
 	return errors.Join(errs...)
+}
+
+// recvSize is the size of each of the server's receive buffers: the
+// largest message a client may send it.
+func (c ServerConfig) recvSize() int {
+	return wire.MaxHeaderSize + max(c.MaxEager, c.MaxKey, wire.HelloBodySize)
 }

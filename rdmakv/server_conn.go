@@ -58,6 +58,13 @@ type sconn struct {
 	gone      bool
 	spare     []*lease // recycled lease records, so rendezvous allocates nothing
 
+	// cur is the message being delivered until its receive is
+	// released, which its reply waits for (see send); counted says its
+	// credit counts it.
+	cur     *transport.Message
+	counted bool
+	cr      connCredit
+
 	faulted atomic.Bool
 	// refused: the connection counts under a Refusal already.
 	refused atomic.Bool
@@ -92,12 +99,53 @@ func (sc *sconn) turnAway(level slog.Level, msg, reason string, say func()) {
 }
 
 // send replies to the request being delivered; only the delivery
-// goroutine calls it.
-func (sc *sconn) send(h wire.Header, key, value []byte) { sc.sendVia(&sc.hdr, h, key, value, sc.start) }
+// goroutine calls it. The request's receive is released first, so that
+// the reply's credit can count it: a reply carries no byte of its
+// request.
+func (sc *sconn) send(h wire.Header, key, value []byte) {
+	if m := sc.cur; m != nil {
+		sc.cur = nil
+		m.Release()
+		h.Credit = sc.cr.releaseStamp(sc.counted)
+	} else {
+		h.Credit = sc.cr.stamp()
+	}
+	sc.post(&sc.hdr, h, key, value, sc.start)
+}
 
-// sendVia encodes h in hdr and sends it with key and value; a start other
-// than 0 makes it a traced reply carrying the time since start.
+// releaseCur releases the receive of the message being delivered, once,
+// and reports whether its client has then used all the credit it was
+// told of (connCredit.release).
+func (sc *sconn) releaseCur() (starved bool) {
+	m := sc.cur
+	if m == nil {
+		return false
+	}
+	sc.cur = nil
+	m.Release()
+	return sc.cr.release(sc.counted)
+}
+
+// delivered ends a delivery: a message that got no reply (GET_RELEASE, a
+// commit replied to from elsewhere) is released here, and a client left
+// with no credit and nothing in flight is told more with a CREDIT, as
+// no reply would.
+func (sc *sconn) delivered() {
+	if sc.releaseCur() && !sc.faulted.Load() {
+		sc.sendVia(&sc.hdr, wire.Header{Type: wire.Credit}, nil, nil, 0)
+	}
+}
+
+// sendVia encodes h, with the client's credit, in hdr and sends it with
+// key and value; a start other than 0 makes it a traced reply carrying
+// the time since start.
 func (sc *sconn) sendVia(hdr *[wire.MaxHeaderSize]byte, h wire.Header, key, value []byte, start int64) {
+	h.Credit = sc.cr.stamp()
+	sc.post(hdr, h, key, value, start)
+}
+
+// post is sendVia with h.Credit set.
+func (sc *sconn) post(hdr *[wire.MaxHeaderSize]byte, h wire.Header, key, value []byte, start int64) {
 	if start != 0 {
 		h.Flags |= wire.FlagTrace
 		// A commit may be timed across cores: never let a counter
@@ -114,7 +162,8 @@ func (sc *sconn) sendVia(hdr *[wire.MaxHeaderSize]byte, h wire.Header, key, valu
 // Deliver is server_handle_* of the original design: it dispatches one
 // message.
 func (sc *sconn) Deliver(c transport.Conn, m *transport.Message) {
-	defer m.Release()
+	sc.cur, sc.counted = m, false
+	defer sc.delivered()
 	if !sc.hello {
 		sc.hearing.Store(true)
 		defer sc.hearing.Store(false)
@@ -122,6 +171,7 @@ func (sc *sconn) Deliver(c transport.Conn, m *transport.Message) {
 	if sc.faulted.Load() {
 		return
 	}
+	sc.counted = sc.cr.counting()
 	if m.Kind == transport.KindWriteImm {
 		sc.start = 0
 		sc.commitImm(m.Imm, m.Len)
@@ -178,7 +228,8 @@ func (sc *sconn) Deliver(c transport.Conn, m *transport.Message) {
 // minRecvSize is the smallest receive buffer a client may have: it must
 // hold HELLO_REPLY with its limits, STATS_REPLY with its body, and every
 // reply without inline bytes.
-const minRecvSize = max(wire.MaxHeaderSize, wire.BaseSize+wire.LimitsSize, wire.BaseSize+wire.StatsBodySize)
+var minRecvSize = max(wire.MaxHeaderSize, wire.HeaderLen(wire.HelloReply)+wire.LimitsSize,
+	wire.HeaderLen(wire.StatsReply)+wire.StatsBodySize)
 
 func (sc *sconn) handleHello(f *wire.Frame) {
 	body, proof := wire.SplitHello(f.Value)
@@ -187,7 +238,7 @@ func (sc *sconn) handleHello(f *wire.Frame) {
 		sc.fault("bad HELLO: %v", err)
 		return
 	}
-	if hb.RecvSize < minRecvSize {
+	if int(hb.RecvSize) < minRecvSize {
 		sc.fault("HELLO receive size %d is too small", hb.RecvSize)
 		return
 	}
@@ -208,6 +259,7 @@ func (sc *sconn) handleHello(f *wire.Frame) {
 		sp.ReadAhead()
 	}
 	sc.recvSize = int(hb.RecvSize)
+	sc.cr.open(sc.s, int(hb.Depth))
 	sc.send(wire.Header{Type: wire.HelloReply, ReqID: f.ReqID}, nil, sc.s.limits[:])
 }
 
@@ -244,6 +296,9 @@ func (sc *sconn) Closed(c transport.Conn, err error) {
 }
 
 func isOrderlyClose(err error) bool {
+	if errors.Is(err, transport.ErrFatal) {
+		return false // the device broke it: say so
+	}
 	return errors.Is(err, io.EOF) || errors.Is(err, transport.ErrClosed) || errors.Is(err, net.ErrClosed) ||
 		errors.Is(err, io.ErrUnexpectedEOF)
 }

@@ -214,6 +214,7 @@ func (sc *sconn) drop() {
 		sc.helloTimer.Stop()
 	}
 	sc.gone = true
+	sc.cr.close()
 	ls := make([]*lease, 0, len(sc.leases))
 	for t, l := range sc.leases {
 		sc.unfile(t, l)

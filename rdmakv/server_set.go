@@ -123,6 +123,7 @@ func (sc *sconn) handleFin(f *wire.Frame) {
 // the reply needs a header buffer of its own.
 func (sc *sconn) commitOff(l *lease, n uint64, reqID uint32) {
 	if !sc.revokeWaits(l) {
+		sc.releaseCur() // as send does, so the reply's credit counts it
 		sc.commit(l, n, reqID, &sc.hdr, sc.start)
 		return
 	}

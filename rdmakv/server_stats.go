@@ -26,6 +26,13 @@ type ServerStats struct {
 	// does not carry them.
 	Grants     int
 	GrantBytes int64
+	// RecvShared is the receives the server's connections share (verbs'
+	// shared receive queue), 0 where each has its own (tcp); RecvHeld is
+	// what its connections hold of its receives: the credit each was
+	// told and has not used, and at least one each past HELLO. A client's
+	// ServerStats reads them as zero.
+	RecvShared int
+	RecvHeld   int64
 	// CPUUser and CPUSys are the CPU time the server's process has spent
 	// in user and in system mode since it started (getrusage with
 	// RUSAGE_SELF): every thread, serving or not. For a server embedded in
@@ -43,11 +50,12 @@ func (s *Server) Stats() ServerStats {
 	s.connMu.Lock()
 	conns := len(s.conns)
 	var grants int
-	var granted int64
+	var granted, held int64
 	for sc := range s.conns {
 		sc.mu.Lock()
 		grants, granted = grants+sc.grants, granted+sc.granted
 		sc.mu.Unlock()
+		held += sc.cr.held()
 	}
 	s.connMu.Unlock()
 	s.store.mu.Lock()
@@ -64,6 +72,8 @@ func (s *Server) Stats() ServerStats {
 
 		Grants:     grants,
 		GrantBytes: granted,
+		RecvHeld:   held,
+		RecvShared: s.credit.shared(),
 	}
 }
 

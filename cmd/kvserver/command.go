@@ -23,6 +23,7 @@ type flags struct {
 	poolSize, maxEager, maxValue      string
 	maxGrant                          string
 	maxKey, recvDepth, maxConns       int
+	maxRecvs                          int
 	maxHandshakes, tos                int
 	lease, busyIdle, handshake, stall time.Duration
 	poll, logLevel, authFile          string
@@ -74,7 +75,8 @@ line of what it holds: connections, keys, pool bytes in use, goroutines.`,
 	fl.StringVar(&f.maxValue, "max-value", "", "largest value (default: the smaller of "+units.Bytes(rdmakv.DefaultMaxValue)+" and the pool size)")
 	fl.StringVar(&f.maxGrant, "max-grant", "", "each connection's share of the pool for uncommitted set grants; more only while a quarter stays free (default: the larger of --max-value and a quarter of the pool)")
 	fl.DurationVar(&f.lease, "lease", rdmakv.DefaultLease, "how long a rendezvous window stays open before it is revoked and reclaimed")
-	fl.IntVar(&f.recvDepth, "recv-depth", rdmakv.DefaultRecvDepth, "server receive buffers, also each client's in-flight limit")
+	fl.IntVar(&f.recvDepth, "recv-depth", rdmakv.DefaultRecvDepth, "server receive buffers (shared by all connections on verbs, each connection's own on tcp), divided among clients by credit; also each client's in-flight limit")
+	fl.IntVar(&f.maxRecvs, "max-recvs", 0, "the most receive buffers verbs' shared queue grows to, --recv-depth at a time, when clients' credit asks for more (default 1024, or as many as fit in 64 MiB of --max-eager buffers if fewer; at least --recv-depth)")
 	fl.StringVar(&f.poll, "poll", "event", "completion polling: event or busy")
 	fl.DurationVar(&f.busyIdle, "busy-idle", 0, "with --poll busy, sleep until the next request after this long with none (0: spin always)")
 	fl.DurationVar(&f.handshake, "handshake-timeout", rdmakv.DefaultHandshakeTimeout, "drop a connection that has not sent HELLO by then")
@@ -118,6 +120,7 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 		MaxGrantBytes: size("max-grant", f.maxGrant),
 		Lease:         f.lease,
 		RecvDepth:     f.recvDepth,
+		MaxRecvs:      f.maxRecvs,
 		BusyIdle:      f.busyIdle,
 		Device:        f.device,
 		TOS:           f.tos,
@@ -145,6 +148,10 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 	}
 	positive(&errs, "max-key", &cfg.MaxKey)
 	positive(&errs, "recv-depth", &cfg.RecvDepth)
+	if f.maxRecvs < 0 {
+		errs = append(errs, fmt.Errorf("--max-recvs %d: must not be negative", f.maxRecvs))
+		cfg.MaxRecvs = 0
+	}
 	positive(&errs, "lease", &cfg.Lease)
 	positive(&errs, "handshake-timeout", &cfg.HandshakeTimeout)
 	positive(&errs, "stall-timeout", &cfg.StallTimeout)

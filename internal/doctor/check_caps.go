@@ -65,6 +65,9 @@ func checkCaps(r *Report, name string, c Caps) {
 	default:
 		r.add(secCaps, name+" srq", OK, fmt.Sprintf("%d SRQs of up to %d WRs and %d SGEs", c.MaxSRQ, c.MaxSRQWR, c.MaxSRQSGE), "")
 	}
+	if c.Loopback != nil {
+		checkLoopback(r, name, c)
+	}
 	need := max(serverSendWR, clientSendWR)
 	switch {
 	case c.MaxQPWR < need || c.MaxSGE < needSGE:
@@ -87,4 +90,34 @@ func checkSendWithInv(r *Report, name string, ok bool) {
 	r.add(secCaps, name+" send with invalidate", Warn,
 		"the device does not claim SEND_WITH_INV (memory management extensions), which a client's release of a window uses",
 		"update the driver and firmware")
+}
+
+// checkLoopback reports what a loopback pair did with the operations the
+// transport uses, and so what it will use on the device.
+func checkLoopback(r *Report, name string, c Caps) {
+	lb := c.Loopback
+	if lb.Error != "" {
+		r.add(secCaps, name+" loopback", Warn, "two connected QPs of port 1 could not be made ("+lb.Error+
+			"): windows and WRITE_WITH_IMM are untried", "bring port 1 up with an address (rdma link, ip addr)")
+		return
+	}
+	uses := "per-grant windows"
+	switch {
+	case lb.WindowError != "":
+		uses = "the pool's region-wide key (no window bound: " + lb.WindowError + ")"
+	case lb.InvalidateError != "":
+		r.add(secCaps, name+" loopback", Fail, "a window was bound but invalidating it failed: "+lb.InvalidateError,
+			"update the driver and firmware")
+		return
+	}
+	commit := "WRITE_WITH_IMM"
+	if lb.WriteImmError != "" {
+		commit = "RDMA WRITE and a SET_FIN (no WRITE_WITH_IMM: " + lb.WriteImmError + ")"
+	}
+	recv := "a shared receive queue"
+	if c.SRQError != "" || c.MaxSRQ == 0 {
+		recv = "no shared receive queue (no kvserver)"
+	}
+	r.add(secCaps, name+" loopback", OK, fmt.Sprintf("on a loopback pair: rdmakv grants %s, commits a rendezvous SET with %s, serves from %s, and sends up to %d bytes inline",
+		uses, commit, recv, c.MaxInline), "")
 }

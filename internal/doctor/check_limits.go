@@ -34,7 +34,7 @@ func checkLimits(r *Report, env Env, devs []Device) {
 // register unless it has CAP_IPC_LOCK, with what the defaults register.
 func checkMemlock(r *Report, env Env, f footprint) {
 	need := f.oneProcess()
-	what := fmt.Sprintf("a kvserver at the defaults registers %s (pool %s, receive buffers %s) and %s a connection; a client %s and up to %s of staging: %s in one process (kvbench run's embedded server)",
+	what := fmt.Sprintf("a kvserver at the defaults registers up to %s (pool %s, receive buffers grown to their most %s) and %s a connection; a client %s and up to %s of staging: %s in one process (kvbench run's embedded server)",
 		units.Bytes(f.Pool+f.ServerRecv), units.Bytes(f.Pool), units.Bytes(f.ServerRecv), units.Bytes(f.ServerRing),
 		units.Bytes(f.Client), units.Bytes(f.Staging), units.Bytes(need))
 	cur, _, err := env.Rlimit(unix.RLIMIT_MEMLOCK)

@@ -69,6 +69,25 @@ type Caps struct {
 	// SRQError is why the shared receive queue doctor made failed; empty
 	// if it was made.
 	SRQError string `json:"srq_error,omitempty"`
+	// Loopback is what two connected QPs of port 1 did with the
+	// operations the transport uses; nil where no device was opened.
+	Loopback *Loopback `json:"loopback,omitempty"`
+}
+
+// Loopback says, per operation tried on a loopback pair, why it failed;
+// empty where it worked.
+type Loopback struct {
+	Error           string `json:"error,omitempty"` // the pair could not be made
+	WindowError     string `json:"window_error,omitempty"`
+	WriteImmError   string `json:"write_imm_error,omitempty"`
+	InvalidateError string `json:"invalidate_error,omitempty"`
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 // device merges what libibverbs said of a device with sysfs.
@@ -99,6 +118,9 @@ func (e Env) device(vi verbs.DeviceInfo) Device {
 		if vi.SRQErr != nil {
 			d.Caps.SRQError = vi.SRQErr.Error()
 		}
+		lb := vi.Loopback
+		d.Caps.Loopback = &Loopback{Error: errText(lb.Err), WindowError: errText(lb.Window),
+			WriteImmError: errText(lb.WriteImm), InvalidateError: errText(lb.Invalidate)}
 	}
 	d.Transport = transportOf(vi.Transport, d.Ports)
 	return d

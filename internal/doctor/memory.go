@@ -10,7 +10,7 @@ import (
 // footprint is what rdmakv registers over verbs at its defaults.
 type footprint struct {
 	Pool       int64 // the server's value pool
-	ServerRecv int64 // its receive buffers, shared by all connections
+	ServerRecv int64 // its receive buffers, shared by all connections, grown to their most
 	ServerRing int64 // the send ring of each connection
 	Client     int64 // a client's receive buffers and send ring
 	Staging    int64 // the most a client registers for rendezvous payloads
@@ -28,6 +28,8 @@ func defaultFootprint() footprint {
 		MaxMessage: wire.MaxHeaderSize + max(rdmakv.DefaultMaxEager, rdmakv.DefaultMaxKey, wire.HelloBodySize),
 		RecvDepth:  rdmakv.DefaultRecvDepth,
 		SendDepth:  rdmakv.DefaultRecvDepth,
+
+		MaxRecvDepth: rdmakv.DefaultMaxRecvs,
 	}
 	cli := transport.Config{
 		MaxMessage: wire.MaxHeaderSize + max(rdmakv.DefaultEagerThreshold, wire.LimitsSize),

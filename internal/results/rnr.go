@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // rnrCounters are the hardware counters (Cell.HWCounters) of RNR NAKs: a
@@ -31,13 +32,26 @@ var retransmitCounters = []string{
 	"implied_nak_seq_err",   // mlx5: responses that skipped a sequence number
 }
 
+// resendWait is the least a request waits when it is resent after a
+// timeout: the QP's local ACK timeout, which rdmakv's verbs transport sets
+// to 17, 4.096 µs × 2^17 (about 0.54 s), rounded down.
+const resendWait = 500 * time.Millisecond
+
 // RNRRetransmit flags a cell whose measure phase saw its RDMA device count
 // RNR NAKs or retransmissions (Cell.HWCounters; rxe's and mlx5's names).
 // Either makes some operations wait on a transport timer, milliseconds
 // against microseconds, so the tail and the mean describe the timer.
+// Retransmissions alone are flagged only when an operation took as long
+// as a resend waits (resendWait): below that they were not the cell's.
 func RNRRetransmit(c Cell) (Warning, bool) {
 	rnr, re := nonzero(c.HWCounters, rnrCounters), nonzero(c.HWCounters, retransmitCounters)
 	if len(rnr)+len(re) == 0 {
+		return Warning{}, false
+	}
+	if len(rnr) == 0 && c.Latency.Max > 0 && time.Duration(c.Latency.Max) < resendWait {
+		// No measured operation waited as long as a resend does: the
+		// device's counters (which count every connection on it) saw
+		// resends of other traffic.
 		return Warning{}, false
 	}
 	lead := "RNR NAKs and retransmissions"

@@ -61,6 +61,26 @@ func TestRNRRetransmitMlx5(t *testing.T) {
 	}
 }
 
+// Retransmissions alone count only when a measured operation took as
+// long as a resend waits: a cell whose slowest operation took 8 ms saw
+// resends of other traffic on the device. RNR NAKs count whatever the
+// latency: their timer is 0.64 ms.
+func TestRNRRetransmitNotTheCells(t *testing.T) {
+	resent := map[string]uint64{"completer_retry_err": 1, "duplicate_request": 1}
+	fast := Cell{Latency: Latency{Max: int64(8 * time.Millisecond)}, HWCounters: resent}
+	if w, ok := RNRRetransmit(fast); ok {
+		t.Errorf("resends with no operation near 0.5 s flagged: %q", w.Message)
+	}
+	slow := Cell{Latency: Latency{Max: int64(600 * time.Millisecond)}, HWCounters: resent}
+	if _, ok := RNRRetransmit(slow); !ok {
+		t.Error("resends with an operation of 600 ms not flagged")
+	}
+	rnr := Cell{Latency: Latency{Max: int64(2 * time.Millisecond)}, HWCounters: map[string]uint64{"send_rnr_err": 3}}
+	if _, ok := RNRRetransmit(rnr); !ok {
+		t.Error("RNR NAKs in a fast cell not flagged")
+	}
+}
+
 // Zero deltas, no counters (tcp), or growth only in counters of plain
 // traffic: no warning.
 func TestRNRRetransmitQuiet(t *testing.T) {

@@ -65,7 +65,7 @@ func (h lateConn) Deliver(c transport.Conn, m *transport.Message) {
 	}
 	switch f.Type {
 	case wire.Hello:
-		reply(now, wire.Header{Type: wire.HelloReply}, fakeLimits(5000))
+		reply(now, wire.Header{Type: wire.HelloReply, Credit: 1 << 30}, fakeLimits(5000))
 	case wire.Get:
 		switch key {
 		case "slow-inline":

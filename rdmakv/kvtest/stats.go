@@ -93,7 +93,7 @@ func statsOnTheWire(t *testing.T, env Env, addr string, conns, keys int) {
 		(&wire.HelloBody{RecvSize: recv, Threshold: 0, Depth: 1}).Encode(b)
 		return b
 	}
-	const least = wire.BaseSize + wire.StatsBodySize
+	least := uint32(wire.HeaderLen(wire.StatsReply) + wire.StatsBodySize)
 	r := rawConnect(t, env, addr, 0)
 	if f := r.call(wire.Header{Type: wire.Hello}, nil, hello(least)); f.Type != wire.HelloReply || f.Status != wire.OK {
 		t.Fatalf("HELLO with %d-byte receive buffers answered %s %s", least, f.Type, f.Status)

@@ -32,7 +32,7 @@ func (h stuckConn) Deliver(c transport.Conn, m *transport.Message) {
 	if err == nil {
 		switch {
 		case f.Type == wire.Hello && h.s.hello:
-			reply = wire.AppendFrame(nil, wire.Header{Type: wire.HelloReply, ReqID: f.ReqID}, nil, fakeLimits(1000))
+			reply = wire.AppendFrame(nil, wire.Header{Type: wire.HelloReply, ReqID: f.ReqID, Credit: 1 << 30}, nil, fakeLimits(1000))
 		case f.Type == wire.SetRdvReq && h.s.grant:
 			rkey, gerr := c.Grant(h.s.region, 0, int(f.Length), transport.AccessRemoteWrite)
 			if gerr == nil {

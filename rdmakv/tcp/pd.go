@@ -50,7 +50,7 @@ func (p *pd) newKeyLocked() uint32 {
 }
 
 func (p *pd) register(size int, access transport.Access) (*region, error) {
-	if access&^remoteAccess != 0 {
+	if access&^transport.AccessKnown != 0 {
 		return nil, fmt.Errorf("tcp: unknown access bits %#x", uint8(access))
 	}
 	m, err := newMapping(size)
@@ -65,7 +65,11 @@ func (p *pd) register(size int, access transport.Access) (*region, error) {
 	}
 	r := &region{m: m, base: m.addr(), access: access, pd: p}
 	r.rkey = p.newKeyLocked()
-	p.keys[r.rkey] = keyEntry{r: r, n: uint64(size), access: access}
+	own := access & remoteAccess // what the region's own key grants
+	if access&transport.AccessGrantOnly != 0 {
+		own = 0 // windows are always there on tcp
+	}
+	p.keys[r.rkey] = keyEntry{r: r, n: uint64(size), access: own}
 	p.regions = append(p.regions, r)
 	return r, nil
 }

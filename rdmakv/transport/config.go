@@ -41,6 +41,12 @@ func (cfg Config) Check(prefix string, maxDepth int) (Config, error) {
 	if cfg.RecvDepth < 0 || cfg.RecvDepth > maxDepth {
 		errs = append(errs, fmt.Errorf("%sRecvDepth %d out of range (1..%d)", prefix, cfg.RecvDepth, maxDepth))
 	}
+	if cfg.MaxRecvDepth < cfg.RecvDepth {
+		cfg.MaxRecvDepth = cfg.RecvDepth
+	}
+	if cfg.MaxRecvDepth > maxDepth {
+		errs = append(errs, fmt.Errorf("%sMaxRecvDepth %d out of range (RecvDepth..%d)", prefix, cfg.MaxRecvDepth, maxDepth))
+	}
 	if cfg.SendDepth < 0 || cfg.SendDepth > maxDepth {
 		errs = append(errs, fmt.Errorf("%sSendDepth %d out of range (1..%d)", prefix, cfg.SendDepth, maxDepth))
 	}

@@ -35,7 +35,16 @@ const (
 	// AccessRemoteWrite lets a peer RDMA WRITE (and WRITE_WITH_IMM) into the
 	// region.
 	AccessRemoteWrite Access = 1 << 1
+	// AccessGrantOnly, beside remote rights, keeps them to Grant's
+	// windows where the transport has them: the region's own RKey then
+	// grants no remote access at all, so a peer cannot reach beyond its
+	// windows by guessing it. Where there are no windows (Grant returns
+	// the region's key) the region takes the remote rights asked for.
+	AccessGrantOnly Access = 1 << 2
 )
+
+// AccessKnown is every Access bit.
+const AccessKnown = AccessRemoteRead | AccessRemoteWrite | AccessGrantOnly
 
 // Region is registered memory. Its bytes come from C or mmap, never from the
 // Go heap, so the RNIC may touch them at any time.
@@ -171,6 +180,22 @@ type Bounded interface {
 	MaxConns() int
 }
 
+// SharedReceives is implemented by a Listener whose connections share one
+// receive queue (verbs' SRQ) of SharedRecvs buffers, kept posted, where
+// each connection of another listener has its own Config.RecvDepth. A
+// peer that sends more than it was given room for then takes another's:
+// the server divides them by credit.
+type SharedReceives interface {
+	// SharedRecvs is the receives kept posted now.
+	SharedRecvs() int
+	// MaxSharedRecvs is the most GrowRecvs can take them to
+	// (Config.MaxRecvDepth, within what the device allows).
+	MaxSharedRecvs() int
+	// GrowRecvs registers and posts more receives, a RecvDepth at a
+	// time, and returns how many are posted then.
+	GrowRecvs() (int, error)
+}
+
 // AcceptFunc is called once for each new connection, before any Deliver for
 // it, and returns the Handler for that connection.
 type AcceptFunc func(c Conn) Handler
@@ -194,6 +219,10 @@ type Config struct {
 	// RecvDepth is how many receive buffers are posted (per connection on a
 	// client, in the shared receive queue on a server).
 	RecvDepth int
+	// MaxRecvDepth is the most a listener's shared receive queue grows to
+	// (SharedReceives.GrowRecvs); below RecvDepth it is RecvDepth, and
+	// the queue keeps its size.
+	MaxRecvDepth int
 	// SendDepth bounds two-sided and one-sided operations in flight.
 	SendDepth int
 	// Poll chooses busy polling or event-driven waiting.
@@ -272,6 +301,10 @@ var (
 	ErrTimeout = errors.New("transport: operation timed out")
 	// ErrWoken is an Await that Wake ended.
 	ErrWoken = errors.New("transport: await woken")
+	// ErrFatal is what closed a connection whose device said it broke:
+	// a fatal queue pair event, its port going down, or the device
+	// failing. The connection's error wraps it with ErrClosed.
+	ErrFatal = errors.New("transport: fatal device event")
 )
 
 // Poller is an optional interface of a Conn: in busy-poll mode a caller

@@ -112,6 +112,11 @@ type conn struct {
 	// Client connections own their event channel.
 	cm     *cmChannel
 	cmDone chan struct{}
+
+	// lastWQECh is closed (once, by lastWQE) when the QP's
+	// LAST_WQE_REACHED event comes (events.go).
+	lastWQE   sync.Once
+	lastWQECh chan struct{}
 }
 
 type window struct {
@@ -143,6 +148,8 @@ func newConn(g *group, d *device, cfg transport.Config) (*conn, error) {
 		closedCh: make(chan struct{}),
 		done:     make(chan struct{}),
 		settled:  make(chan struct{}),
+
+		lastWQECh: make(chan struct{}),
 	}
 	return c, nil
 }
@@ -211,6 +218,7 @@ func (c *conn) createQP(id *C.struct_rdma_cm_id, srq *C.struct_ibv_srq) error {
 	c.qp = id.qp
 	c.qpn = uint32(c.qp.qp_num)
 	c.maxInline = inl
+	c.dev.ev.add(c)
 	return nil
 }
 
@@ -680,7 +688,10 @@ func (c *conn) shutdown(cause error) {
 	c.errs.Store(&connErr{cause: cause, closed: closed})
 	close(c.closedCh)
 	c.opMu.RLock()
-	if C.rdma_disconnect(c.id) != 0 {
+	// On iWARP rdma_disconnect leaves the QP in SQD (the iWARP verbs'
+	// closing), where the drain below would wait out its guard: there
+	// the QP goes to error as well, which flushes what is queued.
+	if C.rdma_disconnect(c.id) != 0 || c.dev.caps.iwarp {
 		C.kv_qp_error(c.qp)
 	}
 	// Only blocking operations need the drain (their callers must not
@@ -722,7 +733,11 @@ func (c *conn) release() {
 	}
 	c.mwAll, c.mwFree, c.windows, c.shared = nil, nil, nil, nil
 	c.winMu.Unlock()
+	if c.g.rq.shared() {
+		c.awaitLastWQE()
+	}
 	C.rdma_destroy_qp(c.id)
+	c.dev.ev.drop(c)
 	C.kv_buf_close(c.ring)
 	c.ring = nil
 	C.free(unsafe.Pointer(c.scratch))

@@ -1,7 +1,12 @@
-/* dev.c: device discovery, protection domains and link description. */
+/* dev.c: device discovery, protection domains, asynchronous events and
+ * link description. */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "verbs.h"
 
 int kv_device_count(void)
@@ -37,10 +42,14 @@ int kv_dev_open(struct ibv_context *ctx, struct kv_dev **out)
 		ret = -ret;
 		goto err_free;
 	}
+	if (pipe2(d->wake, O_CLOEXEC)) {
+		ret = -errno;
+		goto err_free;
+	}
 	d->pd = ibv_alloc_pd(ctx);
 	if (!d->pd) {
 		ret = errno ? -errno : -ENOMEM;
-		goto err_free;
+		goto err_pipe;
 	}
 	strncpy(d->name, ibv_get_device_name(ctx->device), sizeof(d->name) - 1);
 	strncpy(d->fw, attr.fw_ver, sizeof(d->fw) - 1);
@@ -68,6 +77,9 @@ int kv_dev_open(struct ibv_context *ctx, struct kv_dev **out)
 	*out = d;
 	return 0;
 
+err_pipe:
+	close(d->wake[1]);
+	close(d->wake[0]);
 err_free:
 	free(d);
 	return ret;
@@ -77,8 +89,71 @@ void kv_dev_close(struct kv_dev *d)
 {
 	if (!d)
 		return;
+	close(d->wake[1]);
+	close(d->wake[0]);
 	ibv_dealloc_pd(d->pd);
 	free(d);
+}
+
+/*
+ * kv_async_next waits for the device's next asynchronous event, acks it
+ * (a QP or SRQ is destroyed only once its events are acked) and returns
+ * 1 with ev filled; 0 when kv_async_wake ended the wait; a negative errno
+ * on failure.
+ */
+int kv_async_next(struct kv_dev *d, struct kv_async *ev)
+{
+	struct pollfd p[2] = { { .fd = d->ctx->async_fd, .events = POLLIN }, { .fd = d->wake[0], .events = POLLIN } };
+	struct ibv_async_event e;
+
+	for (;;) {
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (p[1].revents)
+			return 0;
+		if (p[0].revents)
+			break;
+	}
+	if (ibv_get_async_event(d->ctx, &e))
+		return errno ? -errno : -EIO;
+	*ev = (struct kv_async){ .type = e.event_type };
+	switch (e.event_type) {
+	case IBV_EVENT_QP_FATAL:
+	case IBV_EVENT_QP_REQ_ERR:
+	case IBV_EVENT_QP_ACCESS_ERR:
+	case IBV_EVENT_COMM_EST:
+	case IBV_EVENT_SQ_DRAINED:
+	case IBV_EVENT_PATH_MIG:
+	case IBV_EVENT_PATH_MIG_ERR:
+	case IBV_EVENT_QP_LAST_WQE_REACHED:
+		ev->qp_num = e.element.qp->qp_num;
+		break;
+	case IBV_EVENT_PORT_ACTIVE:
+	case IBV_EVENT_PORT_ERR:
+	case IBV_EVENT_LID_CHANGE:
+	case IBV_EVENT_PKEY_CHANGE:
+	case IBV_EVENT_SM_CHANGE:
+	case IBV_EVENT_CLIENT_REREGISTER:
+	case IBV_EVENT_GID_CHANGE:
+		ev->port = e.element.port_num;
+		break;
+	default:
+		break;
+	}
+	ibv_ack_async_event(&e);
+	return 1;
+}
+
+/* kv_async_wake ends a kv_async_next in progress, or the next one. */
+void kv_async_wake(struct kv_dev *d)
+{
+	char b = 1;
+
+	while (write(d->wake[1], &b, 1) < 0 && errno == EINTR)
+		;
 }
 
 /* kv_dev_find returns librdmacm's context for the named device, or NULL. */

@@ -27,6 +27,7 @@ type device struct {
 	// so each window gets an MR of its own covering exactly its range.
 	mwByMR bool
 	caps   caps
+	ev     *events
 }
 
 var (
@@ -61,6 +62,7 @@ func acquireDevice(ctx *C.struct_ibv_context) (*device, error) {
 			srq: kd.max_srq > 0 && kd.max_srq_wr > 0, iwarp: kd.transport == C.IBV_TRANSPORT_IWARP},
 	}
 	devices[ctx] = d
+	d.watch()
 	return d, nil
 }
 
@@ -78,6 +80,7 @@ func (d *device) release() {
 		return
 	}
 	delete(devices, d.d.ctx)
+	d.unwatch()
 	C.kv_dev_close(d.d)
 	d.d = nil
 }

@@ -128,7 +128,7 @@ func dial(ctx context.Context, addr string, cfg transport.Config, h transport.Ha
 	}
 	undo.push(g.rcq.close)
 	g.wire()
-	if g.rq, err = newRecvQueue(dev, cfg.RecvDepth, cfg.MaxMessage, cfg.Poll); err != nil {
+	if g.rq, err = newRecvQueue(dev, cfg.RecvDepth, cfg.MaxMessage, cfg.Poll, 1); err != nil {
 		return nil, err
 	}
 	undo.push(g.rq.free)

@@ -71,7 +71,7 @@ int kv_fake_send(struct kv_fake *f)
 
 int kv_fake_recv(struct kv_fake *f, int shared)
 {
-	struct kv_rq q = { .size = 64 };
+	struct kv_rq q = { .size = 64, .per_chunk = 1 };
 	uint32_t idx = 0;
 
 	if (shared)

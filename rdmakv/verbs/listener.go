@@ -119,13 +119,18 @@ func listen(addr string, cfg transport.Config, accept transport.AcceptFunc) (_ *
 		return nil, err
 	}
 	undo.push(g.scq.close)
-	nrecv := recvBuffers(cfg.RecvDepth, cfg.Poll)
+	// The queue, its CQ and its SRQ are sized for every chunk it may
+	// grow by, within the device's limits; only the first is registered.
+	per := recvBuffers(cfg.RecvDepth, cfg.Poll)
+	chunks := recvChunks(cfg.RecvDepth, cfg.MaxRecvDepth)
+	chunks = max(1, min(chunks, (int(l.dev.d.max_srq_wr))/per, (int(l.dev.d.max_cqe)-64)/per))
+	nrecv := chunks * per
 	if g.rcq, err = openCQ(l.dev, nrecv+64, cfg.Poll, cfg.BusyIdle); err != nil {
 		return nil, err
 	}
 	undo.push(g.rcq.close)
 	g.wire()
-	if g.rq, err = newRecvQueue(l.dev, cfg.RecvDepth, cfg.MaxMessage, cfg.Poll); err != nil {
+	if g.rq, err = newRecvQueue(l.dev, cfg.RecvDepth, cfg.MaxMessage, cfg.Poll, chunks); err != nil {
 		return nil, err
 	}
 	undo.push(g.rq.free)
@@ -184,6 +189,21 @@ func (l *listener) Addr() string { return l.addr }
 // MaxConns is the most connections the shared send CQ has room for; a
 // connection request past it is rejected.
 func (l *listener) MaxConns() int { return l.maxConns }
+
+// SharedRecvs is the receives the shared receive queue keeps posted
+// (transport.SharedReceives): a RecvDepth per chunk. A busy-polled
+// queue has deferMax more in each, of which its poller holds at most
+// deferMax to repost in a batch.
+func (l *listener) SharedRecvs() int { return l.g.rq.buffers() / l.g.rq.perChunk * l.cfg.RecvDepth }
+
+// MaxSharedRecvs is what SharedRecvs may grow to.
+func (l *listener) MaxSharedRecvs() int { return l.g.rq.maxChunks * l.cfg.RecvDepth }
+
+// GrowRecvs adds a chunk of receives to the shared receive queue.
+func (l *listener) GrowRecvs() (int, error) {
+	_, err := l.g.rq.grow()
+	return l.SharedRecvs(), err
+}
 
 func (l *listener) Info() transport.Info {
 	return transport.Info{Transport: Name, Link: transport.Link{Device: l.dev.name, Firmware: l.dev.fw}, Poll: l.cfg.Poll}

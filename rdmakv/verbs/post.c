@@ -11,14 +11,16 @@
  * or its head and the rest of the buffer after KV_HEAD. Returns the count. */
 static int recv_sges(const struct kv_rq *q, uint32_t b, struct ibv_sge *sge)
 {
-	uint64_t addr = q->base + (uint64_t)b * q->size;
+	const struct kv_rq_chunk *c = &q->chunks[b / q->per_chunk];
+	uint32_t j = b % q->per_chunk;
+	uint64_t addr = c->base + (uint64_t)j * q->size;
 
-	if (!q->heads) {
-		sge[0] = (struct ibv_sge){ .addr = addr, .length = q->size, .lkey = q->lkey };
+	if (!c->heads) {
+		sge[0] = (struct ibv_sge){ .addr = addr, .length = q->size, .lkey = c->lkey };
 		return 1;
 	}
-	sge[0] = (struct ibv_sge){ .addr = q->heads + (uint64_t)b * KV_HEAD, .length = KV_HEAD, .lkey = q->lkey };
-	sge[1] = (struct ibv_sge){ .addr = addr + KV_HEAD, .length = q->size - KV_HEAD, .lkey = q->lkey };
+	sge[0] = (struct ibv_sge){ .addr = c->heads + (uint64_t)j * KV_HEAD, .length = KV_HEAD, .lkey = c->lkey };
+	sge[1] = (struct ibv_sge){ .addr = addr + KV_HEAD, .length = q->size - KV_HEAD, .lkey = c->lkey };
 	return 2;
 }
 

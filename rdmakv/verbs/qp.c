@@ -154,13 +154,16 @@ int kv_qp_error(struct ibv_qp *qp)
 	return kv_neg(ibv_modify_qp(qp, &a, IBV_QP_STATE));
 }
 
-struct kv_rq *kv_rq_open(uint64_t base, uint64_t heads, uint32_t size, uint32_t lkey, int defer_max)
+/* kv_rq_open makes a kv_rq with no chunks yet: the caller fills
+ * chunks[c] before it posts any buffer of chunk c. */
+struct kv_rq *kv_rq_open(uint32_t size, uint32_t per_chunk, int defer_max)
 {
 	struct kv_rq *q = calloc(1, sizeof(*q));
 
 	if (!q)
 		return NULL;
-	*q = (struct kv_rq){ .base = base, .heads = heads, .size = size, .lkey = lkey };
+	q->size = size;
+	q->per_chunk = per_chunk;
 	if (defer_max > 0) {
 		q->pend = calloc(defer_max, sizeof(*q->pend));
 		q->post = calloc(defer_max, sizeof(*q->post));

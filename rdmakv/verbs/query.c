@@ -83,6 +83,7 @@ static void probe(struct ibv_context *ctx, const struct ibv_device_attr *attr, s
 	d->max_inline = max_inline(ctx, pd);
 	d->srq_err = srq_probe(pd, attr);
 	ibv_dealloc_pd(pd);
+	kv_loopback_probe(ctx, &d->lb);
 }
 
 static void query_one(struct ibv_device *dev, struct kv_dev_info *d)

@@ -6,6 +6,7 @@ package verbs
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"syscall"
@@ -42,7 +43,38 @@ type DeviceInfo struct {
 	// (the device's largest, if smaller) with two SGEs could not be made;
 	// nil if one was.
 	SRQErr error
-	Ports  []PortInfo
+	// Loopback is what two RC QPs of port 1, connected to each other, did
+	// with the operations the transport uses.
+	Loopback Loopback
+	Ports    []PortInfo
+}
+
+// Loopback is the outcome of each operation Devices tries on a loopback
+// pair; nil where it worked. Err says why the pair could not be made
+// (then the rest are nil, untried).
+type Loopback struct {
+	Err error
+	// Window: a type-2 window bound over a region (an error, without
+	// windows).
+	Window error
+	// WriteImm: a WRITE_WITH_IMM through that window (or, without one,
+	// the region's key) landed with its data and immediate.
+	WriteImm error
+	// Invalidate: the window invalidated, and a write through it then
+	// refused.
+	Invalidate error
+}
+
+// lbErr reads one kv_loopback result: a negative errno or a positive
+// work completion status.
+func lbErr(r C.int) error {
+	switch {
+	case r == 0:
+		return nil
+	case r < 0:
+		return syscall.Errno(-r)
+	}
+	return fmt.Errorf("completed with %s", C.GoString(C.ibv_wc_status_str(uint32(r))))
 }
 
 // ProbeSRQWR is the depth of the shared receive queue Devices makes on
@@ -109,6 +141,12 @@ func deviceInfo(d *C.struct_kv_dev_info) DeviceInfo {
 	if d.srq_err != 0 {
 		di.SRQErr = syscall.Errno(-d.srq_err)
 	}
+	if di.Loopback.Err = lbErr(d.lb.err); di.Loopback.Err == nil {
+		di.Loopback.Window, di.Loopback.WriteImm, di.Loopback.Invalidate = lbErr(d.lb.bind_err), lbErr(d.lb.imm_err), lbErr(d.lb.inv_err)
+		if di.Loopback.Window != nil {
+			di.Loopback.Invalidate = errors.New("untried: no window bound")
+		}
+	}
 	for i := range int(d.nports) {
 		p := d.ports[i]
 		di.Ports = append(di.Ports, PortInfo{
@@ -165,5 +203,6 @@ func RegisteredBytes(cfg transport.Config) (recv, ring int64, err error) {
 	if size > headSize {
 		recv = (recv+63)&^63 + int64(n)*headSize
 	}
+	recv *= int64(recvChunks(cfg.RecvDepth, cfg.MaxRecvDepth)) // a listener's grown to its most
 	return recv, int64(ringBytes(cfg.SendDepth, cfg.MaxMessage)), nil
 }

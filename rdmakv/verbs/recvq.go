@@ -43,13 +43,21 @@ const deferMax = 8
 // first touched since that buffer's last turn took the server 0.25 to
 // 0.5 us longer than from the heads.
 type recvQueue struct {
-	buf   *C.struct_kv_buf
 	rq    *C.struct_kv_rq
 	dev   *device
 	size  int
-	msgs  []transport.Message
-	views [][]byte
-	heads [][]byte // nil unless split
+	split bool
+	// The buffers come in chunks of perChunk, registered one by one
+	// (grow); msgs, views and heads have room for maxChunks of them, and
+	// chunks[:nchunks] are in use. growMu serialises growing.
+	perChunk  int
+	maxChunks int
+	growMu    sync.Mutex
+	bufs      []*C.struct_kv_buf // guarded by growMu, and by mu against free
+	nchunks   atomic.Int32
+	msgs      []transport.Message
+	views     [][]byte
+	heads     [][]byte // nil unless split
 
 	// pendMu guards pend (C memory, the kv_rq's pend or post array) and
 	// pendN. The poller swaps the two arrays under it and reposts the
@@ -64,8 +72,9 @@ type recvQueue struct {
 	closed bool         // guarded by mu
 
 	// handoff orders a Release (which writes the Message) before the
-	// poller refills the same Message: the hardware orders the two, but
-	// the Go memory model needs an edge of its own.
+	// poller refills the same Message, and a grow's views before the
+	// poller reads them: the hardware orders these, but the Go memory
+	// model needs an edge of its own.
 	handoff   atomic.Uint64
 	held      atomic.Int64
 	destroyed atomic.Bool
@@ -81,62 +90,117 @@ func recvBuffers(depth int, poll transport.Poll) int {
 	return depth
 }
 
-// newRecvQueue registers recvBuffers(depth, poll) buffers of size bytes.
-func newRecvQueue(d *device, depth, size int, poll transport.Poll) (*recvQueue, error) {
+// recvChunks is how many chunks a queue of depth that may grow to
+// maxDepth receives needs: each chunk keeps depth more posted.
+func recvChunks(depth, maxDepth int) int {
+	return min(max(1, (maxDepth+depth-1)/depth), C.KV_RQ_CHUNKS)
+}
+
+// newRecvQueue registers recvBuffers(depth, poll) buffers of size bytes,
+// with room to grow (grow) by as many again, chunk by chunk, up to
+// maxChunks chunks.
+func newRecvQueue(d *device, depth, size int, poll transport.Poll, maxChunks int) (*recvQueue, error) {
 	n := recvBuffers(depth, poll)
-	split := size > headSize
-	// The heads start on a cache line after the buffers.
-	headAt := (n*size + 63) &^ 63
-	total := n * size
-	if split {
-		total = headAt + n*headSize
-	}
-	var buf *C.struct_kv_buf
-	if err := errno(C.kv_buf_open(d.d, C.size_t(total), C.IBV_ACCESS_LOCAL_WRITE, &buf)); err != nil {
-		return nil, fmt.Errorf("verbs: register %d receive buffers of %d bytes: %w", n, size, err)
-	}
 	deferred := n > depth
 	dmax := 0
 	if deferred {
 		dmax = deferMax
 	}
-	base := uint64(uintptr(buf.addr))
-	heads := uint64(0)
-	if split {
-		heads = base + uint64(headAt)
-	}
-	rq, err := C.kv_rq_open(C.uint64_t(base), C.uint64_t(heads), C.uint32_t(size), buf.mr.lkey, C.int(dmax))
+	rq, err := C.kv_rq_open(C.uint32_t(size), C.uint32_t(n), C.int(dmax))
 	if rq == nil {
-		C.kv_buf_close(buf)
 		return nil, fmt.Errorf("verbs: receive queue: %w", err)
 	}
-	d.acquire()
+	maxChunks = max(maxChunks, 1)
 	q := &recvQueue{
-		buf:      buf,
-		rq:       rq,
-		dev:      d,
-		size:     size,
-		msgs:     make([]transport.Message, n),
-		views:    make([][]byte, n),
-		deferred: deferred,
+		rq:        rq,
+		dev:       d,
+		size:      size,
+		split:     size > headSize,
+		perChunk:  n,
+		maxChunks: maxChunks,
+		msgs:      make([]transport.Message, n*maxChunks),
+		views:     make([][]byte, n*maxChunks),
+		deferred:  deferred,
+	}
+	if q.split {
+		q.heads = make([][]byte, n*maxChunks)
 	}
 	if deferred {
 		q.pend = unsafe.Slice(rq.pend, deferMax)
 		q.spare = unsafe.Slice(rq.post, deferMax)
 	}
-	all := unsafe.Slice((*byte)(buf.addr), total)
-	for i := range q.views {
-		q.views[i] = all[i*size : (i+1)*size : (i+1)*size]
+	if err := q.addChunk(); err != nil {
+		C.kv_rq_close(rq)
+		return nil, err
 	}
-	if split {
-		q.heads = make([][]byte, n)
-		for i := range q.heads {
-			at := headAt + i*headSize
+	d.acquire()
+	return q, nil
+}
+
+// addChunk registers the next chunk of buffers and fills in their views;
+// the caller holds growMu (or owns q alone) and posts them after.
+func (q *recvQueue) addChunk() error {
+	c := int(q.nchunks.Load())
+	n, size := q.perChunk, q.size
+	// The heads start on a cache line after the buffers.
+	headAt := (n*size + 63) &^ 63
+	total := n * size
+	if q.split {
+		total = headAt + n*headSize
+	}
+	var buf *C.struct_kv_buf
+	if err := errno(C.kv_buf_open(q.dev.d, C.size_t(total), C.IBV_ACCESS_LOCAL_WRITE, &buf)); err != nil {
+		return fmt.Errorf("verbs: register %d receive buffers of %d bytes: %w", n, size, err)
+	}
+	base := uint64(uintptr(buf.addr))
+	ch := &q.rq.chunks[c]
+	ch.base, ch.lkey = C.uint64_t(base), buf.mr.lkey
+	if q.split {
+		ch.heads = C.uint64_t(base + uint64(headAt))
+	}
+	all := unsafe.Slice((*byte)(buf.addr), total)
+	for j := range n {
+		i := c*n + j
+		q.views[i] = all[j*size : (j+1)*size : (j+1)*size]
+		if q.split {
+			at := headAt + j*headSize
 			q.heads[i] = all[at : at+headSize : at+headSize]
 		}
 	}
-	return q, nil
+	q.bufs = append(q.bufs, buf)
+	q.nchunks.Store(int32(c + 1))
+	q.handoff.Add(1)
+	return nil
 }
+
+// grow registers and posts one more chunk of buffers and reports how
+// many the queue has; it fails at maxChunks or once the queue is shut
+// down.
+func (q *recvQueue) grow() (int, error) {
+	q.growMu.Lock()
+	defer q.growMu.Unlock()
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	if q.closed {
+		return 0, fmt.Errorf("verbs: grow receive queue: %w", transport.ErrClosed)
+	}
+	c := int(q.nchunks.Load())
+	if c >= q.maxChunks {
+		return c * q.perChunk, fmt.Errorf("verbs: receive queue at its most, %d buffers", c*q.perChunk)
+	}
+	if err := q.addChunk(); err != nil {
+		return c * q.perChunk, err
+	}
+	for i := c * q.perChunk; i < (c+1)*q.perChunk; i++ {
+		if err := errno(q.post(i)); err != nil {
+			return (c + 1) * q.perChunk, fmt.Errorf("verbs: post receive: %w", err)
+		}
+	}
+	return (c + 1) * q.perChunk, nil
+}
+
+// buffers is how many buffers the queue has now.
+func (q *recvQueue) buffers() int { return int(q.nchunks.Load()) * q.perChunk }
 
 // setQP names the QP a client's buffers are posted to.
 func (q *recvQueue) setQP(qp *C.struct_ibv_qp) { q.rq.qp = qp }
@@ -152,9 +216,10 @@ func (q *recvQueue) post(i int) C.int {
 	return C.kv_post_recvs_h(h(q.rq), &idx, 1)
 }
 
-// postAll posts every buffer; called once, before any completion can come.
+// postAll posts the first chunk's buffers; called once, before any
+// completion can come.
 func (q *recvQueue) postAll() error {
-	for i := range q.msgs {
+	for i := range q.perChunk {
 		if err := errno(q.post(i)); err != nil {
 			return fmt.Errorf("verbs: post receive: %w", err)
 		}
@@ -293,7 +358,12 @@ func (q *recvQueue) maybeFree() {
 	}
 	q.freeOnce.Do(func() {
 		C.kv_rq_close(q.rq)
-		C.kv_buf_close(q.buf)
+		q.growMu.Lock()
+		for i := len(q.bufs) - 1; i >= 0; i-- {
+			C.kv_buf_close(q.bufs[i])
+		}
+		q.bufs = nil
+		q.growMu.Unlock()
 		q.dev.release()
 	})
 }

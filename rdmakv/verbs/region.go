@@ -42,7 +42,7 @@ func regionAccess(a transport.Access, iwarp bool) C.int {
 	return f
 }
 
-// ibvAccess is the remote access a grants.
+// ibvAccess is the remote access a grants (AccessGrantOnly aside).
 func ibvAccess(a transport.Access) C.int {
 	f := C.int(0)
 	if a&transport.AccessRemoteRead != 0 {
@@ -58,7 +58,7 @@ func newRegion(d *device, size int, access transport.Access) (*region, error) {
 	if size <= 0 {
 		return nil, fmt.Errorf("verbs: register: size %d must be positive", size)
 	}
-	if access&^(transport.AccessRemoteRead|transport.AccessRemoteWrite) != 0 {
+	if access&^transport.AccessKnown != 0 {
 		return nil, fmt.Errorf("verbs: register: unknown access bits %#x", uint8(access))
 	}
 	flags := regionAccess(access, d.caps.iwarp)
@@ -66,7 +66,14 @@ func newRegion(d *device, size int, access transport.Access) (*region, error) {
 	var buf *C.struct_kv_buf
 	rc := C.int(-1)
 	if d.mw {
-		rc = C.kv_buf_open(d.d, C.size_t(size), flags|C.IBV_ACCESS_MW_BIND, &buf)
+		bind := flags
+		if access&transport.AccessGrantOnly != 0 {
+			// A window's remote rights need none of the MR's (IB
+			// C10-74/75: local write for a writable window, and the
+			// bind right), so the MR's own rkey grants nothing.
+			bind = regionAccess(transport.AccessLocal, d.caps.iwarp)
+		}
+		rc = C.kv_buf_open(d.d, C.size_t(size), bind|C.IBV_ACCESS_MW_BIND, &buf)
 		r.mwBind = rc == 0
 	}
 	if rc != 0 {

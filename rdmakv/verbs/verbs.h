@@ -53,6 +53,15 @@ struct kv_dev {
 	int mw_by_mr; /* window bounds come only from the MR beneath (rxe) */
 	int transport; /* enum ibv_transport_type */
 	int max_srq;
+	int wake[2]; /* a pipe: a byte on it ends kv_async_next */
+};
+
+/* kv_async is one asynchronous event of a device (dev.c): its type (enum
+ * ibv_event_type) and the QP number or port it names, else 0. */
+struct kv_async {
+	int type;
+	uint32_t qp_num;
+	int port;
 };
 
 /* kv_cq is a completion queue, its channel in event mode, and a wc batch. */
@@ -68,24 +77,36 @@ struct kv_cq {
 /* KV_HEAD is the size of a receive buffer's head (see kv_rq). */
 #define KV_HEAD 256
 
+/* KV_RQ_CHUNKS is how many pieces of registered memory a kv_rq's
+ * buffers may come in: a shared receive queue grows a piece at a time. */
+#define KV_RQ_CHUNKS 256
+
+/* kv_rq_chunk is one piece of a kv_rq's buffers (see kv_rq). */
+struct kv_rq_chunk {
+	uint64_t base;
+	uint64_t heads;
+	uint32_t lkey;
+};
+
 /*
- * kv_rq is a set of receive buffers of size bytes each from base (buffer i
- * at base + i * size), posted to a QP's receive queue or to a shared one.
- * With heads set, buffer i is received into two pieces: its first
- * KV_HEAD bytes into head i (at heads + i * KV_HEAD), the rest into the
- * buffer from offset KV_HEAD (see recvq.go).
+ * kv_rq is a set of receive buffers of size bytes each, posted to a QP's
+ * receive queue or to a shared one. They come in chunks of per_chunk
+ * buffers: buffer i is buffer j = i % per_chunk of chunk c = i /
+ * per_chunk, at chunks[c].base + j * size. With heads set, a buffer is
+ * received into two pieces: its first KV_HEAD bytes into its head (at
+ * chunks[c].heads + j * KV_HEAD), the rest into the buffer from offset
+ * KV_HEAD (see recvq.go).
  * pend and post hold released buffers waiting to be reposted: the Go side
  * fills one while a poll reposts the other (see recvq.go).
  */
 struct kv_rq {
 	struct ibv_qp *qp;
 	struct ibv_srq *srq;
-	uint64_t base;
-	uint64_t heads;
 	uint32_t size;
-	uint32_t lkey;
+	uint32_t per_chunk;
 	uint32_t *pend;
 	uint32_t *post;
+	struct kv_rq_chunk chunks[KV_RQ_CHUNKS];
 };
 
 /* kv_buf is registered memory. */
@@ -126,6 +147,15 @@ struct kv_port_info {
 	int gids;	/* GID table length */
 };
 
+/* kv_loopback is what the doctor's loopback pair showed (loopback.c):
+ * each 0, a positive work completion status or a negative errno. */
+struct kv_loopback {
+	int err;      /* the pair could not be made */
+	int bind_err; /* a type-2 window bound over a region */
+	int imm_err;  /* a WRITE_WITH_IMM through it landed, immediate and all */
+	int inv_err;  /* invalidated, and a write through it then refused */
+};
+
 struct kv_dev_info {
 	char name[IBV_SYSFS_NAME_MAX];
 	char fw[64];
@@ -145,6 +175,7 @@ struct kv_dev_info {
 	int mem_mgt;	/* memory management extensions: SEND_WITH_INV among them */
 	int max_inline; /* inline data an RC QP got, asking as kv_qp_open does */
 	int srq_err;	/* 0 if an SRQ of KV_PROBE_SRQ_WR WRs was made, else -errno */
+	struct kv_loopback lb;
 	int nports;
 	struct kv_port_info ports[KV_MAX_PORTS];
 };
@@ -167,12 +198,17 @@ static inline int kv_neg(int r)
 int kv_device_count(void);
 int kv_dev_open(struct ibv_context *ctx, struct kv_dev **out);
 void kv_dev_close(struct kv_dev *d);
+int kv_async_next(struct kv_dev *d, struct kv_async *ev);
+void kv_async_wake(struct kv_dev *d);
 struct ibv_context *kv_dev_find(const char *name);
 int kv_link_query(struct rdma_cm_id *id, struct ibv_qp *qp, struct kv_link *l);
 int kv_mtu_bytes(enum ibv_mtu m);
 
 /* query.c */
 int kv_devices_query(struct kv_dev_info **out);
+
+/* loopback.c */
+void kv_loopback_probe(struct ibv_context *ctx, struct kv_loopback *out);
 
 /* cm.c */
 struct rdma_event_channel *kv_channel_open(void);
@@ -201,7 +237,7 @@ int kv_qp_open(struct rdma_cm_id *id, struct kv_dev *d, struct kv_cq *scq, struc
 int kv_qp_error(struct ibv_qp *qp);
 int kv_buf_open(struct kv_dev *d, size_t len, int access, struct kv_buf **out);
 void kv_buf_close(struct kv_buf *b);
-struct kv_rq *kv_rq_open(uint64_t base, uint64_t heads, uint32_t size, uint32_t lkey, int defer_max);
+struct kv_rq *kv_rq_open(uint32_t size, uint32_t per_chunk, int defer_max);
 void kv_rq_close(struct kv_rq *q);
 struct ibv_mw *kv_mw_open(struct kv_dev *d);
 struct ibv_mr *kv_mr_open(struct kv_dev *d, uint64_t addr, uint64_t len, int access);

@@ -50,6 +50,7 @@ var shapes = [typeEnd]shape{
 	DeleteReply:    {},
 	Stats:          {},
 	StatsReply:     {body: StatsBodySize},
+	Credit:         {},
 }
 
 // mayCarry reports whether a type with status st may carry flag:
@@ -71,7 +72,7 @@ func (t Type) mayCarry(flag Flag, st Status) bool {
 		case Set, Get, SetRdvReq, SetFin, Delete:
 			return true
 		}
-		return t.IsReply() && t != HelloReply && t != StatsReply
+		return t.IsReply() && t != HelloReply && t != StatsReply && t != Credit
 	}
 	return false
 }

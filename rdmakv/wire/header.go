@@ -16,7 +16,7 @@ const BaseSize = 16
 // MaxHeaderSize is the size of the longest header (a traced
 // GET_REPLY_RDV): enough for any message's header, so buffers can be sized
 // before the type is known.
-const MaxHeaderSize = BaseSize + 8 + 8 + 8 + 4 + 4 + 4 + ServerSize
+const MaxHeaderSize = BaseSize + 8 + 8 + 8 + 4 + 4 + 4 + 4 + ServerSize
 
 // ServerSize is the size of the server-time field a reply with FlagTrace
 // ends its header with.
@@ -27,9 +27,10 @@ const ServerSize = 4
 // a GET and its eager reply spend no bytes on addresses and tokens they do
 // not have; the flags byte carries FlagPeerInvalidate and FlagTrace, and a
 // traced reply's header ends with the server's time; STATS asks the
-// server for its process CPU time. Peers of different versions refuse each
-// other at HELLO.
-const ProtocolVersion = 5
+// server for its process CPU time; every message from the server carries
+// the client's credit. Peers of different versions refuse each other at
+// HELLO.
+const ProtocolVersion = 6
 
 // Magic is the first two header bytes, "KV".
 const Magic = "KV"
@@ -61,19 +62,24 @@ const (
 	fRKey                      // u32
 	fToken                     // u32
 	fAux                       // u32
+	fCredit                    // u32
 )
 
 // fields is what each type carries after the base; docs/PROTOCOL.md has
 // the same table.
 var fields = [typeEnd]field{
-	SetReply:       fVersion,
+	HelloReply:     fCredit,
+	SetReply:       fVersion | fCredit,
 	Get:            fAux,
-	GetReplyInline: fVersion,
-	GetReplyRdv:    fAddr | fLength | fVersion | fRKey | fToken | fAux,
+	GetReplyInline: fVersion | fCredit,
+	GetReplyRdv:    fAddr | fLength | fVersion | fRKey | fToken | fAux | fCredit,
 	GetRelease:     fToken,
 	SetRdvReq:      fLength,
-	SetRdvGrant:    fAddr | fLength | fRKey | fToken | fAux,
+	SetRdvGrant:    fAddr | fLength | fRKey | fToken | fAux | fCredit,
 	SetFin:         fLength | fToken,
+	DeleteReply:    fCredit,
+	StatsReply:     fCredit,
+	Credit:         fCredit,
 }
 
 // headerLens is HeaderLen by type: what Encode writes for an untraced
@@ -125,6 +131,11 @@ type Header struct {
 	// Aux is the client's eager threshold in GET, and the lease in
 	// milliseconds in GET_REPLY_RDV and SET_RDV_GRANT.
 	Aux uint32
+	// Credit, in every message from the server, is the client's credit:
+	// how many messages that take a receive of the server's (requests
+	// and WRITE_WITH_IMMs, counted from the first after the handshake)
+	// it may have sent in all, modulo 2^32. It never goes down.
+	Credit uint32
 	// Server, in a reply with FlagTrace, is the server's time on the
 	// request in nanoseconds: from the request's delivery to the reply's
 	// post (4.29 s at most).
@@ -207,6 +218,10 @@ func (h *Header) Encode(b []byte) int {
 		le.PutUint32(b[n:], h.Aux)
 		n += 4
 	}
+	if f&fCredit != 0 {
+		le.PutUint32(b[n:], h.Credit)
+		n += 4
+	}
 	if h.Flags&FlagTrace != 0 && h.Type.IsReply() {
 		le.PutUint32(b[n:], h.Server)
 		n += ServerSize
@@ -250,6 +265,10 @@ func (h *Header) decode(b []byte) {
 	}
 	if f&fAux != 0 {
 		h.Aux = le.Uint32(b[n:])
+		n += 4
+	}
+	if f&fCredit != 0 {
+		h.Credit = le.Uint32(b[n:])
 		n += 4
 	}
 	if h.Flags&FlagTrace != 0 && h.Type.IsReply() {

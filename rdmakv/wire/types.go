@@ -43,8 +43,12 @@ const (
 	Stats Type = 14
 	// StatsReply answers Stats; body is a StatsBody.
 	StatsReply Type = 15
+	// Credit raises the client's credit (Header.Credit) when no reply
+	// would: after a message without a reply, when the client has used
+	// every credit it was told of. It answers nothing (ReqID 0).
+	Credit Type = 16
 
-	typeEnd = 16
+	typeEnd = 17
 )
 
 var typeNames = [typeEnd]string{
@@ -52,6 +56,7 @@ var typeNames = [typeEnd]string{
 	Get: "GET", GetReplyInline: "GET_REPLY_INLINE", GetReplyRdv: "GET_REPLY_RDV",
 	GetRelease: "GET_RELEASE", SetRdvReq: "SET_RDV_REQ", SetRdvGrant: "SET_RDV_GRANT",
 	SetFin: "SET_FIN", Delete: "DELETE", DeleteReply: "DELETE_REPLY", Stats: "STATS", StatsReply: "STATS_REPLY",
+	Credit: "CREDIT",
 }
 
 // Valid reports whether t is a known type.
@@ -67,7 +72,7 @@ func (t Type) String() string {
 // IsReply reports whether t travels server to client.
 func (t Type) IsReply() bool {
 	switch t {
-	case HelloReply, SetReply, GetReplyInline, GetReplyRdv, SetRdvGrant, DeleteReply, StatsReply:
+	case HelloReply, SetReply, GetReplyInline, GetReplyRdv, SetRdvGrant, DeleteReply, StatsReply, Credit:
 		return true
 	}
 	return false

@@ -31,7 +31,7 @@ func sampleFrames() map[string][]byte {
 		"set_reply":     AppendFrame(nil, Header{Type: SetReply, ReqID: 7, Version: 42}, nil, nil),
 		"get":           AppendFrame(nil, Header{Type: Get, ReqID: 8, Aux: 4096}, []byte("k"), nil),
 		"get_rdv": AppendFrame(nil, Header{Type: GetReplyRdv, ReqID: 9, Addr: 0x7f0000001000, Length: 1 << 20,
-			Version: 3, RKey: 0xdeadbeef, Token: 5, Aux: 10000}, nil, nil),
+			Version: 3, RKey: 0xdeadbeef, Token: 5, Aux: 10000, Credit: 40}, nil, nil),
 		"get_rdv_peer_inv": AppendFrame(nil, Header{Type: GetReplyRdv, Flags: FlagPeerInvalidate, ReqID: 9,
 			Addr: 0x7f0000001000, Length: 1 << 20, Version: 3, RKey: 0xdeadbeef, Token: 5, Aux: 10000}, nil, nil),
 		"get_peer_inv": AppendFrame(nil, Header{Type: Get, Flags: FlagPeerInvalidate, ReqID: 8, Aux: 4096}, []byte("k"), nil),
@@ -52,6 +52,7 @@ func sampleFrames() map[string][]byte {
 			nil, nil),
 		"stats":       AppendFrame(nil, Header{Type: Stats, ReqID: 17}, nil, nil),
 		"stats_reply": AppendFrame(nil, Header{Type: StatsReply, ReqID: 17}, nil, stats[:]),
+		"credit":      AppendFrame(nil, Header{Type: Credit, Credit: 0x01020304}, nil, nil),
 	}
 }
 
@@ -64,28 +65,28 @@ func TestGolden(t *testing.T) {
 // TestLayout pins the documented offsets independently of the golden files.
 func TestLayout(t *testing.T) {
 	b := AppendFrame(nil, Header{Type: GetReplyRdv, Status: OK, ReqID: 0x04030201, Addr: 0x1122334455667788,
-		Length: 0x99, Version: 0xaa, RKey: 0xbbccddee, Token: 0x0f0e0d0c, Aux: 0x77}, nil, nil)
-	want := "4b56050700000000" + "0102030400000000" + "8877665544332211" + "9900000000000000" +
-		"aa00000000000000" + "eeddccbb" + "0c0d0e0f" + "77000000"
+		Length: 0x99, Version: 0xaa, RKey: 0xbbccddee, Token: 0x0f0e0d0c, Aux: 0x77, Credit: 0x31323334}, nil, nil)
+	want := "4b56060700000000" + "0102030400000000" + "8877665544332211" + "9900000000000000" +
+		"aa00000000000000" + "eeddccbb" + "0c0d0e0f" + "77000000" + "34333231"
 	if got := hex.EncodeToString(b); got != want {
 		t.Fatalf("layout\n got %s\nwant %s", got, want)
 	}
 	b = AppendFrame(nil, Header{Type: SetFin, ReqID: 1, Length: 0x55, Token: 0x66}, nil, nil)
-	want = "4b56050b00000000" + "0100000000000000" + "5500000000000000" + "66000000"
+	want = "4b56060b00000000" + "0100000000000000" + "5500000000000000" + "66000000"
 	if got := hex.EncodeToString(b); got != want {
 		t.Fatalf("SET_FIN layout\n got %s\nwant %s", got, want)
 	}
 	// A traced reply ends its header with the server's time.
-	b = AppendFrame(nil, Header{Type: DeleteReply, Flags: FlagTrace, ReqID: 2, Server: 0x01020304}, nil, nil)
-	want = "4b56050d00020000" + "0200000000000000" + "04030201"
+	b = AppendFrame(nil, Header{Type: DeleteReply, Flags: FlagTrace, ReqID: 2, Credit: 9, Server: 0x01020304}, nil, nil)
+	want = "4b56060d00020000" + "0200000000000000" + "09000000" + "04030201"
 	if got := hex.EncodeToString(b); got != want {
 		t.Fatalf("traced DELETE_REPLY layout\n got %s\nwant %s", got, want)
 	}
 	// A STATS_REPLY is the base and the body's six u64s in order.
 	var body [StatsBodySize]byte
 	(&StatsBody{CPUUserNs: 0x0102, CPUSysNs: 0x0304, Conns: 5, Keys: 6, PoolUsed: 7, PoolSize: 0x1122334455667788}).Encode(body[:])
-	b = AppendFrame(nil, Header{Type: StatsReply, ReqID: 3}, nil, body[:])
-	want = "4b56050f00000000" + "0300000030000000" + "0201000000000000" + "0403000000000000" +
+	b = AppendFrame(nil, Header{Type: StatsReply, ReqID: 3, Credit: 0xa}, nil, body[:])
+	want = "4b56060f00000000" + "0300000030000000" + "0a000000" + "0201000000000000" + "0403000000000000" +
 		"0500000000000000" + "0600000000000000" + "0700000000000000" + "8877665544332211"
 	if got := hex.EncodeToString(b); got != want {
 		t.Fatalf("STATS_REPLY layout\n got %s\nwant %s", got, want)
@@ -97,11 +98,11 @@ func TestLayout(t *testing.T) {
 // set before encoding, and only the type's come back.
 func TestHeaderLens(t *testing.T) {
 	want := map[Type]int{
-		Hello: 16, HelloReply: 16, Set: 16, SetReply: 24, Get: 20, GetReplyInline: 24, GetReplyRdv: 52,
-		GetRelease: 20, SetRdvReq: 24, SetRdvGrant: 44, SetFin: 28, Delete: 16, DeleteReply: 16,
-		Stats: 16, StatsReply: 16,
+		Hello: 16, HelloReply: 20, Set: 16, SetReply: 28, Get: 20, GetReplyInline: 28, GetReplyRdv: 56,
+		GetRelease: 20, SetRdvReq: 24, SetRdvGrant: 48, SetFin: 28, Delete: 16, DeleteReply: 20,
+		Stats: 16, StatsReply: 20, Credit: 20,
 	}
-	all := Header{Addr: 1, Length: 2, Version: 3, RKey: 4, Token: 5, Aux: 6}
+	all := Header{Addr: 1, Length: 2, Version: 3, RKey: 4, Token: 5, Aux: 6, Credit: 7}
 	for ty := Type(1); ty.Valid(); ty++ {
 		if HeaderLen(ty) != want[ty] {
 			t.Errorf("%s: header is %d bytes, want %d", ty, HeaderLen(ty), want[ty])
@@ -124,7 +125,8 @@ func TestHeaderLens(t *testing.T) {
 			return 0
 		}
 		exp := Header{Type: ty, Addr: keep(fAddr, 1), Length: keep(fLength, 2), Version: keep(fVersion, 3),
-			RKey: uint32(keep(fRKey, 4)), Token: uint32(keep(fToken, 5)), Aux: uint32(keep(fAux, 6))}
+			RKey: uint32(keep(fRKey, 4)), Token: uint32(keep(fToken, 5)), Aux: uint32(keep(fAux, 6)),
+			Credit: uint32(keep(fCredit, 7))}
 		if got != exp {
 			t.Errorf("%s: decoded %+v, want %+v", ty, got, exp)
 		}

@@ -56,7 +56,7 @@ rdma-vm-build: rdma-vm-setup
 		-o $(RDMA_VM_SHARE)/kvcheck
 	rm -f $(RDMA_VM_SHARE)/libkvclient.a $(RDMA_VM_SHARE)/libkvclient.h
 	cp $(RDMA_VM_DIR)/guest-lib.sh $(RDMA_VM_DIR)/guest-test.sh $(RDMA_VM_DIR)/guest-bench.sh \
-		$(RDMA_VM_DIR)/guest-soak.sh $(RDMA_VM_SHARE)/
+		$(RDMA_VM_DIR)/guest-soak.sh $(RDMA_VM_DIR)/guest-flow.sh $(RDMA_VM_SHARE)/
 	mkdir -p $(RDMA_VM_SHARE)/workloads
 	cp $(RDMA_VM_DIR)/workloads/*.yaml $(RDMA_VM_SHARE)/workloads/
 
