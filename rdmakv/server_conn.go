@@ -65,7 +65,8 @@ type sconn struct {
 	counted bool
 	cr      connCredit
 
-	faulted atomic.Bool
+	faulted      atomic.Bool
+	windowWarned atomic.Bool
 	// refused: the connection counts under a Refusal already.
 	refused atomic.Bool
 	ctr     connCounters
@@ -78,6 +79,14 @@ func (sc *sconn) fault(format string, a ...any) {
 		sc.s.log.Warn("rdmakv: dropping connection", "remote", sc.c.RemoteAddr(), "fault", fmt.Sprintf(format, a...))
 	}
 	sc.c.Close()
+}
+
+// windowFailed logs, once a connection, why a window could not be
+// opened: its client only hears INTERNAL.
+func (sc *sconn) windowFailed(err error) {
+	if sc.windowWarned.CompareAndSwap(false, true) {
+		sc.s.log.Warn("rdmakv: could not open a window; answering INTERNAL", "remote", sc.c.RemoteAddr(), "err", err)
+	}
 }
 
 // turnAway closes a connection admission has no room for, with one log

@@ -41,6 +41,7 @@ func (sc *sconn) handleGet(f *wire.Frame) {
 	rkey, err := sc.grant(sl, transport.AccessRemoteRead)
 	if err != nil {
 		sc.s.store.unref(sl)
+		sc.windowFailed(err)
 		sc.send(wire.Header{Type: wire.GetReplyRdv, Status: wire.Internal, ReqID: f.ReqID}, nil, nil)
 		return
 	}

@@ -66,6 +66,7 @@ func (sc *sconn) handleSetRdv(f *wire.Frame) {
 		if err != nil {
 			sc.s.store.discard(sl)
 			sc.recycle(l)
+			sc.windowFailed(err)
 			sc.send(wire.Header{Type: wire.SetRdvGrant, Status: wire.Internal, ReqID: f.ReqID}, nil, nil)
 			return
 		}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -535,7 +536,7 @@ func (c *conn) acquireFor(wait bool) (uint32, error) {
 		return c.acquire()
 	}
 	c.slots.prepare()
-	for reaped := false; ; reaped = true {
+	for reaps := 0; ; reaps++ {
 		select {
 		case i := <-c.slots.free:
 			return i, nil
@@ -543,12 +544,22 @@ func (c *conn) acquireFor(wait bool) (uint32, error) {
 			return 0, c.closedErr()
 		default:
 		}
-		if reaped {
+		if reaps == maxReaps {
 			return 0, fmt.Errorf("%w: %d operations already queued", errQueueFull, len(c.slots.slots))
 		}
-		c.g.scq.tryPoll(1, false)
+		// Completions may be waiting for the send poller, which another
+		// goroutine holding the CPU keeps from running: reap them here,
+		// or let it.
+		if c.g.scq.tryPoll(1, false) == pollTaken {
+			runtime.Gosched()
+		}
 	}
 }
+
+// maxReaps bounds how often acquireFor reaps the send CQ before it gives
+// up: completions already there are taken in a few, while a peer that
+// takes nothing keeps the slots however long one waits.
+const maxReaps = 64
 
 // lockOpen takes opMu's read side for a post on slot i, so that Close
 // cannot destroy the QP under it; on a connection no longer open it
