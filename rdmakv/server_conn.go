@@ -84,6 +84,9 @@ func (sc *sconn) fault(format string, a ...any) {
 // windowFailed logs, once a connection, why a window could not be
 // opened: its client only hears INTERNAL.
 func (sc *sconn) windowFailed(err error) {
+	if errors.Is(err, transport.ErrClosed) {
+		return // the connection is going; Closed says why
+	}
 	if sc.windowWarned.CompareAndSwap(false, true) {
 		sc.s.log.Warn("rdmakv: could not open a window; answering INTERNAL", "remote", sc.c.RemoteAddr(), "err", err)
 	}

@@ -36,7 +36,11 @@ func startServer(o options) (*server, error) {
 	}
 	s.cmd = exec.Command(filepath.Join(o.bin, "kvserver"), "--transport", o.transport, "--listen", o.listen,
 		"--pool-size", strconv.Itoa(poolSize), "--max-value", "1MiB", "--lease", lease.String(),
-		"--handshake-timeout", handshake.String(), "--max-conns", "512", "--metrics", "127.0.0.1:0")
+		"--handshake-timeout", handshake.String(), "--max-conns", "512", "--metrics", "127.0.0.1:0",
+		// The shared receive queue keeps its size (--recv-depth's
+		// default), so that memory held compares across the run: its
+		// growth is bounded by --max-recvs and tested on its own.
+		"--max-recvs", "256")
 	out, err := s.cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
