@@ -8,10 +8,9 @@ import "github.com/kvbench/kvbench/rdmakv/transport"
 // through the client, however it got there, can give a caller the
 // transport's own "connection closed" where Close promises ErrClosed.
 // Its callers pass its errors on as they are: mapping one twice would
-// take ErrClosed for a protocol error. Only Close, the handshake (where a
-// closed connection is the server's refusal, worded by helloRefused) and
-// late's sends, whose errors nobody sees, use raw; late takes a credit
-// for them itself.
+// take ErrClosed for a protocol error. Only Close and the handshake
+// (where a closed connection is the server's refusal, worded by
+// helloRefused) use raw.
 type clientConn struct {
 	c   *Client
 	raw transport.Conn

@@ -54,7 +54,7 @@ func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte)
 		if err := c.staging.fill(buf, value); err != nil {
 			if m := s.disarm(); m != nil {
 				f, _ := wire.Decode(m.Data)
-				c.late(c.conn.raw, m, &f) // cancels a grant that raced in
+				c.late(m, &f) // cancels a grant that raced in
 			}
 			return err
 		}
@@ -71,7 +71,7 @@ func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte)
 		return statusErr("SET_RDV_REQ", f.Status)
 	}
 	if f.Length != uint64(n) || f.Token == 0 {
-		c.late(c.conn.raw, nil, &f)
+		c.late(nil, &f)
 		return fmt.Errorf("%w: grant for %d bytes (token %d), asked %d", ErrProtocol, f.Length, f.Token, n)
 	}
 	s.rearm()

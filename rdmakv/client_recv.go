@@ -65,7 +65,7 @@ func (h handler) Deliver(conn transport.Conn, m *transport.Message) {
 		s.mu.Unlock()
 	}
 	c.lateReply()
-	c.late(conn, m, &f)
+	c.late(m, &f)
 }
 
 // lateReply counts off a reply that came for a request given up.
@@ -89,7 +89,7 @@ func (c *Client) noneAbandoned() bool { return c.abandoned.Load() == 0 }
 // for the lease. The message goes out from its own goroutine: late runs on
 // the transport's delivery path, and a Send there could wait on a stream
 // the peer is itself blocked writing, stalling both ends.
-func (c *Client) late(conn transport.Conn, m *transport.Message, f *wire.Frame) {
+func (c *Client) late(m *transport.Message, f *wire.Frame) {
 	var h wire.Header
 	switch {
 	case f.Type == wire.GetReplyRdv && f.Status == wire.OK && f.Token != 0:
@@ -103,11 +103,7 @@ func (c *Client) late(conn transport.Conn, m *transport.Message, f *wire.Frame) 
 	if h.Type != 0 {
 		b := make([]byte, wire.MaxHeaderSize)
 		b = b[:h.Encode(b)]
-		go func() {
-			if c.takeCredit() == nil {
-				_ = conn.Send(b, nil, nil)
-			}
-		}()
+		go func() { _ = c.conn.Send(b, nil, nil) }() // takes a credit first
 	}
 }
 

@@ -249,7 +249,7 @@ func (c *Client) await(ctx context.Context, s *cslot) (*transport.Message, error
 	}
 	if m := s.disarm(); m != nil {
 		f, _ := wire.Decode(m.Data)
-		c.late(c.conn.raw, m, &f)
+		c.late(m, &f)
 	}
 	return nil, err
 }

@@ -115,9 +115,7 @@ func (sc *sconn) turnAway(level slog.Level, msg, reason string, say func()) {
 // the reply's credit can count it: a reply carries no byte of its
 // request.
 func (sc *sconn) send(h wire.Header, key, value []byte) {
-	if m := sc.cur; m != nil {
-		sc.cur = nil
-		m.Release()
+	if sc.takeCur() {
 		h.Credit = sc.cr.releaseStamp(sc.counted)
 	} else {
 		h.Credit = sc.cr.stamp()
@@ -125,17 +123,22 @@ func (sc *sconn) send(h wire.Header, key, value []byte) {
 	sc.post(&sc.hdr, h, key, value, sc.start)
 }
 
-// releaseCur releases the receive of the message being delivered, once,
-// and reports whether its client has then used all the credit it was
-// told of (connCredit.release).
-func (sc *sconn) releaseCur() (starved bool) {
+// takeCur releases the receive of the message being delivered, once,
+// and reports whether it did; the caller counts it in the credit.
+func (sc *sconn) takeCur() bool {
 	m := sc.cur
 	if m == nil {
 		return false
 	}
 	sc.cur = nil
 	m.Release()
-	return sc.cr.release(sc.counted)
+	return true
+}
+
+// releaseCur is takeCur, counted: it reports whether the client has then
+// used all the credit it was told of (connCredit.release).
+func (sc *sconn) releaseCur() (starved bool) {
+	return sc.takeCur() && sc.cr.release(sc.counted)
 }
 
 // delivered ends a delivery: a message that got no reply (GET_RELEASE, a

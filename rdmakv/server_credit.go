@@ -129,7 +129,7 @@ func (cc *connCredit) releaseLocked(counted bool) (starved bool) {
 		return false
 	}
 	cc.released++
-	if cc.pool != nil && int32(cc.limit-cc.released) >= 1 {
+	if cc.pool != nil && cc.allocLocked() >= 1 {
 		cc.pool.promised.Add(-1)
 	}
 	return cc.limit == cc.released
@@ -156,7 +156,7 @@ func (cc *connCredit) stampLocked() uint32 {
 	if !cc.on.Load() {
 		return 0
 	}
-	alloc := int64(int32(cc.limit - cc.released))
+	alloc := cc.allocLocked()
 	if alloc == 0 {
 		cc.limit++ // the base, which the connection holds throughout
 		alloc = 1
@@ -188,7 +188,7 @@ func (cc *connCredit) close() {
 	}
 	cc.on.Store(false)
 	if cc.pool != nil {
-		cc.pool.promised.Add(-max(int64(int32(cc.limit-cc.released)), 1))
+		cc.pool.promised.Add(-max(cc.allocLocked(), 1))
 		cc.conns.Add(-1)
 	}
 }
@@ -201,8 +201,12 @@ func (cc *connCredit) held() int64 {
 	if !cc.on.Load() {
 		return 0
 	}
-	return max(int64(int32(cc.limit-cc.released)), 1)
+	return max(cc.allocLocked(), 1)
 }
+
+// allocLocked is the credit told and not yet used up: limit and released
+// count modulo 2^32.
+func (cc *connCredit) allocLocked() int64 { return int64(int32(cc.limit - cc.released)) }
 
 // growRecvs grows the shared receive queue by a step. A queue that cannot
 // grow (the device's memory, a closing server) stays as it is, and says

@@ -115,9 +115,7 @@ func (e Env) device(vi verbs.DeviceInfo) Device {
 		d.Caps = &Caps{RC: vi.Transport == "InfiniBand" || vi.Transport == "iWARP", Windows: vi.Windows, WindowsClaimed: vi.WindowsClaimed, SendWithInv: vi.SendWithInv, MaxInline: vi.MaxInline,
 			MaxQPWR: vi.MaxQPWR, MaxSGE: vi.MaxSGE, MaxCQE: vi.MaxCQE, MaxMR: vi.MaxMR,
 			MaxSRQ: vi.MaxSRQ, MaxSRQWR: vi.MaxSRQWR, MaxSRQSGE: vi.MaxSRQSGE}
-		if vi.SRQErr != nil {
-			d.Caps.SRQError = vi.SRQErr.Error()
-		}
+		d.Caps.SRQError = errText(vi.SRQErr)
 		lb := vi.Loopback
 		d.Caps.Loopback = &Loopback{Error: errText(lb.Err), WindowError: errText(lb.Window),
 			WriteImmError: errText(lb.WriteImm), InvalidateError: errText(lb.Invalidate)}
