@@ -289,6 +289,9 @@ func TestServerConfigValidate(t *testing.T) {
 			t.Errorf("Validate error %v does not mention %s", err, want)
 		}
 	}
+	if err := (ServerConfig{Receives: ReceivesShared}).Validate(); err == nil || !strings.Contains(err.Error(), "shared needs transport verbs") {
+		t.Errorf("shared receives over tcp: %v", err)
+	}
 	if err := (ServerConfig{}).Validate(); err != nil {
 		t.Errorf("defaults invalid: %v", err)
 	}

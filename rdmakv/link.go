@@ -16,6 +16,23 @@ const (
 // ParsePoll reads "event" or "busy".
 func ParsePoll(s string) (Poll, error) { return transport.ParsePoll(s) }
 
+// Receives chooses where a verbs server posts its receive buffers: one
+// queue shared by its connections (ReceivesShared), one per connection
+// (ReceivesPerConn), or shared where the device has a shared receive
+// queue (ReceivesAuto). Its text form is "auto", "shared" or
+// "per-connection".
+type Receives = transport.Receives
+
+// Receive queue choices.
+const (
+	ReceivesAuto    = transport.ReceivesAuto
+	ReceivesShared  = transport.ReceivesShared
+	ReceivesPerConn = transport.ReceivesPerConn
+)
+
+// ParseReceives reads "auto", "shared" or "per-connection".
+func ParseReceives(s string) (Receives, error) { return transport.ParseReceives(s) }
+
 // Info describes the link under a client or server: the transport chosen
 // (after "auto" is settled), the RDMA device and port, and the polling mode
 // actually in use.

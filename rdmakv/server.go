@@ -101,6 +101,7 @@ func Listen(cfg ServerConfig) (*Server, error) {
 		SendDepth:  cfg.RecvDepth,
 
 		MaxRecvDepth: cfg.MaxRecvs,
+		Receives:     cfg.Receives,
 		Poll:         cfg.Poll,
 		BusyIdle:     cfg.BusyIdle,
 		Device:       cfg.Device,

@@ -75,7 +75,8 @@ type ServerConfig struct {
 	// revokes it and reclaims what it pinned.
 	Lease time.Duration
 	// RecvDepth is the number of server receive buffers (per connection
-	// on tcp, shared by all connections on verbs), which the server
+	// on tcp, shared by all connections on verbs unless Receives says
+	// otherwise), which the server
 	// divides among its clients by credit (docs/PROTOCOL.md, "Credits"):
 	// a client sends only into receives held for it, so none meets RNR.
 	// It is also the in-flight limit each client is told, and a
@@ -88,6 +89,13 @@ type ServerConfig struct {
 	// message as fit in DefaultMaxRecvBytes if fewer, and at least
 	// RecvDepth; at most 256 steps of RecvDepth.
 	MaxRecvs int
+	// Receives chooses, on verbs, one shared receive queue (SRQ) for all
+	// connections or RecvDepth receives per connection; ReceivesAuto, the
+	// default, shares where the device has an SRQ (irdma's E810 and X722
+	// have none). Per connection, each connection registers RecvDepth
+	// buffers of the largest eager message, and the receive completion
+	// queue bounds how many connect at once.
+	Receives Receives
 	// Poll selects busy or event-driven completion polling.
 	Poll Poll
 	// BusyIdle, with busy polling, is how long the receive poller spins
@@ -229,6 +237,12 @@ func (c ServerConfig) Validate() error {
 	}
 	if c.TOS < 0 || c.TOS > 255 {
 		bad("tos %d: must be between 0 and 255", c.TOS)
+	}
+	if c.Receives > ReceivesPerConn {
+		bad("receives %d: want auto, shared or per-connection", c.Receives)
+	}
+	if c.Receives == ReceivesShared && c.Transport == TransportTCP {
+		bad("receives shared: tcp gives each connection its own; shared needs transport verbs")
 	}
 	if c.Poll != PollEvent && c.Poll != PollBusy {
 		bad("poll %d: want event or busy", c.Poll)

@@ -27,6 +27,7 @@ type flags struct {
 	maxHandshakes, tos                int
 	lease, busyIdle, handshake, stall time.Duration
 	poll, logLevel, authFile          string
+	receives                          string
 	metrics                           string
 }
 
@@ -60,7 +61,12 @@ line of what it holds: connections, keys, pool bytes in use, goroutines.`,
 				return errors.Join(err, m.close())
 			}
 			defer logStatsOn(s, cfg.Logger, syscall.SIGUSR1)()
-			fmt.Fprintf(stdout, "kvserver listening on %s (transport %s)\n", s.Addr(), s.Info().Transport)
+			info := s.Info()
+			recv := ""
+			if info.Receives != rdmakv.ReceivesAuto {
+				recv = ", receives " + info.Receives.String()
+			}
+			fmt.Fprintf(stdout, "kvserver listening on %s (transport %s%s)\n", s.Addr(), info.Transport, recv)
 			m.serve(s, stdout)
 			<-cmd.Context().Done()
 			return errors.Join(s.Close(), m.close())
@@ -77,6 +83,7 @@ line of what it holds: connections, keys, pool bytes in use, goroutines.`,
 	fl.DurationVar(&f.lease, "lease", rdmakv.DefaultLease, "how long a rendezvous window stays open before it is revoked and reclaimed")
 	fl.IntVar(&f.recvDepth, "recv-depth", rdmakv.DefaultRecvDepth, "server receive buffers (shared by all connections on verbs, each connection's own on tcp), divided among clients by credit; also each client's in-flight limit")
 	fl.IntVar(&f.maxRecvs, "max-recvs", 0, "the most receive buffers verbs' shared queue grows to, --recv-depth at a time, when clients' credit asks for more (default 1024, or as many as fit in 64 MiB of --max-eager buffers if fewer; at least --recv-depth)")
+	fl.StringVar(&f.receives, "receives", "auto", "verbs: auto (one shared receive queue where the device has one, else one per connection), shared or per-connection (--recv-depth each)")
 	fl.StringVar(&f.poll, "poll", "event", "completion polling: event or busy")
 	fl.DurationVar(&f.busyIdle, "busy-idle", 0, "with --poll busy, sleep until the next request after this long with none (0: spin always)")
 	fl.DurationVar(&f.handshake, "handshake-timeout", rdmakv.DefaultHandshakeTimeout, "drop a connection that has not sent HELLO by then")
@@ -136,6 +143,11 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 			errs = append(errs, fmt.Errorf("--auth-file: %w", err))
 		}
 		cfg.AuthSecret = secret
+	}
+	if r, err := rdmakv.ParseReceives(f.receives); err != nil {
+		errs = append(errs, fmt.Errorf("--%w", err))
+	} else {
+		cfg.Receives = r
 	}
 	if p, err := rdmakv.ParsePoll(f.poll); err != nil {
 		errs = append(errs, fmt.Errorf("--%w", err))

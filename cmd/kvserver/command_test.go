@@ -43,13 +43,13 @@ func TestBadFlagsReportEveryProblem(t *testing.T) {
 	cmd := newCommand(&out, &errOut)
 	cmd.SetArgs([]string{"--pool-size", "12parsecs", "--poll", "spin", "--max-key", "0", "--log-level", "loud",
 		"--transport", "smoke", "--lease", "0s", "--busy-idle", "-1ms", "--handshake-timeout", "0s", "--max-conns", "0",
-		"--max-handshakes", "-1", "--auth-file", "/nonexistent/kv.secret", "--tos", "256"})
+		"--max-handshakes", "-1", "--auth-file", "/nonexistent/kv.secret", "--tos", "256", "--receives", "some"})
 	err := cmd.Execute()
 	if err == nil {
 		t.Fatal("bad flags accepted")
 	}
 	for _, want := range []string{"--pool-size", "parsecs", "--poll", "--max-key", "--log-level", "transport \"smoke\"", "--lease", "--busy-idle",
-		"--handshake-timeout 0s", "--max-conns 0", "--max-handshakes -1", "--auth-file: stat /nonexistent/kv.secret", "--tos 256"} {
+		"--handshake-timeout 0s", "--max-conns 0", "--max-handshakes -1", "--auth-file: stat /nonexistent/kv.secret", "--tos 256", "--receives \"some\""} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not mention %s:\n%v", want, err)
 		}

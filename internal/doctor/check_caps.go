@@ -9,7 +9,7 @@ import (
 const secCaps = "capabilities"
 
 // What rdmakv asks of a device at its defaults: a server's QPs share one
-// SRQ of --recv-depth buffers, each posted as two pieces (head and rest);
+// SRQ of --recv-depth buffers (or, without one, each QP has as many), each posted as two pieces (head and rest);
 // a connection posts up to two send WRs a message plus one to drain
 // (verbs sendWR), and a client's send depth is twice its depth plus 8.
 const (
@@ -53,15 +53,17 @@ func checkCaps(r *Report, name string, c Caps) {
 	}
 	switch {
 	case c.MaxSRQ == 0:
-		r.add(secCaps, name+" srq", Fail, "no shared receive queues: a kvserver over verbs cannot listen on it", "use another device")
+		r.add(secCaps, name+" srq", Warn,
+			"no shared receive queues: kvserver gives each connection --recv-depth receives of its own, registered per connection",
+			"lower kvserver --recv-depth for many clients (docs/USAGE.md, Receive queues)")
 	case c.SRQError != "":
 		r.add(secCaps, name+" srq", Fail,
 			fmt.Sprintf("the device reports %d SRQs, but making one of %d WRs and %d SGEs failed: %s", c.MaxSRQ, min(c.MaxSRQWR, rdmakv.DefaultRecvDepth), needSGE, c.SRQError),
-			"use another device for kvserver, or update the driver")
+			"start kvserver with --receives per-connection, or update the driver")
 	case c.MaxSRQWR < rdmakv.DefaultRecvDepth || c.MaxSRQSGE < needSGE:
 		r.add(secCaps, name+" srq", Fail,
 			fmt.Sprintf("SRQ of %d WRs and %d SGEs: a kvserver needs %d (--recv-depth) and %d", c.MaxSRQWR, c.MaxSRQSGE, rdmakv.DefaultRecvDepth, needSGE),
-			fmt.Sprintf("start kvserver with --recv-depth %d or less", c.MaxSRQWR))
+			fmt.Sprintf("start kvserver with --recv-depth %d or less, or with --receives per-connection", c.MaxSRQWR))
 	default:
 		r.add(secCaps, name+" srq", OK, fmt.Sprintf("%d SRQs of up to %d WRs and %d SGEs", c.MaxSRQ, c.MaxSRQWR, c.MaxSRQSGE), "")
 	}
@@ -115,8 +117,11 @@ func checkLoopback(r *Report, name string, c Caps) {
 		commit = "RDMA WRITE and a SET_FIN (no WRITE_WITH_IMM: " + lb.WriteImmError + ")"
 	}
 	recv := "a shared receive queue"
-	if c.SRQError != "" || c.MaxSRQ == 0 {
-		recv = "no shared receive queue (no kvserver)"
+	switch {
+	case c.MaxSRQ == 0:
+		recv = "a receive queue per connection (the device has no shared one)"
+	case c.SRQError != "":
+		recv = "a receive queue per connection given --receives per-connection (making a shared one failed)"
 	}
 	r.add(secCaps, name+" loopback", OK, fmt.Sprintf("on a loopback pair: rdmakv grants %s, commits a rendezvous SET with %s, serves from %s, and sends up to %d bytes inline",
 		uses, commit, recv, c.MaxInline), "")

@@ -118,7 +118,7 @@ func TestSRQProbe(t *testing.T) {
 	d.SRQErr = syscall.EOPNOTSUPP
 	env.Env.Devices = fakeDevices(d)
 	r := Run(context.Background(), env.Env, Options{})
-	wantCheck(t, r, "rxe0 srq", Fail, "making one of 256 WRs and 2 SGEs failed", "operation not supported")
+	wantCheck(t, r, "rxe0 srq", Fail, "making one of 256 WRs and 2 SGEs failed", "operation not supported", "--receives per-connection")
 	if r.OK {
 		t.Error("OK without a shared receive queue")
 	}

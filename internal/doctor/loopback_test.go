@@ -28,3 +28,18 @@ func TestLoopbackCheck(t *testing.T) {
 		wantCheck(t, r, "dev0 loopback", tc.status, tc.says...)
 	}
 }
+
+// Without a shared receive queue the loopback check says the server
+// posts receives per connection, and the srq check warns of the memory
+// that costs instead of failing: kvserver serves there.
+func TestNoSRQServesPerConnection(t *testing.T) {
+	r := &Report{}
+	checkCaps(r, "irdma0", Caps{RC: true, MaxInline: 96, MaxQPWR: 4096, MaxSGE: 2, Loopback: &Loopback{}})
+	wantCheck(t, r, "irdma0 loopback", OK, "serves from a receive queue per connection (the device has no shared one)")
+	wantCheck(t, r, "irdma0 srq", Warn, "each connection --recv-depth receives of its own", "lower kvserver --recv-depth")
+	for _, c := range r.Checks {
+		if c.Status == Fail {
+			t.Errorf("a device without an SRQ fails %s: %s", c.Name, c.Detail)
+		}
+	}
+}

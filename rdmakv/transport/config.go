@@ -65,5 +65,8 @@ func (cfg Config) Check(prefix string, maxDepth int) (Config, error) {
 	if cfg.Poll != PollEvent && cfg.Poll != PollBusy {
 		errs = append(errs, fmt.Errorf("%sunknown Poll mode %d", prefix, cfg.Poll))
 	}
+	if int(cfg.Receives) >= len(receivesNames) {
+		errs = append(errs, fmt.Errorf("%sunknown Receives %d", prefix, cfg.Receives))
+	}
 	return cfg, errors.Join(errs...)
 }

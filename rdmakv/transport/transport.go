@@ -217,12 +217,17 @@ type Config struct {
 	// message this side accepts.
 	MaxMessage int
 	// RecvDepth is how many receive buffers are posted (per connection on a
-	// client, in the shared receive queue on a server).
+	// client, in the shared receive queue on a server, or per connection
+	// there too: Receives).
 	RecvDepth int
 	// MaxRecvDepth is the most a listener's shared receive queue grows to
 	// (SharedReceives.GrowRecvs); below RecvDepth it is RecvDepth, and
 	// the queue keeps its size.
 	MaxRecvDepth int
+	// Receives chooses, for a listener, one receive queue shared by its
+	// connections or one per connection (verbs; tcp's are always per
+	// connection).
+	Receives Receives
 	// SendDepth bounds two-sided and one-sided operations in flight.
 	SendDepth int
 	// Poll chooses busy polling or event-driven waiting.
@@ -284,6 +289,9 @@ type Info struct {
 	// Poll is how this side waits for completions: busy only where the
 	// transport busy-polls (verbs), whatever was asked elsewhere.
 	Poll Poll `json:"poll"`
+	// Receives is where a verbs listener posts its receives: shared or
+	// per-connection (auto settled); empty elsewhere.
+	Receives Receives `json:"receives,omitempty"`
 }
 
 var (

@@ -8,8 +8,9 @@ import (
 
 // caps is what a device must offer the transport: reliable connected
 // queue pairs (an InfiniBand, RoCE or iWARP device; EFA and usNIC have
-// none) and, to serve, a shared receive queue (irdma's E810 and X722
-// have none). docs/NICS.md has the providers' sources.
+// none). A server posts its receives to a shared receive queue where the
+// device has one (irdma's E810 and X722 have none) and to each
+// connection's QP otherwise. docs/NICS.md has the providers' sources.
 type caps struct {
 	name  string
 	rc    bool
@@ -25,15 +26,23 @@ func (c caps) dial() error {
 	return nil
 }
 
-// serve is nil if a server can listen on the device.
-func (c caps) serve() error {
+// serve reports whether a server listening on the device with receives
+// r shares one receive queue among its connections, or fails if it
+// cannot listen so.
+func (c caps) serve(r transport.Receives) (shared bool, err error) {
 	if err := c.dial(); err != nil {
-		return err
+		return false, err
 	}
-	if !c.srq {
-		return unusable(c.name, "has no shared receive queue, which a verbs server posts its receives to")
+	switch r {
+	case transport.ReceivesPerConn:
+		return false, nil
+	case transport.ReceivesShared:
+		if !c.srq {
+			return false, fmt.Errorf("%s has no shared receive queue: listen with receives per-connection (or auto)", c.name)
+		}
+		return true, nil
 	}
-	return nil
+	return c.srq, nil
 }
 
 // unusable is transport.ErrNoDevice naming the device, what it lacks and

@@ -53,6 +53,11 @@ type conn struct {
 	qp  *C.struct_ibv_qp
 	qpn uint32
 	cfg transport.Config
+	// rq is where the QP's receives are posted: the group's (a client's
+	// own, or a listener's shared queue), or, on a listener without a
+	// shared queue, the connection's own (ownRQ), freed with it.
+	rq    *recvQueue
+	ownRQ bool
 
 	h     transport.Handler
 	ready chan struct{} // closed once h is set (or known to be nil)
@@ -139,6 +144,7 @@ func newConn(g *group, d *device, cfg transport.Config) (*conn, error) {
 		g:        g,
 		dev:      d,
 		cfg:      cfg,
+		rq:       g.rq,
 		ready:    make(chan struct{}),
 		sring:    newSendRing(ringBytes(depth, cfg.MaxMessage), depth),
 		msgSize:  cfg.MaxMessage,
@@ -211,9 +217,9 @@ func (c *conn) sendWR() int { return 2*c.cfg.SendDepth + 1 }
 // createQP makes the RC QP on id; srq is nil for a client.
 func (c *conn) createQP(id *C.struct_rdma_cm_id, srq *C.struct_ibv_srq) error {
 	var inl C.int
-	r := C.kv_qp_open(id, c.dev.d, c.g.scq.c, c.g.rcq.c, srq, C.int(c.sendWR()), C.int(len(c.g.rq.msgs)), 256, &inl)
+	r := C.kv_qp_open(id, c.dev.d, c.g.scq.c, c.g.rcq.c, srq, C.int(c.sendWR()), C.int(len(c.rq.msgs)), 256, &inl)
 	if err := errno(r); err != nil {
-		return fmt.Errorf("verbs: create QP (send %d, receive %d): %w", c.sendWR(), len(c.g.rq.msgs), err)
+		return fmt.Errorf("verbs: create QP (send %d, receive %d): %w", c.sendWR(), len(c.rq.msgs), err)
 	}
 	c.id = id
 	c.qp = id.qp
@@ -221,6 +227,24 @@ func (c *conn) createQP(id *C.struct_rdma_cm_id, srq *C.struct_ibv_srq) error {
 	c.maxInline = inl
 	c.dev.ev.add(c)
 	return nil
+}
+
+// postRecvs posts the connection's own receive queue to its new QP; a
+// QP on a shared queue has nothing to post.
+func (c *conn) postRecvs() error {
+	if !c.ownRQ {
+		return nil
+	}
+	c.rq.setQP(c.qp)
+	return c.rq.postAll()
+}
+
+// freeRecvs frees the connection's own receive queue, once no Message
+// of it is held; the QP is gone or never was.
+func (c *conn) freeRecvs() {
+	if c.ownRQ {
+		c.rq.free()
+	}
 }
 
 // shortenRNR sets the QP's RNR timer (rnrTimer) once it is connected. A
@@ -645,7 +669,7 @@ const checkEvery = 16
 // CallerPolls is true for a client connection in busy mode
 // (transport.Poller). A server connection's receive CQ is shared by every
 // client and keeps its own spinning poller.
-func (c *conn) CallerPolls() bool { return c.g.rcq.busy && !c.g.rq.shared() }
+func (c *conn) CallerPolls() bool { return c.g.rcq.busy && c.rq == c.g.rq && !c.rq.shared() }
 
 // PollOnce lets a caller waiting for a reply poll the receive CQ itself
 // (transport.Poller); the background poller then only sweeps. When it
@@ -731,8 +755,8 @@ func (c *conn) release() {
 	defer c.opMu.Unlock()
 	c.state.Store(stateClosed)
 	c.slots.failAll(c.closedErr())
-	if !c.g.rq.shared() {
-		c.g.rq.shutdown()
+	if !c.rq.shared() {
+		c.rq.shutdown()
 	}
 	// Windows first: a bound type-2 window holds a reference on its QP.
 	c.winMu.Lock()
@@ -744,11 +768,12 @@ func (c *conn) release() {
 	}
 	c.mwAll, c.mwFree, c.windows, c.shared = nil, nil, nil, nil
 	c.winMu.Unlock()
-	if c.g.rq.shared() {
+	if c.rq.shared() {
 		c.awaitLastWQE()
 	}
 	C.rdma_destroy_qp(c.id)
 	c.dev.ev.drop(c)
+	c.freeRecvs()
 	C.kv_buf_close(c.ring)
 	c.ring = nil
 	C.free(unsafe.Pointer(c.scratch))

@@ -16,7 +16,8 @@ import (
 // group is the completion side shared by a set of connections: a send CQ,
 // a receive CQ, their pollers and the receive buffers. A listener has one
 // group for all its connections (receives come from one shared receive
-// queue); a client connection has a group of its own.
+// queue, or where there is none from each connection's own, and rq is
+// nil); a client connection has a group of its own.
 //
 // Send-side completions (one-sided operations, window binds, send ring
 // reclamation, drains) and receives are on separate CQs with separate
@@ -152,28 +153,36 @@ func (g *group) recvDispatch(wcs []C.struct_kv_wc) {
 		wc := &wcs[i]
 		idx := int(uint32(wc.wr_id))
 		c := g.lookup(uint32(wc.qp_num))
+		q := g.rq
+		if c != nil {
+			q = c.rq
+		}
 		if wc.status != C.IBV_WC_SUCCESS {
 			if c != nil && wc.status != C.IBV_WC_WR_FLUSH_ERR {
 				c.shutdown(c.statusErr(wc))
 			}
-			if g.rq.shared() {
-				g.rq.repost(idx) // the shared queue outlives the QP
+			if q != nil && q.shared() {
+				q.repost(idx) // the shared queue outlives the QP
 			}
 			continue
 		}
 		if c == nil {
-			g.rq.repost(idx)
+			// A connection's own queue goes with it; the shared one
+			// takes the buffer back.
+			if q != nil {
+				q.repost(idx)
+			}
 			continue
 		}
 		c.waitReady()
 		if c.h == nil {
-			g.rq.repost(idx)
+			q.repost(idx)
 			continue
 		}
 		if wc.inv != 0 {
 			g.peerInvalidated(c, uint32(wc.inv))
 		}
-		m := g.rq.fill(idx, wc)
+		m := q.fill(idx, wc)
 		g.delivering.Store(true)
 		c.h.Deliver(c, m)
 		g.delivering.Store(false)

@@ -27,14 +27,16 @@ const listenBacklog = 128
 // connections one listener accepts (each needs its send queue's worth).
 const serverSendCQE = 32768
 
-// listener owns one event channel, one device and one group: a shared
-// receive queue with its CQ, and a send CQ shared by every accepted QP.
+// listener owns one event channel, one device and one group: a receive
+// CQ with, where the device has one, a shared receive queue (otherwise
+// each accepted QP has a receive queue of its own), and a send CQ shared
+// by every accepted QP.
 type listener struct {
 	cfg    transport.Config
 	accept transport.AcceptFunc
 	dev    *device
 	g      *group
-	srq    *C.struct_ibv_srq
+	srq    *C.struct_ibv_srq // nil: receives per connection
 	cm     *cmChannel
 	id     *C.struct_rdma_cm_id
 	addr   string
@@ -64,6 +66,9 @@ func (network) Listen(addr string, cfg transport.Config, accept transport.Accept
 	l, err := listen(addr, cfg, accept)
 	if err != nil {
 		return nil, fmt.Errorf("verbs: listen %s: %w", addr, err)
+	}
+	if l.srq != nil {
+		return sharedListener{l}, nil
 	}
 	return l, nil
 }
@@ -103,7 +108,8 @@ func listen(addr string, cfg transport.Config, accept transport.AcceptFunc) (_ *
 		return nil, err
 	}
 	undo.push(l.dev.release)
-	if err := l.dev.caps.serve(); err != nil {
+	shared, err := l.dev.caps.serve(cfg.Receives)
+	if err != nil {
 		return nil, err
 	}
 
@@ -119,29 +125,18 @@ func listen(addr string, cfg transport.Config, accept transport.AcceptFunc) (_ *
 		return nil, err
 	}
 	undo.push(g.scq.close)
-	// The queue, its CQ and its SRQ are sized for every chunk it may
-	// grow by, within the device's limits; only the first is registered.
-	per := recvBuffers(cfg.RecvDepth, cfg.Poll)
-	chunks := recvChunks(cfg.RecvDepth, cfg.MaxRecvDepth)
-	chunks = max(1, min(chunks, (int(l.dev.d.max_srq_wr))/per, (int(l.dev.d.max_cqe)-64)/per))
-	nrecv := chunks * per
-	if g.rcq, err = openCQ(l.dev, nrecv+64, cfg.Poll, cfg.BusyIdle); err != nil {
-		return nil, err
+	if shared {
+		err = l.openSharedRecvs(&undo)
+		// A device that claims SRQs but makes none serves per
+		// connection (Info says so), unless the shared queue was
+		// required.
+		if err != nil && cfg.Receives == transport.ReceivesAuto {
+			err = l.openRecvCQ(&undo)
+		}
+	} else {
+		err = l.openRecvCQ(&undo)
 	}
-	undo.push(g.rcq.close)
-	g.wire()
-	if g.rq, err = newRecvQueue(l.dev, cfg.RecvDepth, cfg.MaxMessage, cfg.Poll, chunks); err != nil {
-		return nil, err
-	}
-	undo.push(g.rq.free)
-	g.rcq.rq = g.rq
-	l.srq, err = C.kv_srq_open(l.dev.d, C.int(nrecv))
-	if l.srq == nil {
-		return nil, fmt.Errorf("create shared receive queue (%d): %w", nrecv, err)
-	}
-	undo.push(func() { C.ibv_destroy_srq(l.srq) })
-	g.rq.setSRQ(l.srq)
-	if err := g.rq.postAll(); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	l.addr = net.JoinHostPort(sa.host, strconv.Itoa(int(C.kv_local_port(l.id))))
@@ -150,6 +145,89 @@ func listen(addr string, cfg transport.Config, accept transport.AcceptFunc) (_ *
 	go g.rcq.run(g.control)
 	go l.serveCM()
 	return l, nil
+}
+
+// openSharedRecvs opens the receive CQ and the shared receive queue,
+// sized for every chunk the queue may grow by within the device's limits;
+// only the first chunk is registered.
+func (l *listener) openSharedRecvs(outer *ladder) (err error) {
+	cfg, g := l.cfg, l.g
+	var undo ladder
+	defer func() {
+		if err != nil {
+			undo.unwind()
+			g.rcq, g.rq, l.srq = nil, nil, nil
+			return
+		}
+		for _, f := range undo {
+			outer.push(f)
+		}
+	}()
+	per := recvBuffers(cfg.RecvDepth, cfg.Poll)
+	chunks := recvChunks(cfg.RecvDepth, cfg.MaxRecvDepth)
+	chunks = max(1, min(chunks, (int(l.dev.d.max_srq_wr))/per, (int(l.dev.d.max_cqe)-64)/per))
+	nrecv := chunks * per
+	if g.rcq, err = openCQ(l.dev, nrecv+64, cfg.Poll, cfg.BusyIdle); err != nil {
+		return err
+	}
+	undo.push(g.rcq.close)
+	g.wire()
+	if g.rq, err = newRecvQueue(l.dev, cfg.RecvDepth, cfg.MaxMessage, cfg.Poll, chunks); err != nil {
+		return err
+	}
+	undo.push(g.rq.free)
+	g.rcq.rq = g.rq
+	if l.srq, err = openSRQ(l.dev, nrecv); l.srq == nil {
+		return fmt.Errorf("create shared receive queue (%d): %w", nrecv, err)
+	}
+	undo.push(func() { C.ibv_destroy_srq(l.srq) })
+	g.rq.setSRQ(l.srq)
+	return g.rq.postAll()
+}
+
+// srqFault, when a test sets it, is what making a shared receive queue
+// fails with, as on a device that claims SRQs but makes none.
+var srqFault error
+
+// openSRQ makes a shared receive queue of n WRs.
+func openSRQ(d *device, n int) (*C.struct_ibv_srq, error) {
+	if srqFault != nil {
+		return nil, srqFault
+	}
+	srq, err := C.kv_srq_open(d.d, C.int(n))
+	return srq, err
+}
+
+// openRecvCQ opens the receive CQ of a listener whose connections have
+// receive queues of their own (openConnRecvs): each of RecvDepth, all
+// completing there, so the CQ bounds the connections too.
+func (l *listener) openRecvCQ(undo *ladder) (err error) {
+	cqe := min(serverSendCQE, int(l.dev.d.max_cqe))
+	if n := (cqe - 64) / l.cfg.RecvDepth; n < l.maxConns {
+		l.maxConns = n
+	}
+	if l.maxConns < 1 {
+		return fmt.Errorf("RecvDepth %d per connection needs a %d-entry CQ, device allows %d", l.cfg.RecvDepth, l.cfg.RecvDepth+64, cqe)
+	}
+	if l.g.rcq, err = openCQ(l.dev, cqe, l.cfg.Poll, l.cfg.BusyIdle); err != nil {
+		return err
+	}
+	undo.push(l.g.rcq.close)
+	l.g.wire()
+	return nil
+}
+
+// openConnRecvs gives an accepted connection its own receive queue, on a
+// listener without a shared one, before its QP is made. Its buffers are
+// reposted as they are released (the poller's batched repost serves one
+// queue only).
+func (l *listener) openConnRecvs(c *conn) (err error) {
+	if l.srq != nil {
+		return nil
+	}
+	c.rq, err = newRecvQueue(l.dev, l.cfg.RecvDepth, l.cfg.MaxMessage, transport.PollEvent, 1)
+	c.ownRQ = err == nil
+	return err
 }
 
 // listenDevice picks the device: the one the address is on, checked
@@ -190,23 +268,32 @@ func (l *listener) Addr() string { return l.addr }
 // connection request past it is rejected.
 func (l *listener) MaxConns() int { return l.maxConns }
 
-// SharedRecvs is the receives the shared receive queue keeps posted
-// (transport.SharedReceives): a RecvDepth per chunk. A busy-polled
-// queue has deferMax more in each, of which its poller holds at most
-// deferMax to repost in a batch.
-func (l *listener) SharedRecvs() int { return l.g.rq.buffers() / l.g.rq.perChunk * l.cfg.RecvDepth }
+// sharedListener is a listener with a shared receive queue, which the
+// server divides by credit (transport.SharedReceives).
+type sharedListener struct{ *listener }
+
+// SharedRecvs is the receives the shared receive queue keeps posted: a
+// RecvDepth per chunk. A busy-polled queue has deferMax more in each, of
+// which its poller holds at most deferMax to repost in a batch.
+func (l sharedListener) SharedRecvs() int {
+	return l.g.rq.buffers() / l.g.rq.perChunk * l.cfg.RecvDepth
+}
 
 // MaxSharedRecvs is what SharedRecvs may grow to.
-func (l *listener) MaxSharedRecvs() int { return l.g.rq.maxChunks * l.cfg.RecvDepth }
+func (l sharedListener) MaxSharedRecvs() int { return l.g.rq.maxChunks * l.cfg.RecvDepth }
 
 // GrowRecvs adds a chunk of receives to the shared receive queue.
-func (l *listener) GrowRecvs() (int, error) {
+func (l sharedListener) GrowRecvs() (int, error) {
 	_, err := l.g.rq.grow()
 	return l.SharedRecvs(), err
 }
 
 func (l *listener) Info() transport.Info {
-	return transport.Info{Transport: Name, Link: transport.Link{Device: l.dev.name, Firmware: l.dev.fw}, Poll: l.cfg.Poll}
+	r := transport.ReceivesShared
+	if l.srq == nil {
+		r = transport.ReceivesPerConn
+	}
+	return transport.Info{Transport: Name, Link: transport.Link{Device: l.dev.name, Firmware: l.dev.fw}, Poll: l.cfg.Poll, Receives: r}
 }
 
 func (l *listener) Register(size int, access transport.Access) (transport.Region, error) {
@@ -267,8 +354,9 @@ func reject(id *C.struct_rdma_cm_id) {
 	C.rdma_destroy_id(id)
 }
 
-// onRequest accepts one connection: QP on the shared queues, registered
-// before rdma_accept (after which the peer may send at once), then the
+// onRequest accepts one connection: QP on the shared queues (and its own
+// receive queue where there is no shared one), registered before
+// rdma_accept (after which the peer may send at once), then the
 // AcceptFunc. Receives that beat the AcceptFunc wait on c.ready.
 func (l *listener) onRequest(ev *C.struct_kv_event) {
 	id := ev.id
@@ -294,7 +382,19 @@ func (l *listener) onRequest(ev *C.struct_kv_event) {
 	// A peer may leave its queued replies untaken this long before it is
 	// dropped; see drainBacklog.
 	c.sendStall, c.queueing = cfg.StallTimeout, true
+	if err := l.openConnRecvs(c); err != nil {
+		reject(id)
+		return
+	}
 	if err := c.createQP(id, l.srq); err != nil {
+		c.freeRecvs()
+		reject(id)
+		return
+	}
+	if err := c.postRecvs(); err != nil {
+		C.rdma_destroy_qp(id)
+		c.dev.ev.drop(c)
+		c.freeRecvs()
 		reject(id)
 		return
 	}
@@ -376,9 +476,11 @@ func (l *listener) Close() error {
 		}
 		l.g.rcq.halt(true)
 		l.g.scq.halt(true)
-		l.g.rq.shutdown()
-		C.ibv_destroy_srq(l.srq)
-		l.g.rq.free()
+		if l.srq != nil {
+			l.g.rq.shutdown()
+			C.ibv_destroy_srq(l.srq)
+			l.g.rq.free()
+		}
 		l.g.rcq.close()
 		l.g.scq.close()
 		C.rdma_destroy_id(l.id)

@@ -186,12 +186,12 @@ func TestPollerModes(t *testing.T) {
 func TestBusyIdleNaps(t *testing.T) {
 	cfg := testConfig(transport.PollBusy)
 	plain := startServer(t, cfg, true)
-	if q := plain.l.(*listener).g.rcq; q.idle != 0 || q.f != nil {
+	if q := plain.listener().g.rcq; q.idle != 0 || q.f != nil {
 		t.Errorf("busy listener without BusyIdle: idle %v, channel %v", q.idle, q.f != nil)
 	}
 	cfg.BusyIdle = time.Millisecond
 	s := startServer(t, cfg, true)
-	q := s.l.(*listener).g.rcq
+	q := s.listener().g.rcq
 	rec := newRecorder(false)
 	c := dialTest(t, s, cfg, rec)
 	guard(t, 60*time.Second, func() {

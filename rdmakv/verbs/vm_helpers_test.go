@@ -123,6 +123,14 @@ func startServer(t testing.TB, cfg transport.Config, echo bool) *server {
 	return s
 }
 
+// listener is the verbs listener behind what Listen returned.
+func (s *server) listener() *listener {
+	if sl, ok := s.l.(sharedListener); ok {
+		return sl.listener
+	}
+	return s.l.(*listener)
+}
+
 func dialTest(t testing.TB, s *server, cfg transport.Config, h transport.Handler) transport.Conn {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

@@ -45,6 +45,9 @@ func TestInfo(t *testing.T) {
 			t.Errorf("incomplete info %+v", in)
 		}
 	}
+	if r := s.l.Info().Receives; r != transport.ReceivesShared {
+		t.Errorf("listener on rxe, which has SRQs, posts receives %v", r)
+	}
 	t.Logf("memory windows enforced: %v", WindowsEnforced(c))
 	if c.LocalAddr() == "" || c.RemoteAddr() != sc.LocalAddr() {
 		t.Errorf("addresses: client %s -> %s, server %s", c.LocalAddr(), c.RemoteAddr(), sc.LocalAddr())

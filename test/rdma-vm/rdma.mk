@@ -51,6 +51,7 @@ rdma-vm-build: rdma-vm-setup
 	CGO_ENABLED=1 $(GO) build -o $(RDMA_VM_SHARE)/kvperf $(RDMA_KVPERF_PKG)
 	CGO_ENABLED=1 $(GO) build -ldflags '$(LDFLAGS)' -o $(RDMA_VM_SHARE)/kvbench $(RDMA_KVBENCH_PKG)
 	CGO_ENABLED=1 $(GO) build -o $(RDMA_VM_SHARE)/kvsoak ./test/soak
+	$(GO) build -o $(RDMA_VM_SHARE)/flowcheck ./test/rdma-vm/flowcheck
 	CGO_ENABLED=1 $(GO) build -buildmode=c-archive -o $(RDMA_VM_SHARE)/libkvclient.a ./cmd/libkvclient
 	$(CC) -Wall -Iinclude examples/c/kvcheck.c $(RDMA_VM_SHARE)/libkvclient.a -lpthread -libverbs -lrdmacm \
 		-o $(RDMA_VM_SHARE)/kvcheck

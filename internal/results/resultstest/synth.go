@@ -55,6 +55,8 @@ type Spec struct {
 	// eager model, as a store that sends every value inline.
 	Kind          string
 	ServerVersion string
+	// Start is when the first interval begins (a fixed day when zero).
+	Start time.Time
 }
 
 // cellShape is the threshold, protocol and whether rendezvous of the cell
@@ -95,7 +97,10 @@ func Build(dir string, s Spec) (*results.Run, error) {
 		s.Intervals = 1
 	}
 	r := rand.New(rand.NewPCG(s.Seed, 1))
-	start := time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC)
+	start := s.Start
+	if start.IsZero() {
+		start = time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC)
+	}
 	run := &results.Run{
 		SchemaVersion: results.SchemaVersion,
 		Workload:      map[string]any{"name": "synthetic"},
