@@ -149,7 +149,7 @@ func dial(ctx context.Context, addr string, o options) (*Client, error) {
 		err = helloRefused(err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("rdmakv: dial %s over %s: %w", addr, o.transport, err)
+		return nil, fmt.Errorf("rdmakv: dial %s: %w", addr, err)
 	}
 	if err := c.handshake(ctx, recv); err != nil {
 		c.conn.raw.Close()
@@ -259,7 +259,10 @@ func (c *Client) hello(ctx context.Context, value []byte) (wire.Frame, *transpor
 	case <-t.C:
 		return wire.Frame{}, nil, fmt.Errorf("%w: no HELLO reply within %v", ErrTimeout, c.opts.timeout)
 	case <-ctx.Done():
-		return wire.Frame{}, nil, ctx.Err()
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return wire.Frame{}, nil, fmt.Errorf("%w: no HELLO reply by the deadline (%w)", ErrTimeout, ctx.Err())
+		}
+		return wire.Frame{}, nil, fmt.Errorf("no HELLO reply: %w", ctx.Err())
 	case <-c.done:
 		select { // a reply delivered before the close comes first
 		case m = <-c.helloCh:

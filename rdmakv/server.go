@@ -132,7 +132,7 @@ func Listen(cfg ServerConfig) (*Server, error) {
 		if cfg.Local {
 			where = "a local address"
 		}
-		return nil, fmt.Errorf("rdmakv: listen on %s over %s: %w", where, cfg.Transport, err)
+		return nil, fmt.Errorf("rdmakv: listen on %s: %w", where, err)
 	}
 	s.pool, err = s.ln.Register(int(cfg.PoolSize), transport.AccessRemoteRead|transport.AccessRemoteWrite|transport.AccessGrantOnly)
 	if err != nil {

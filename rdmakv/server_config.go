@@ -231,8 +231,7 @@ func (c ServerConfig) Validate() error {
 	}
 	if c.RecvDepth < 1 || c.RecvDepth > 1<<16 {
 		bad("recv depth %d: must be between 1 and 65536", c.RecvDepth)
-	}
-	if c.MaxRecvs < c.RecvDepth || c.MaxRecvs > 1<<16 {
+	} else if c.MaxRecvs < c.RecvDepth || c.MaxRecvs > 1<<16 {
 		bad("max recvs %d: must be between the recv depth %d and 65536", c.MaxRecvs, c.RecvDepth)
 	}
 	if c.TOS < 0 || c.TOS > 255 {

@@ -112,7 +112,9 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 			return 0
 		}
 		if n <= 0 {
-			errs = append(errs, fmt.Errorf("--%s: %s must be positive", name, v))
+			// Zero leaves the default, so Validate does not say it again.
+			errs = append(errs, fmt.Errorf("--%s %s: must be positive", name, v))
+			return 0
 		}
 		return int64(n)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -56,5 +57,31 @@ func TestBadFlagsReportEveryProblem(t *testing.T) {
 	}
 	if out.String() != "" {
 		t.Errorf("printed %q despite bad flags", out.String())
+	}
+}
+
+// A bad flag is said once: its own check, not again by the server's
+// validation of the value it leaves.
+func TestBadFlagSaidOnce(t *testing.T) {
+	for _, flag := range [][]string{{"--max-eager", "-5"}, {"--pool-size", "0"}, {"--max-key", "0"}, {"--lease", "0s"}} {
+		cmd := newCommand(io.Discard, io.Discard)
+		cmd.SetArgs(flag)
+		err := cmd.Execute()
+		if err == nil {
+			t.Fatalf("%v accepted", flag)
+		}
+		if got := strings.Count(err.Error(), "\n") + 1; got != 1 || !strings.HasPrefix(err.Error(), flag[0]+" "+flag[1]+": ") {
+			t.Errorf("%v: %d errors, want one saying %s %s first:\n%v", flag, got, flag[0], flag[1], err)
+		}
+	}
+}
+
+// A listen that fails names the address once, then the transport's cause.
+func TestListenErrorText(t *testing.T) {
+	cmd := newCommand(io.Discard, io.Discard)
+	cmd.SetArgs([]string{"--listen", "127.0.0.1:99999"})
+	want := "rdmakv: listen on 127.0.0.1:99999: tcp: address 99999: invalid port"
+	if err := cmd.Execute(); err == nil || err.Error() != want {
+		t.Errorf("kvserver --listen 127.0.0.1:99999: %v, want %s", err, want)
 	}
 }

@@ -41,6 +41,9 @@ func (f *keyFlags) dial(ctx context.Context) (*rdmakv.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--threshold: %w", err)
 	}
+	if thr < 0 || thr > rdmakv.MaxEagerLimit {
+		return nil, fmt.Errorf("--threshold %s: must be between 0 and %s", f.threshold, units.Bytes(rdmakv.MaxEagerLimit))
+	}
 	if f.timeout <= 0 {
 		return nil, fmt.Errorf("--timeout %v: must be positive", f.timeout)
 	}
@@ -59,11 +62,7 @@ func (f *keyFlags) dial(ctx context.Context) (*rdmakv.Client, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
-	c, err := rdmakv.Dial(ctx, addr, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("connect to %s: %w", addr, err)
-	}
-	return c, nil
+	return rdmakv.Dial(ctx, addr, opts...)
 }
 
 // request connects, times fn on the connection, then runs then (nil for

@@ -3,12 +3,16 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/kvbench/kvbench/rdmakv"
+	"github.com/kvbench/kvbench/rdmakv/transport"
+	"github.com/kvbench/kvbench/rdmakv/verbs"
 )
 
 // executeIO runs kvbench with the given standard input and returns what it
@@ -97,7 +101,7 @@ func TestKeyCommandsFail(t *testing.T) {
 		want string
 	}{
 		{[]string{"get", "k", "--server", srv}, "authentication"},
-		{[]string{"get", "k", "--server", "127.0.0.1:1", "--timeout", "2s"}, "connect to 127.0.0.1:1"},
+		{[]string{"get", "k", "--server", "127.0.0.1:1", "--timeout", "2s"}, "dial 127.0.0.1:1"},
 		{[]string{"get", "k", "--server", srv, "--threshold", "lots"}, "--threshold"},
 		{[]string{"get", "k", "--server", srv, "--transport", "smoke"}, "smoke"},
 		{[]string{"get", "k", "--server", srv, "--timeout", "0s"}, "--timeout"},
@@ -107,6 +111,57 @@ func TestKeyCommandsFail(t *testing.T) {
 		_, _, err := executeIO(ctx, nil, c.args...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("kvbench %v: %v, want an error mentioning %q", c.args, err, c.want)
+		}
+	}
+}
+
+// The common failures of a connect read as one line that names each thing
+// once: the address, the transport, and what went wrong with the way out.
+func TestConnectErrorTexts(t *testing.T) {
+	ctx := hangGuard(t)
+	secret := []byte("key commands secret, 32 bytes!!!")
+	guarded := keyServer(t, secret)
+	small, err := rdmakv.Listen(rdmakv.ServerConfig{Listen: "127.0.0.1:0", Transport: "tcp", PoolSize: 32 << 20, MaxEager: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer small.Close()
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	go func() {
+		for {
+			c, err := silent.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--server", "127.0.0.1:1"}, "rdmakv: dial 127.0.0.1:1: tcp: connect: connection refused"},
+		{[]string{"--server", silent.Addr().String(), "--timeout", "300ms"},
+			"rdmakv: dial " + silent.Addr().String() + ": rdmakv: request timed out: no HELLO reply"},
+		{[]string{"--server", guarded}, "rdmakv: dial " + guarded + ": rdmakv: authentication failed: the server requires a shared secret and this client has none (WithAuth, --auth-file)"},
+		{[]string{"--server", small.Addr(), "--threshold", "4KiB"},
+			"rdmakv: dial " + small.Addr() + ": rdmakv: eager threshold above the server's maximum: threshold 4096, server accepts at most 1024"},
+	}
+	if _, err := verbs.Devices(); errors.Is(err, transport.ErrNoDevice) {
+		cases = append(cases, struct {
+			args []string
+			want string
+		}{[]string{"--server", "127.0.0.1:1", "--transport", "verbs"},
+			"rdmakv: dial 127.0.0.1:1: verbs: transport: no RDMA device: for Soft-RoCE, load the driver"})
+	}
+	for _, c := range cases {
+		_, _, err := executeIO(ctx, nil, append([]string{"get", "k"}, c.args...)...)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("kvbench get k %v:\n got %v\nwant %s…", c.args, err, c.want)
 		}
 	}
 }

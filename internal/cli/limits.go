@@ -24,7 +24,10 @@ func checkServer(ctx context.Context, h *bench.Harness, cfg bench.Config) error 
 	}
 	lim, err := h.Limits(ctx)
 	if err != nil {
-		return unreachableError{fmt.Errorf("server %s: %w", addr, err)}
+		if h.Embedded != nil {
+			err = fmt.Errorf("embedded server: %w", err)
+		}
+		return unreachableError{err}
 	}
 	if err := bench.CheckLimits(cfg, lim); err != nil {
 		return fmt.Errorf("server %s cannot run every cell, so nothing was measured:\n%w", addr, err)

@@ -100,7 +100,7 @@ func connect(ctx context.Context, r *Report, s *Server, opts Options) *rdmakv.Cl
 		r.add(secServer, "auth", OK, detail, "")
 		return c
 	case !required:
-		r.add(secServer, "connect", Fail, fmt.Sprintf("cannot connect to %s over %s: %v", opts.Server, opts.Transport, err), connectFix(err, opts))
+		r.add(secServer, "connect", Fail, "cannot connect: "+err.Error(), connectFix(err, opts))
 		return nil
 	case opts.Secret == nil:
 		r.add(secServer, "auth", Fail, "the server requires a shared secret and none was given",
@@ -112,7 +112,7 @@ func connect(ctx context.Context, r *Report, s *Server, opts Options) *rdmakv.Cl
 			"give --auth-file the same file as kvserver --auth-file")
 		return nil
 	} else if err != nil {
-		r.add(secServer, "connect", Fail, fmt.Sprintf("cannot connect to %s over %s: %v", opts.Server, opts.Transport, err), connectFix(err, opts))
+		r.add(secServer, "connect", Fail, "cannot connect: "+err.Error(), connectFix(err, opts))
 		return nil
 	}
 	r.add(secServer, "auth", OK, "the server requires a shared secret and accepts the one given", "")

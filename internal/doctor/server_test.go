@@ -70,7 +70,7 @@ func TestServerAuth(t *testing.T) {
 // check.
 func TestServerUnreachable(t *testing.T) {
 	r := probe(t, "127.0.0.1:1", nil)
-	wantCheck(t, r, "connect", Fail, "cannot connect to 127.0.0.1:1 over tcp", "kvserver listens on 127.0.0.1:1 with --transport tcp")
+	wantCheck(t, r, "connect", Fail, "cannot connect: rdmakv: dial 127.0.0.1:1: tcp: connect: connection refused", "kvserver listens on 127.0.0.1:1 with --transport tcp")
 }
 
 // Over tcp a server is reached without RDMA: a machine with no device

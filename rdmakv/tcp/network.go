@@ -67,7 +67,7 @@ func (network) Listen(addr string, cfg transport.Config, accept transport.Accept
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("tcp: listen: %w", err)
+		return nil, fmt.Errorf("tcp: %w", netCause(err))
 	}
 	l := &listener{
 		ln:     ln.(*net.TCPListener),
@@ -95,7 +95,7 @@ func (network) Dial(ctx context.Context, addr string, cfg transport.Config, h tr
 	}
 	s, err := dialStream(ctx, addr, cfg.Blocking)
 	if err != nil {
-		return nil, fmt.Errorf("tcp: dial %s: %w", addr, err)
+		return nil, fmt.Errorf("tcp: %w", netCause(err))
 	}
 	c, err := newConn(s, cfg, newPD(), true)
 	if err != nil {
@@ -105,6 +105,23 @@ func (network) Dial(ctx context.Context, addr string, cfg transport.Config, h tr
 	c.start(h)
 	return c, nil
 }
+
+// netCause is a failed dial's or listen's error without the operation
+// and address a net.OpError repeats, which the caller's message names
+// (rdmakv: dial ADDR: tcp: connect: connection refused); it unwraps to
+// the OpError.
+func netCause(err error) error {
+	var oe *net.OpError
+	if errors.As(err, &oe) && oe.Err != nil {
+		return opCause{oe}
+	}
+	return err
+}
+
+type opCause struct{ *net.OpError }
+
+func (e opCause) Error() string { return e.OpError.Err.Error() }
+func (e opCause) Unwrap() error { return e.OpError }
 
 // dialStream connects a socket under the poller, or a blocking one.
 func dialStream(ctx context.Context, addr string, blocking bool) (stream, error) {

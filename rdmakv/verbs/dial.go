@@ -47,7 +47,7 @@ func (network) Dial(ctx context.Context, addr string, cfg transport.Config, h tr
 		return nil, errors.New("verbs: dial: nil Handler")
 	}
 	if err := checkDevices(); err != nil {
-		return nil, fmt.Errorf("verbs: dial %s: %w", addr, err)
+		return nil, fmt.Errorf("verbs: %w", err)
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -56,7 +56,7 @@ func (network) Dial(ctx context.Context, addr string, cfg transport.Config, h tr
 	}
 	c, err := dial(ctx, addr, cfg, h)
 	if err != nil {
-		return nil, fmt.Errorf("verbs: dial %s: %w", addr, err)
+		return nil, fmt.Errorf("verbs: %w", err)
 	}
 	return c, nil
 }

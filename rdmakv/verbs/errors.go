@@ -14,7 +14,7 @@ import (
 )
 
 // softRoCEHint tells a user without an RNIC how to get a software one.
-const softRoCEHint = "no RDMA device was found; for Soft-RoCE load the driver and attach it to " +
+const softRoCEHint = "for Soft-RoCE, load the driver and attach it to " +
 	"the interface that holds the address: `modprobe rdma_rxe && rdma link add rxe0 type rxe netdev IFACE`"
 
 func noDevice(detail string) error {

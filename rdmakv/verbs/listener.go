@@ -61,11 +61,11 @@ func (network) Listen(addr string, cfg transport.Config, accept transport.Accept
 		return nil, errors.New("verbs: listen: nil AcceptFunc")
 	}
 	if err := checkDevices(); err != nil {
-		return nil, fmt.Errorf("verbs: listen %s: %w", addr, err)
+		return nil, fmt.Errorf("verbs: %w", err)
 	}
 	l, err := listen(addr, cfg, accept)
 	if err != nil {
-		return nil, fmt.Errorf("verbs: listen %s: %w", addr, err)
+		return nil, fmt.Errorf("verbs: %w", err)
 	}
 	if l.srq != nil {
 		return sharedListener{l}, nil

@@ -30,7 +30,7 @@ func TestNoDevice(t *testing.T) {
 		if !errors.Is(err, transport.ErrNoDevice) {
 			t.Fatalf("%s: got %v, want an error wrapping ErrNoDevice", what, err)
 		}
-		for _, want := range []string{"no RDMA device was found", "modprobe rdma_rxe", "rdma link add rxe0 type rxe netdev"} {
+		for _, want := range []string{"no RDMA device: for Soft-RoCE", "modprobe rdma_rxe", "rdma link add rxe0 type rxe netdev"} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("%s: error %q does not mention %q", what, err, want)
 			}
