@@ -1,10 +1,6 @@
 package rdmakv
 
-import _ "unsafe" // go:linkname
+import "github.com/kvbench/kvbench/rdmakv/monotime"
 
-// nanotime is the runtime's monotonic clock in nanoseconds: one vDSO read,
-// where time.Now reads the wall clock as well. Only differences between
-// readings mean anything.
-//
-//go:linkname nanotime runtime.nanotime
-func nanotime() int64
+// nanotime is the monotonic clock in nanoseconds (monotime).
+func nanotime() int64 { return monotime.Now() }

@@ -2,16 +2,13 @@ package bench
 
 import (
 	"time"
-	_ "unsafe" // go:linkname
+
+	"github.com/kvbench/kvbench/rdmakv/monotime"
 )
 
-// nanotime is the runtime's monotonic clock in nanoseconds: one vDSO read,
-// where time.Since reads the wall clock as well, twice the cost (about 30
-// against 60 ns on a kvm-clock host, more under CPU emulation). Workers
-// read the clock twice per operation.
-//
-//go:linkname nanotime runtime.nanotime
-func nanotime() int64
+// nanotime is the monotonic clock rdmakv reads too (monotime); workers
+// read it twice per operation.
+func nanotime() int64 { return monotime.Now() }
 
 // epoch is when a phase started: the wall-clock time results carry, and
 // the monotonic reading that offsets within the phase are measured from.

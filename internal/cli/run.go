@@ -17,6 +17,7 @@ import (
 	"github.com/kvbench/kvbench/internal/progress"
 	"github.com/kvbench/kvbench/internal/report"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/workload"
 	_ "github.com/kvbench/kvbench/rdmakv/tcp"   // the TCP transport
 	_ "github.com/kvbench/kvbench/rdmakv/verbs" // the RDMA verbs transport (cgo, libibverbs)
 )
@@ -115,7 +116,7 @@ Exit status: 0 on success, 1 on error or when verify mode found a bad value,
 }
 
 func runRun(cmd *cobra.Command, file string, f *runFlags) error {
-	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	stderr := cmd.ErrOrStderr()
 	w, err := f.load(cmd, file)
 	if err != nil {
 		return err
@@ -125,58 +126,20 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	if t := w.IgnoredThresholds(); t != nil {
 		fmt.Fprintf(stderr, "kvbench: note: %s has no eager threshold: thresholds %v do not apply, one cell per (op, value size)\n", w.Target.Kind, t)
 	}
-	world, err := joinMPI(cmd)
+	world, from, err := joinRanks(cmd, f, &cfg, w.Target.Server != "")
 	if err != nil {
 		return err
 	}
-	var from string
 	if world != nil {
 		defer world.Finalize()
-		cfg.Rank, cfg.Ranks, from = world.Rank(), world.Size(), "MPI"
-		cfg.Sync = func(_ string, stop bool) (bool, error) { return world.AnyOf(stop) }
-		f.quiet = f.quiet || world.Rank() != 0 // rank 0 speaks for the job
-	} else if cfg.Rank, cfg.Ranks, from, err = rankOf(cmd, f.rank, f.ranks); err != nil {
-		return err
 	}
-	if cfg.Ranks > 1 && w.Target.Server == "" {
-		err := fmt.Errorf("rank %d of %d: the ranks must share one server: give target.server or --server (an embedded server is each rank's own)", cfg.Rank, cfg.Ranks)
-		abortRank(stderr, world, err)
-		return err
-	}
-	h, err := bench.OpenHarness(bench.HarnessConfig{
-		Workload: w, MaxValue: cfg.ValueSizes[len(cfg.ValueSizes)-1], MaxThreshold: cfg.Thresholds[len(cfg.Thresholds)-1],
-		Host: results.CollectHost(), Logger: noticeLogger(stderr),
-	})
+	h, err := openRunHarness(cmd, w, cfg, world)
 	if err != nil {
 		abortRank(stderr, world, err)
 		return err
 	}
 	defer h.Close()
-	// Every rank checks, so that all of them fail alike. In an MPI job, a
-	// rank that cannot reach the server fails in bench.Run instead, where
-	// the others learn of it at their first meeting and rank 0 says why.
-	if err := checkServer(cmd.Context(), h, cfg); err != nil && (world == nil || !errors.As(err, new(unreachableError))) {
-		abortRank(stderr, world, err)
-		return err
-	}
-	// An embedded server starts empty: verify then knows unwritten keys are
-	// absent; and its CPU time is the process's, not to be told apart.
-	cfg.Dialer, cfg.FreshServer, cfg.CPUProcess = h.Dialer(), h.Embedded != nil, h.Embedded != nil
-	cfg.ServerCPU, cfg.DeviceCounters = h.ServerCPU(), h.DeviceCounters()
-	cfg.Logger = noticeLogger(stderr)
-	var ck *merge.Checkpoint
-	if world != nil {
-		ck, cfg.Checkpoint = checkpointRank(f, world, w, h)
-	}
-	if !f.quiet {
-		cfg.Observer, cfg.Tick = progressObserver(stdout)
-	}
-	var baseline string
-	if h.Baseline != nil {
-		baseline = h.Baseline.Kind()
-	}
-	f.mon.observe(&cfg, baseline, stderr)
-
+	ck := wireRun(cmd, f, &cfg, w, h, world)
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rep, runErr := bench.Run(ctx, cfg)
@@ -187,6 +150,80 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	if rep == nil || (runErr != nil && len(rep.Measurements) == 0) {
 		return runErr // nothing was measured: no run directory
 	}
+	return recordRun(cmd, f, w, h, cfg, from, rep, runErr)
+}
+
+// joinRanks sets cfg's rank from the MPI job this process belongs to, if
+// any (its world is then returned, to be finalized), else from --rank and
+// the environment; ranks must share one server, so more than one needs an
+// external one.
+func joinRanks(cmd *cobra.Command, f *runFlags, cfg *bench.Config, external bool) (world *mpi.World, from string, err error) {
+	if world, err = joinMPI(cmd); err != nil {
+		return nil, "", err
+	}
+	if world != nil {
+		cfg.Rank, cfg.Ranks, from = world.Rank(), world.Size(), "MPI"
+		cfg.Sync = func(_ string, stop bool) (bool, error) { return world.AnyOf(stop) }
+		f.quiet = f.quiet || world.Rank() != 0 // rank 0 speaks for the job
+	} else if cfg.Rank, cfg.Ranks, from, err = rankOf(cmd, f.rank, f.ranks); err != nil {
+		return nil, "", err
+	}
+	if cfg.Ranks > 1 && !external {
+		err := fmt.Errorf("rank %d of %d: the ranks must share one server: give target.server or --server (an embedded server is each rank's own)", cfg.Rank, cfg.Ranks)
+		abortRank(cmd.ErrOrStderr(), world, err)
+		if world != nil {
+			world.Finalize()
+		}
+		return nil, "", err
+	}
+	return world, from, nil
+}
+
+// openRunHarness opens the run's target and checks that the server can
+// run every cell. Every rank checks, so that all of them fail alike. In
+// an MPI job, a rank that cannot reach the server fails in bench.Run
+// instead, where the others learn of it at their first meeting and rank 0
+// says why.
+func openRunHarness(cmd *cobra.Command, w *workload.Workload, cfg bench.Config, world *mpi.World) (*bench.Harness, error) {
+	h, err := bench.OpenHarness(bench.HarnessConfig{
+		Workload: w, MaxValue: cfg.ValueSizes[len(cfg.ValueSizes)-1], MaxThreshold: cfg.Thresholds[len(cfg.Thresholds)-1],
+		Host: results.CollectHost(), Logger: noticeLogger(cmd.ErrOrStderr()),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := checkServer(cmd.Context(), h, cfg); err != nil && (world == nil || !errors.As(err, new(unreachableError))) {
+		h.Close()
+		return nil, err
+	}
+	return h, nil
+}
+
+// wireRun connects cfg to the harness, the progress display and the
+// metrics, and in an MPI job to rank 0's checkpoint, which it returns.
+func wireRun(cmd *cobra.Command, f *runFlags, cfg *bench.Config, w *workload.Workload, h *bench.Harness, world *mpi.World) (ck *merge.Checkpoint) {
+	// An embedded server starts empty: verify then knows unwritten keys are
+	// absent; and its CPU time is the process's, not to be told apart.
+	cfg.Dialer, cfg.FreshServer, cfg.CPUProcess = h.Dialer(), h.Embedded != nil, h.Embedded != nil
+	cfg.ServerCPU, cfg.DeviceCounters = h.ServerCPU(), h.DeviceCounters()
+	cfg.Logger = noticeLogger(cmd.ErrOrStderr())
+	if world != nil {
+		ck, cfg.Checkpoint = checkpointRank(f, world, w, h)
+	}
+	if !f.quiet {
+		cfg.Observer, cfg.Tick = progressObserver(cmd.OutOrStdout())
+	}
+	var baseline string
+	if h.Baseline != nil {
+		baseline = h.Baseline.Kind()
+	}
+	f.mon.observe(cfg, baseline, cmd.ErrOrStderr())
+	return ck
+}
+
+// recordRun writes what a process that is no MPI rank measured, and says
+// how the run ended.
+func recordRun(cmd *cobra.Command, f *runFlags, w *workload.Workload, h *bench.Harness, cfg bench.Config, from string, rep *bench.Report, runErr error) error {
 	ver, rev := buildVersion()
 	run, cells, err := h.Record(w, w.Seed, rep, runErr, ver, rev)
 	if err != nil {

@@ -42,65 +42,17 @@ func newTuneCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tune WORKLOAD.yaml",
 		Short: "Measure forced eager against forced rendezvous and recommend an eager threshold",
-		Long: `tune measures, for every value size of the workload and each op (get,
-set), latency, throughput and CPU per operation with eager forced
-(threshold above the size) and with rendezvous forced (threshold 0), and
-compares them by --objective: p50 (the default), p99, throughput (ops/s at
-the workload's closed-loop load) or cpu (the server's CPU per operation,
-the client's with --cpu-side client; with an embedded server the one
-figure of the kvbench process). A p99 needs 2000 operations per
-measurement (20 beyond the percentile): tune refuses shorter measure
-phases and names the length to use. Each pair is repeated
---repeats times, interleaved, the order of the two protocols alternating
-between repetitions so that drift falls on both alike. The workload's
-thresholds are ignored; its keys, phases and load model are used.
-
-Each repetition measures eager and rendezvous back to back, a pair that
-shares the machine's state of the moment. A protocol wins a size when it
-has the lower p50 in enough pairs that chance is ruled out (a one-sided
-sign test at --alpha: with 5 repeats all 5 pairs must agree, with 8 at
-least 7). A pair counts as one vote however far off it is, so a single
-disturbed measurement cannot hide a clear difference. Per op, the crossover is the smallest size from which rendezvous
-wins (confirmed by the next size) and eager never wins again above it;
-sizes where neither wins are ties. The recommended threshold is the smallest crossover over the ops, as a power
-of two. If the sizes do not contain a crossover, tune says so and which
-range to measure instead.
-
-Against target.server, eager cannot be measured where key + value is not
-below the server's max eager: tune lists those sizes as unmeasured (text
-and tune.json's eager_unmeasured), looks for the crossover only where both
-protocols were measured and never takes the server's limit for one. The
-embedded server's max eager is raised to cover every size; a size whose
-key + value + 1 exceeds 16MiB is refused up front. The server's other
-limits (max key and value, pool size, requests in flight) are checked
-before anything is measured, every size they rule out named.
-
-tune records every operation's phases (client, network, server, and the
-rendezvous steps; --phases=false turns this off, whatever the workload's
-op_phases says) and names the phase that decides each crossover: the one
-whose eager-minus-rendezvous difference grows most from the size below
-the crossover to the crossover.
-
---slo p99=500us (p50, p90, p99 or p99.9) compares capacities instead: per
-size and protocol, the highest open-loop rate whose latency at that
-percentile (coordinated-omission corrected) meets the goal, found by
-doubling or halving from the closed-loop throughput and then bisecting to
-within 5%; each measurement is then long enough for the percentile. The
-protocol with the higher capacity wins the size: by the sign test with
---repeats 5 or more, else (one search, the default with --slo) when its
-capacity is more than 10% higher.
-
---connections, --depth and --rate take lists (--connections 1,4,16
---depth 1,8): the comparison is repeated at every combination, each load
-gets its own recommendation, tune says where the loads disagree, prints a
-map of winners over size and load and draws tune-map-OP.png.
-
-A table in the manner of UCX's protocol info is printed; tune.txt,
-tune.json, tune-OP.png/.svg (both curves, crossover marked) and
-tune-phases-OP.png/.svg (stacked phase p50s, eager and rendezvous side by
-side per size) are saved in a new directory under --out. Measurements not
-to be trusted (two latency modes, p50 far above t_min, swinging per-second
-rates) are listed after the table, and tune.json keeps their warnings.`,
+		Long: `tune measures every value size of the workload, for each op (get,
+set), with eager forced (threshold above the size) and with rendezvous
+forced (threshold 0), in interleaved pairs, and recommends the smallest
+size from which rendezvous wins by a sign test over the pairs (--alpha),
+by --objective (p50, p99, throughput, cpu) or by capacity under a latency
+goal (--slo). --connections, --depth and --rate take lists: tune then
+recommends per load and maps the winners over size and load. It prints a
+table in the manner of UCX's protocol info and saves tune.txt, tune.json
+and plots under --out. The workload's thresholds are ignored; its keys,
+phases and load model are used. The whole manual, with how each
+objective decides: docs/USAGE.md, "tune".`,
 		Example: `  kvbench tune workloads/threshold-sweep.yaml
   kvbench tune workloads/threshold-sweep.yaml --ops get --repeats 8 --duration 2s
   kvbench tune workloads/threshold-sweep.yaml --connections 16 --slo p99=1ms
