@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kvbench/kvbench/internal/units"
-	"github.com/kvbench/kvbench/internal/workload"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
@@ -106,7 +105,7 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 		if v == "" {
 			return 0
 		}
-		n, err := workload.ParseSize(v)
+		n, err := units.ParseBytes(v)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("--%s: %w", name, err))
 			return 0

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kvbench/kvbench/internal/units"
-	"github.com/kvbench/kvbench/internal/workload"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
@@ -37,7 +36,7 @@ func (f *keyFlags) register(cmd *cobra.Command) {
 
 // dial connects as the flags say; ctx bounds the connect.
 func (f *keyFlags) dial(ctx context.Context) (*rdmakv.Client, error) {
-	thr, err := workload.ParseSize(f.threshold)
+	thr, err := units.ParseBytes(f.threshold)
 	if err != nil {
 		return nil, fmt.Errorf("--threshold: %w", err)
 	}

@@ -39,7 +39,7 @@ func PhaseRows(run *results.Run) ([]PhaseRow, []string) {
 	}
 	var rows []PhaseRow
 	for _, r := range Rows(run) {
-		if ph, ok := byKey[units.CellName(r.Op, r.ValueSize, r.Threshold, r.Protocol)]; ok {
+		if ph, ok := byKey[results.CellName(r.Op, r.ValueSize, r.Threshold, r.Protocol)]; ok {
 			rows = append(rows, PhaseRow{Row: r, Phases: ph})
 		}
 	}

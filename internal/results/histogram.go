@@ -86,5 +86,11 @@ func CellHistogram(c Cell) (*hdrhistogram.Histogram, error) {
 	return h, nil
 }
 
-// Name is the cell's name in messages and file names (units.CellName).
-func (c Cell) Name() string { return units.CellName(c.Op, c.ValueSize, c.Threshold, c.Protocol) }
+// Name is the cell's name in messages and file names (CellName).
+func (c Cell) Name() string { return CellName(c.Op, c.ValueSize, c.Threshold, c.Protocol) }
+
+// CellName names a measured cell for messages and file names:
+// get/4KiB/t=8KiB/eager.
+func CellName(op string, valueSize, threshold int, protocol string) string {
+	return fmt.Sprintf("%s/%s/t=%s/%s", op, units.Bytes(int64(valueSize)), units.Bytes(int64(threshold)), protocol)
+}

@@ -3,7 +3,6 @@
 package units
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 )
@@ -93,10 +92,4 @@ func trimFloat(v float64, prec int) string {
 		s = s[:len(s)-1]
 	}
 	return s
-}
-
-// CellName names a measured cell for messages and file names:
-// get/4KiB/t=8KiB/eager.
-func CellName(op string, valueSize, threshold int, protocol string) string {
-	return fmt.Sprintf("%s/%s/t=%s/%s", op, Bytes(int64(valueSize)), Bytes(int64(threshold)), protocol)
 }

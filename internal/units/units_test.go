@@ -14,9 +14,3 @@ func TestUnits(t *testing.T) {
 		}
 	}
 }
-
-func TestCellName(t *testing.T) {
-	if got := CellName("get", 4096, 8192, "eager"); got != "get/4KiB/t=8KiB/eager" {
-		t.Errorf("CellName = %q", got)
-	}
-}

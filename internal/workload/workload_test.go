@@ -149,24 +149,6 @@ func TestRangeSizes(t *testing.T) {
 	}
 }
 
-func TestParseSize(t *testing.T) {
-	good := map[string]Size{"64B": 64, "4KiB": 4096, "1MiB": 1 << 20, "1GiB": 1 << 30, "4KB": 4000, "4kb": 4000,
-		"2MB": 2000000, "4096": 4096, " 8 KiB ": 8192, "1TiB": 1 << 40, "-3B": -3, "0": 0}
-	for s, want := range good {
-		if got, err := ParseSize(s); err != nil || got != want {
-			t.Errorf("ParseSize(%q) = %d, %v; want %d", s, got, err, want)
-		}
-	}
-	for _, s := range []string{"", "KiB", "1.5KiB", "4QB", "9999999999TiB", "x2", "-", "1 2"} {
-		if got, err := ParseSize(s); err == nil {
-			t.Errorf("ParseSize(%q) = %d, want error", s, got)
-		}
-	}
-	if Size(4096).String() != "4KiB" || Size(1000).String() != "1000B" || Size(0).String() != "0B" || Size(3<<30).String() != "3GiB" {
-		t.Error("Size.String")
-	}
-}
-
 func TestRampRates(t *testing.T) {
 	r := &Ramp{Start: 1000, End: 5000, Step: 1000}
 	if got := r.Rates(); !reflect.DeepEqual(got, []float64{1000, 2000, 3000, 4000, 5000}) {
