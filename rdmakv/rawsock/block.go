@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // BlockConn is a TCP net.Conn over a blocking socket that the runtime's
@@ -36,16 +38,17 @@ type BlockConn struct {
 	slack   time.Duration
 	maxWait time.Duration
 	rc      syscall.RawConn
+	race    raceSync
 	// The system calls, bound once so that a call allocates nothing:
 	// os.File's Read and Write would wrap the EAGAIN of each wait that
 	// outlasts the socket's timeout in a new error. One reader and one
 	// writer call them at a time.
 	rdc, wrc *sysCall
 	// Writev's call, its arguments and results.
-	iov   [2]syscall.Iovec
+	iov   [2]unix.Iovec
 	niov  int
 	wvn   uintptr
-	wverr syscall.Errno
+	wverr unix.Errno
 	wvfn  func(fd uintptr)
 
 	mu     sync.Mutex
@@ -79,177 +82,61 @@ func (d BlockDialer) DialContext(ctx context.Context, network, addr string) (net
 	return c, nil
 }
 
-// Dial connects to addr over TCP, trying each address it resolves to.
+// Dial connects to addr with a net.Dialer (its resolution, its tries of
+// each address, ctx and Timeout), then takes the socket from under the
+// poller: a duplicate of its descriptor, made blocking, becomes the
+// BlockConn's, and the net.Conn closes.
 func (d BlockDialer) Dial(ctx context.Context, network, addr string) (*BlockConn, error) {
-	if d.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, d.Timeout)
-		defer cancel()
-	}
-	addrs, err := resolve(ctx, network, addr)
-	if err != nil {
-		return nil, &net.OpError{Op: "dial", Net: network, Err: err}
-	}
-	var first error
-	for _, ra := range addrs {
-		c, err := dialBlocking(ctx, ra)
-		if err == nil {
-			c.slack, c.maxWait = d.Slack, d.MaxWait
-			return c, nil
-		}
-		if first == nil {
-			first = err
-		}
-	}
-	return nil, first
-}
-
-func resolve(ctx context.Context, network, addr string) ([]*net.TCPAddr, error) {
 	switch network {
 	case "tcp", "tcp4", "tcp6":
 	default:
-		return nil, fmt.Errorf("rawsock: network %q is not TCP", network)
+		return nil, &net.OpError{Op: "dial", Net: network, Err: fmt.Errorf("rawsock: network %q is not TCP", network)}
 	}
-	host, port, err := net.SplitHostPort(addr)
+	nd := net.Dialer{Timeout: d.Timeout, KeepAlive: -1}
+	nc, err := nd.DialContext(ctx, network, addr)
 	if err != nil {
 		return nil, err
 	}
-	pn, err := net.DefaultResolver.LookupPort(ctx, network, port)
+	defer nc.Close()
+	c, err := takeSocket(nc.(*net.TCPConn))
 	if err != nil {
-		return nil, err
+		return nil, &net.OpError{Op: "dial", Net: network, Source: nc.LocalAddr(), Addr: nc.RemoteAddr(), Err: err}
 	}
-	ips, err := net.DefaultResolver.LookupNetIP(ctx, map[string]string{"tcp": "ip", "tcp4": "ip4", "tcp6": "ip6"}[network], host)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*net.TCPAddr, len(ips))
-	for i, ip := range ips {
-		out[i] = &net.TCPAddr{IP: ip.AsSlice(), Port: pn, Zone: ip.Zone()}
-	}
-	return out, nil
-}
-
-// dialBlocking connects one socket to ra, non-blocking so that ctx can
-// end the connect, and then makes it blocking.
-func dialBlocking(ctx context.Context, ra *net.TCPAddr) (*BlockConn, error) {
-	opErr := func(err error) error { return &net.OpError{Op: "dial", Net: "tcp", Addr: ra, Err: err} }
-	if err := ctx.Err(); err != nil {
-		return nil, opErr(err)
-	}
-	family, sa := syscall.AF_INET6, sockaddr(ra)
-	if _, ok := sa.(*syscall.SockaddrInet4); ok {
-		family = syscall.AF_INET
-	}
-	fd, err := syscall.Socket(family, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC|syscall.SOCK_NONBLOCK, syscall.IPPROTO_TCP)
-	if err != nil {
-		return nil, opErr(os.NewSyscallError("socket", err))
-	}
-	if err := connect(ctx, fd, sa); err != nil {
-		syscall.Close(fd)
-		return nil, opErr(err)
-	}
-	if err := syscall.SetNonblock(fd, false); err != nil {
-		syscall.Close(fd)
-		return nil, opErr(os.NewSyscallError("fcntl", err))
-	}
-	if err := syscall.SetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_NODELAY, 1); err != nil {
-		syscall.Close(fd)
-		return nil, opErr(os.NewSyscallError("setsockopt", err))
-	}
-	c := &BlockConn{ra: ra}
-	if lsa, err := syscall.Getsockname(fd); err == nil {
-		c.la = tcpAddr(lsa)
-	}
-	// A blocking descriptor makes a File the poller leaves alone.
-	c.f = os.NewFile(uintptr(fd), "tcp:"+ra.String())
-	if c.rc, err = c.f.SyscallConn(); err != nil {
-		c.f.Close()
-		return nil, opErr(err)
-	}
-	c.rdc, c.wrc = newSysCall(syscall.SYS_READ), newSysCall(syscall.SYS_WRITE)
-	c.toc, c.wvfn = newTimeoutCall(), c.writevFd
+	c.slack, c.maxWait = d.Slack, d.MaxWait
 	return c, nil
 }
 
-// connectPoll is how long a connect waits in ppoll before it looks at its
-// context again.
-const connectPoll = 10 * time.Millisecond
-
-// connect connects the non-blocking fd, waiting in the kernel for the
-// handshake in slices of connectPoll until ctx ends.
-func connect(ctx context.Context, fd int, sa syscall.Sockaddr) error {
-	err := syscall.Connect(fd, sa)
-	for err == syscall.EINTR {
-		err = syscall.Connect(fd, sa)
+// takeSocket makes a BlockConn of a blocking duplicate of tc's socket. The
+// duplicate shares the socket's flags, so tc must be closed unused after.
+func takeSocket(tc *net.TCPConn) (*BlockConn, error) {
+	rc, err := tc.SyscallConn()
+	if err != nil {
+		return nil, err
 	}
-	switch {
-	case err == nil:
-		return nil
-	case err != syscall.EINPROGRESS && err != syscall.EALREADY:
-		return os.NewSyscallError("connect", err)
-	}
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
+	fd, derr := -1, error(nil)
+	if err := rc.Control(func(s uintptr) {
+		if fd, derr = unix.FcntlInt(s, unix.F_DUPFD_CLOEXEC, 0); derr == nil {
+			derr = unix.SetNonblock(fd, false)
 		}
-		wait := connectPoll
-		if dl, ok := ctx.Deadline(); ok {
-			if wait = min(wait, time.Until(dl)); wait <= 0 {
-				return context.DeadlineExceeded
-			}
-		}
-		pfd := pollFd{fd: int32(fd), events: pollOut}
-		ts := syscall.NsecToTimespec(wait.Nanoseconds())
-		n, _, e := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&pfd)), 1, uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
-		switch {
-		case e == syscall.EINTR || (e == 0 && n == 0):
-			continue
-		case e != 0:
-			return os.NewSyscallError("ppoll", e)
-		}
-		v, err := syscall.GetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_ERROR)
-		switch {
-		case err != nil:
-			return os.NewSyscallError("getsockopt", err)
-		case v != 0:
-			return os.NewSyscallError("connect", syscall.Errno(v))
-		}
-		return nil
+	}); err != nil {
+		derr = err
 	}
-}
-
-// pollFd is struct pollfd, for ppoll.
-type pollFd struct {
-	fd              int32
-	events, revents int16
-}
-
-const pollOut = 0x4 // POLLOUT
-
-func sockaddr(a *net.TCPAddr) syscall.Sockaddr {
-	if ip4 := a.IP.To4(); ip4 != nil {
-		sa := &syscall.SockaddrInet4{Port: a.Port}
-		copy(sa.Addr[:], ip4)
-		return sa
-	}
-	sa := &syscall.SockaddrInet6{Port: a.Port}
-	copy(sa.Addr[:], a.IP.To16())
-	if a.Zone != "" {
-		if ifi, err := net.InterfaceByName(a.Zone); err == nil {
-			sa.ZoneId = uint32(ifi.Index)
+	if derr != nil {
+		if fd >= 0 {
+			unix.Close(fd)
 		}
+		return nil, os.NewSyscallError("fcntl", derr)
 	}
-	return sa
-}
-
-func tcpAddr(sa syscall.Sockaddr) net.Addr {
-	switch sa := sa.(type) {
-	case *syscall.SockaddrInet4:
-		return &net.TCPAddr{IP: append(net.IP(nil), sa.Addr[:]...), Port: sa.Port}
-	case *syscall.SockaddrInet6:
-		return &net.TCPAddr{IP: append(net.IP(nil), sa.Addr[:]...), Port: sa.Port}
+	c := &BlockConn{la: tc.LocalAddr(), ra: tc.RemoteAddr(), race: raceSyncOf(tc.LocalAddr(), tc.RemoteAddr())}
+	// A blocking descriptor makes a File the poller leaves alone.
+	c.f = os.NewFile(uintptr(fd), "tcp:"+c.ra.String())
+	if c.rc, err = c.f.SyscallConn(); err != nil {
+		c.f.Close()
+		return nil, err
 	}
-	return nil
+	c.rdc, c.wrc = newSysCall(unix.SYS_READ), newSysCall(unix.SYS_WRITE)
+	c.toc, c.wvfn = newTimeoutCall(), c.writevFd
+	return c, nil
 }
 
 func (c *BlockConn) Read(p []byte) (int, error) {
@@ -257,15 +144,15 @@ func (c *BlockConn) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	for {
-		if err := c.arm(&c.rd, &c.rt, syscall.SO_RCVTIMEO); err != nil {
+		if err := c.arm(&c.rd, &c.rt, unix.SO_RCVTIMEO); err != nil {
 			return 0, c.opErr("read", err)
 		}
 		n, errno, err := c.rdc.do(c.rc, p)
-		raceRead()
+		c.race.read()
 		switch {
 		case err != nil:
 			return 0, c.opErr("read", err)
-		case errno == syscall.EAGAIN && !c.isClosed():
+		case errno == unix.EAGAIN && !c.isClosed():
 			continue // the timeout ran out: the deadline has passed unless it moved
 		case errno != 0:
 			return 0, c.opErr("read", os.NewSyscallError("read", errno))
@@ -287,16 +174,16 @@ func (c *BlockConn) Write(p []byte) (int, error) {
 	}
 	done := 0
 	for {
-		if err := c.arm(&c.wd, &c.wt, syscall.SO_SNDTIMEO); err != nil {
+		if err := c.arm(&c.wd, &c.wt, unix.SO_SNDTIMEO); err != nil {
 			return done, c.opErr("write", err)
 		}
-		RaceWrote()
+		c.race.wrote()
 		n, errno, err := c.wrc.do(c.rc, p[done:])
 		done += n
 		switch {
 		case err != nil:
 			return done, c.opErr("write", err)
-		case errno != 0 && (errno != syscall.EAGAIN || c.isClosed()):
+		case errno != 0 && (errno != unix.EAGAIN || c.isClosed()):
 			return done, c.opErr("write", os.NewSyscallError("write", errno))
 		case done == len(p):
 			return done, nil
@@ -373,7 +260,7 @@ func (c *BlockConn) opErr(op string, err error) error {
 	switch {
 	case c.isClosed() || errors.Is(err, os.ErrClosed):
 		err = net.ErrClosed
-	case errors.Is(err, syscall.EAGAIN):
+	case errors.Is(err, unix.EAGAIN):
 		err = os.ErrDeadlineExceeded
 	}
 	return &net.OpError{Op: op, Net: "tcp", Source: c.la, Addr: c.ra, Err: err}
@@ -390,7 +277,7 @@ func (c *BlockConn) Close() error {
 	}
 	c.closed = true
 	c.mu.Unlock()
-	_ = c.control(func(fd int) { _ = syscall.Shutdown(fd, syscall.SHUT_RDWR) })
+	_ = c.control(func(fd int) { _ = unix.Shutdown(fd, unix.SHUT_RDWR) })
 	return c.f.Close()
 }
 
@@ -408,17 +295,17 @@ func (c *BlockConn) Writev(bufs *net.Buffers) (int64, error) {
 		if len(*bufs) == 0 {
 			return total, nil
 		}
-		if err := c.arm(&c.wd, &c.wt, syscall.SO_SNDTIMEO); err != nil {
+		if err := c.arm(&c.wd, &c.wt, unix.SO_SNDTIMEO); err != nil {
 			return total, c.opErr("writev", err)
 		}
-		RaceWrote()
+		c.race.wrote()
 		n, errno, err := c.writev(*bufs)
 		total += int64(n)
 		consume(bufs, n)
 		switch {
 		case err != nil:
 			return total, c.opErr("writev", err)
-		case errno != 0 && (errno != syscall.EAGAIN || c.isClosed()):
+		case errno != 0 && (errno != unix.EAGAIN || c.isClosed()):
 			return total, c.opErr("writev", os.NewSyscallError("writev", errno))
 		}
 	}
@@ -426,15 +313,15 @@ func (c *BlockConn) Writev(bufs *net.Buffers) (int64, error) {
 
 // writev is one writev of bufs: the bytes written, its errno (EAGAIN when
 // the socket's timeout ran out), or Control's error.
-func (c *BlockConn) writev(bufs net.Buffers) (int, syscall.Errno, error) {
+func (c *BlockConn) writev(bufs net.Buffers) (int, unix.Errno, error) {
 	for i, b := range bufs {
-		c.iov[i] = syscall.Iovec{Base: unsafe.SliceData(b)}
+		c.iov[i] = unix.Iovec{Base: unsafe.SliceData(b)}
 		c.iov[i].SetLen(len(b))
 	}
 	c.niov = len(bufs)
 	err := c.rc.Control(c.wvfn)
 	n, errno := int(c.wvn), c.wverr
-	c.iov, c.wvn, c.wverr = [2]syscall.Iovec{}, 0, 0
+	c.iov, c.wvn, c.wverr = [2]unix.Iovec{}, 0, 0
 	if err != nil || errno != 0 {
 		n = 0
 	}
@@ -444,8 +331,8 @@ func (c *BlockConn) writev(bufs net.Buffers) (int, syscall.Errno, error) {
 // writevFd is one writev of c.iov, which may wait for room in the kernel.
 func (c *BlockConn) writevFd(fd uintptr) {
 	for {
-		c.wvn, _, c.wverr = syscall.Syscall(syscall.SYS_WRITEV, fd, uintptr(unsafe.Pointer(&c.iov[0])), uintptr(c.niov))
-		if c.wverr != syscall.EINTR {
+		c.wvn, _, c.wverr = unix.Syscall(unix.SYS_WRITEV, fd, uintptr(unsafe.Pointer(&c.iov[0])), uintptr(c.niov))
+		if c.wverr != unix.EINTR {
 			return
 		}
 	}
@@ -468,7 +355,7 @@ func consume(v *net.Buffers, n int) {
 // CloseWrite shuts down the sending side.
 func (c *BlockConn) CloseWrite() error {
 	var err error
-	if cerr := c.control(func(fd int) { err = syscall.Shutdown(fd, syscall.SHUT_WR) }); cerr != nil {
+	if cerr := c.control(func(fd int) { err = unix.Shutdown(fd, unix.SHUT_WR) }); cerr != nil {
 		return c.opErr("close", cerr)
 	}
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // blockPair is a BlockConn dialed to a listener and the accepted end.
@@ -244,5 +246,25 @@ func TestBlockConnWaitsAllocateNothing(t *testing.T) {
 		if allocs != 1 {
 			t.Errorf("a %s that ends on its deadline allocates %.0f times, want once (its error)", name, allocs)
 		}
+	}
+}
+
+// A dialed BlockConn's descriptor is blocking, so the runtime's poller
+// leaves it alone, and it is the only one left on its socket: once it is
+// closed, the peer reads the end.
+func TestBlockConnOwnsItsSocket(t *testing.T) {
+	c, peer := blockPair(t, time.Second)
+	var flags int
+	var cerr error
+	if err := c.control(func(fd int) { flags, cerr = unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0) }); err != nil || cerr != nil {
+		t.Fatal(err, cerr)
+	}
+	if flags&unix.O_NONBLOCK != 0 {
+		t.Fatal("a BlockConn's descriptor is non-blocking")
+	}
+	c.Close()
+	peer.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if n, err := peer.Read(make([]byte, 1)); n != 0 || err != io.EOF {
+		t.Fatalf("the peer of a closed BlockConn read %d, %v; want io.EOF", n, err)
 	}
 }

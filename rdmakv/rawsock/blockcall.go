@@ -5,17 +5,19 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // sysCall is one read or write of a buffer on a blocking descriptor, its
 // callback bound once so that a call allocates nothing. The system call
-// may wait in the kernel, so it goes through syscall.Syscall, which hands
+// may wait in the kernel, so it goes through unix.Syscall, which hands
 // the P to another thread meanwhile.
 type sysCall struct {
 	trap  uintptr
 	p     []byte
 	n     uintptr
-	errno syscall.Errno
+	errno unix.Errno
 	fn    func(fd uintptr)
 }
 
@@ -27,8 +29,8 @@ func newSysCall(trap uintptr) *sysCall {
 
 func (s *sysCall) call(fd uintptr) {
 	for {
-		s.n, _, s.errno = syscall.Syscall(s.trap, fd, uintptr(unsafe.Pointer(unsafe.SliceData(s.p))), uintptr(len(s.p)))
-		if s.errno != syscall.EINTR {
+		s.n, _, s.errno = unix.Syscall(s.trap, fd, uintptr(unsafe.Pointer(unsafe.SliceData(s.p))), uintptr(len(s.p)))
+		if s.errno != unix.EINTR {
 			return
 		}
 	}
@@ -36,7 +38,7 @@ func (s *sysCall) call(fd uintptr) {
 
 // do runs the call on p: the bytes it moved, its errno (EAGAIN when the
 // socket's timeout ran out), or rc's error when the descriptor is closing.
-func (s *sysCall) do(rc syscall.RawConn, p []byte) (int, syscall.Errno, error) {
+func (s *sysCall) do(rc syscall.RawConn, p []byte) (int, unix.Errno, error) {
 	s.p = p
 	err := rc.Control(s.fn)
 	n, errno := int(s.n), s.errno
@@ -77,11 +79,11 @@ func (t *timeoutCall) set(rc syscall.RawConn, opt int, d time.Duration) error {
 
 // setTimeout sets the socket's SO_RCVTIMEO or SO_SNDTIMEO (0: none).
 func setTimeout(fd int, opt int, d time.Duration) error {
-	tv := syscall.NsecToTimeval(d.Nanoseconds())
+	tv := unix.NsecToTimeval(d.Nanoseconds())
 	if d > 0 && tv.Sec == 0 && tv.Usec == 0 {
 		tv.Usec = 1 // below the timeout's resolution, not none
 	}
-	if err := syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, opt, &tv); err != nil {
+	if err := unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, opt, &tv); err != nil {
 		return &os.SyscallError{Syscall: "setsockopt", Err: err}
 	}
 	return nil

@@ -3,8 +3,9 @@ package rawsock
 import (
 	"io"
 	"os"
-	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // Peeked is what a look at a socket's receive queue found.
@@ -18,9 +19,8 @@ type Peeked struct {
 }
 
 const (
-	msgPeekNow = syscall.MSG_PEEK | syscall.MSG_DONTWAIT
-	pollRdHup  = 0x2000 // POLLRDHUP
-	fionread   = 0x541b // FIONREAD, SIOCINQ for a socket
+	msgPeekNow = unix.MSG_PEEK | unix.MSG_DONTWAIT
+	fionread   = unix.SIOCINQ // FIONREAD, for a socket
 )
 
 // Peek copies the bytes at the head of the socket's receive queue into p
@@ -29,9 +29,9 @@ const (
 // Read took its bytes.
 func (s *Sock) Peek(p []byte) (Peeked, error) {
 	var pk Peeked
-	var errno syscall.Errno
+	var errno unix.Errno
 	err := s.rc.Control(func(fd uintptr) { pk, errno = peek(fd, p) })
-	if err == nil && errno != 0 && errno != syscall.EAGAIN { // EAGAIN: nothing queued
+	if err == nil && errno != 0 && errno != unix.EAGAIN { // EAGAIN: nothing queued
 		err = os.NewSyscallError("recvfrom", errno)
 	}
 	return pk, err
@@ -43,18 +43,18 @@ func (s *Sock) Peek(p []byte) (Peeked, error) {
 // does. Nothing is taken, so the next Read sees the same bytes.
 func (s *Sock) AwaitPeek(p []byte, done func(Peeked) bool) (Peeked, error) {
 	var pk Peeked
-	var errno syscall.Errno
+	var errno unix.Errno
 	err := s.rc.Read(func(fd uintptr) bool {
 		pk, errno = peek(fd, p)
 		switch errno {
 		case 0:
 			return done(pk)
-		case syscall.EAGAIN:
+		case unix.EAGAIN:
 			return false // nothing queued yet
 		}
 		return true
 	})
-	raceRead()
+	s.race.read()
 	if err == nil && errno != 0 {
 		err = os.NewSyscallError("recvfrom", errno)
 	}
@@ -66,11 +66,11 @@ func (s *Sock) AwaitPeek(p []byte, done func(Peeked) bool) (Peeked, error) {
 
 // peek is one look: MSG_PEEK of p, then FIONREAD and a poll for POLLRDHUP.
 // EAGAIN when the queue is empty and the peer still open.
-func peek(fd uintptr, p []byte) (Peeked, syscall.Errno) {
+func peek(fd uintptr, p []byte) (Peeked, unix.Errno) {
 	var pk Peeked
 	for {
-		n, _, e := syscall.RawSyscall6(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)), msgPeekNow, 0, 0)
-		if e == syscall.EINTR {
+		n, _, e := unix.RawSyscall6(unix.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)), msgPeekNow, 0, 0)
+		if e == unix.EINTR {
 			continue
 		}
 		if e != 0 {
@@ -80,15 +80,15 @@ func peek(fd uintptr, p []byte) (Peeked, syscall.Errno) {
 		break
 	}
 	var q int32
-	if _, _, e := syscall.RawSyscall(syscall.SYS_IOCTL, fd, fionread, uintptr(unsafe.Pointer(&q))); e != 0 {
+	if _, _, e := unix.RawSyscall(unix.SYS_IOCTL, fd, fionread, uintptr(unsafe.Pointer(&q))); e != 0 {
 		return pk, e
 	}
 	pk.Queued = int(q)
-	pfd := pollFd{fd: int32(fd), events: pollRdHup}
-	var ts syscall.Timespec // zero: do not wait
-	if _, _, e := syscall.RawSyscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&pfd)), 1, uintptr(unsafe.Pointer(&ts)), 0, 0, 0); e != 0 && e != syscall.EINTR {
+	pfd := unix.PollFd{Fd: int32(fd), Events: unix.POLLRDHUP}
+	var ts unix.Timespec // zero: do not wait
+	if _, _, e := unix.RawSyscall6(unix.SYS_PPOLL, uintptr(unsafe.Pointer(&pfd)), 1, uintptr(unsafe.Pointer(&ts)), 0, 0, 0); e != 0 && e != unix.EINTR {
 		return pk, e
 	}
-	pk.Hup = pfd.revents&pollRdHup != 0 || (pk.N == 0 && len(p) > 0)
+	pk.Hup = pfd.Revents&unix.POLLRDHUP != 0 || (pk.N == 0 && len(p) > 0)
 	return pk, 0
 }

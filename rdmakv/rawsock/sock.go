@@ -9,6 +9,8 @@ import (
 	"os"
 	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // Sock reads and writes a connection's socket with raw system calls
@@ -25,7 +27,8 @@ import (
 // One goroutine reads at a time and one writes at a time (the stream's
 // caller sees to it); a read and a write may run together.
 type Sock struct {
-	rc syscall.RawConn
+	rc   syscall.RawConn
+	race raceSync
 	// The calls' arguments and results, and the callbacks bound to them
 	// once, so that a call allocates nothing.
 	rp, wp     []byte
@@ -40,7 +43,7 @@ func New(nc *net.TCPConn) (*Sock, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Sock{rc: rc}
+	s := &Sock{rc: rc, race: raceSyncOf(nc.LocalAddr(), nc.RemoteAddr())}
 	s.rfn, s.wfn = s.read, s.write
 	return s, nil
 }
@@ -52,7 +55,7 @@ func (s *Sock) Read(p []byte) (int, error) {
 	}
 	s.rp, s.rn, s.rerr = p, 0, nil
 	err := s.rc.Read(s.rfn)
-	raceRead()
+	s.race.read()
 	n, rerr := s.rn, s.rerr
 	s.rp, s.rerr = nil, nil
 	switch {
@@ -69,14 +72,14 @@ func (s *Sock) Read(p []byte) (int, error) {
 // read reports false to wait until the socket is readable.
 func (s *Sock) read(fd uintptr) bool {
 	for {
-		n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(unsafe.SliceData(s.rp))), uintptr(len(s.rp)))
+		n, _, e := unix.RawSyscall(unix.SYS_READ, fd, uintptr(unsafe.Pointer(unsafe.SliceData(s.rp))), uintptr(len(s.rp)))
 		switch e {
 		case 0:
 			s.rn = int(n)
 			return true
-		case syscall.EINTR:
+		case unix.EINTR:
 			continue
-		case syscall.EAGAIN:
+		case unix.EAGAIN:
 			return false
 		}
 		s.rerr = os.NewSyscallError("read", e)
@@ -84,10 +87,14 @@ func (s *Sock) read(fd uintptr) bool {
 	}
 }
 
+// RaceWrote tells the race detector that the caller wrote, around the
+// Sock (net.Conn's writev), bytes the peer reads.
+func (s *Sock) RaceWrote() { s.race.wrote() }
+
 // Write writes all of p, waiting for room as needed.
 func (s *Sock) Write(p []byte) (int, error) {
 	s.wp, s.wn, s.werr = p, 0, nil
-	RaceWrote()
+	s.race.wrote()
 	err := s.rc.Write(s.wfn)
 	n, werr := s.wn, s.werr
 	s.wp, s.werr = nil, nil
@@ -101,14 +108,14 @@ func (s *Sock) Write(p []byte) (int, error) {
 func (s *Sock) write(fd uintptr) bool {
 	for s.wn < len(s.wp) {
 		rest := s.wp[s.wn:]
-		n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(unsafe.SliceData(rest))), uintptr(len(rest)))
+		n, _, e := unix.RawSyscall(unix.SYS_WRITE, fd, uintptr(unsafe.Pointer(unsafe.SliceData(rest))), uintptr(len(rest)))
 		switch e {
 		case 0:
 			s.wn += int(n)
 			continue
-		case syscall.EINTR:
+		case unix.EINTR:
 			continue
-		case syscall.EAGAIN:
+		case unix.EAGAIN:
 			return false
 		}
 		s.werr = os.NewSyscallError("write", e)

@@ -57,6 +57,6 @@ func (s pollStream) Read(p []byte) (int, error)  { return s.sock.Read(p) }
 func (s pollStream) Write(p []byte) (int, error) { return s.sock.Write(p) }
 
 func (s pollStream) Writev(bufs *net.Buffers) (int64, error) {
-	rawsock.RaceWrote() // the reader reads these bytes with a rawsock.Sock
+	s.sock.RaceWrote() // the reader reads these bytes with a rawsock.Sock
 	return bufs.WriteTo(s.TCPConn)
 }
