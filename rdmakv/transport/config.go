@@ -65,7 +65,7 @@ func (cfg Config) Check(prefix string, maxDepth int) (Config, error) {
 	if cfg.Poll != PollEvent && cfg.Poll != PollBusy {
 		errs = append(errs, fmt.Errorf("%sunknown Poll mode %d", prefix, cfg.Poll))
 	}
-	if int(cfg.Receives) >= len(receivesNames) {
+	if !receivesNames.valid(cfg.Receives) {
 		errs = append(errs, fmt.Errorf("%sunknown Receives %d", prefix, cfg.Receives))
 	}
 	return cfg, errors.Join(errs...)

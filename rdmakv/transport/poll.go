@@ -1,7 +1,5 @@
 package transport
 
-import "fmt"
-
 // Poll selects how a transport waits for completions. Its text form
 // ("event", "busy") is what flags, workloads and results files use.
 type Poll uint8
@@ -14,39 +12,15 @@ const (
 	PollBusy
 )
 
-var pollNames = [...]string{PollEvent: "event", PollBusy: "busy"}
+var pollNames = names[Poll]{what: "poll", names: []string{PollEvent: "event", PollBusy: "busy"}}
 
-func (p Poll) String() string {
-	if int(p) < len(pollNames) {
-		return pollNames[p]
-	}
-	return fmt.Sprintf("Poll(%d)", uint8(p))
-}
+func (p Poll) String() string { return pollNames.str(p, "Poll") }
 
 // ParsePoll reads "event" or "busy".
-func ParsePoll(s string) (Poll, error) {
-	for p, name := range pollNames {
-		if s == name {
-			return Poll(p), nil
-		}
-	}
-	return 0, fmt.Errorf("poll %q: want event or busy", s)
-}
+func ParsePoll(s string) (Poll, error) { return pollNames.parse(s) }
 
 // MarshalText writes the name; a Poll without one is an error.
-func (p Poll) MarshalText() ([]byte, error) {
-	if int(p) >= len(pollNames) {
-		return nil, fmt.Errorf("poll %d: want event or busy", uint8(p))
-	}
-	return []byte(pollNames[p]), nil
-}
+func (p Poll) MarshalText() ([]byte, error) { return pollNames.marshal(p) }
 
 // UnmarshalText reads what MarshalText writes.
-func (p *Poll) UnmarshalText(b []byte) error {
-	v, err := ParsePoll(string(b))
-	if err != nil {
-		return err
-	}
-	*p = v
-	return nil
-}
+func (p *Poll) UnmarshalText(b []byte) error { return pollNames.unmarshal(b, p) }

@@ -1,7 +1,5 @@
 package transport
 
-import "fmt"
-
 // Receives selects where a listener posts its receive buffers. Its text
 // form ("auto", "shared", "per-connection") is what flags use.
 type Receives uint8
@@ -19,39 +17,16 @@ const (
 	ReceivesPerConn
 )
 
-var receivesNames = [...]string{ReceivesAuto: "auto", ReceivesShared: "shared", ReceivesPerConn: "per-connection"}
+var receivesNames = names[Receives]{what: "receives", names: []string{
+	ReceivesAuto: "auto", ReceivesShared: "shared", ReceivesPerConn: "per-connection"}}
 
-func (r Receives) String() string {
-	if int(r) < len(receivesNames) {
-		return receivesNames[r]
-	}
-	return fmt.Sprintf("Receives(%d)", uint8(r))
-}
-
-// MarshalText writes the name; a Receives without one is an error.
-func (r Receives) MarshalText() ([]byte, error) {
-	if int(r) >= len(receivesNames) {
-		return nil, fmt.Errorf("receives %d: want auto, shared or per-connection", uint8(r))
-	}
-	return []byte(receivesNames[r]), nil
-}
-
-// UnmarshalText reads what MarshalText writes.
-func (r *Receives) UnmarshalText(b []byte) error {
-	v, err := ParseReceives(string(b))
-	if err != nil {
-		return err
-	}
-	*r = v
-	return nil
-}
+func (r Receives) String() string { return receivesNames.str(r, "Receives") }
 
 // ParseReceives reads "auto", "shared" or "per-connection".
-func ParseReceives(s string) (Receives, error) {
-	for r, name := range receivesNames {
-		if s == name {
-			return Receives(r), nil
-		}
-	}
-	return 0, fmt.Errorf("receives %q: want auto, shared or per-connection", s)
-}
+func ParseReceives(s string) (Receives, error) { return receivesNames.parse(s) }
+
+// MarshalText writes the name; a Receives without one is an error.
+func (r Receives) MarshalText() ([]byte, error) { return receivesNames.marshal(r) }
+
+// UnmarshalText reads what MarshalText writes.
+func (r *Receives) UnmarshalText(b []byte) error { return receivesNames.unmarshal(b, r) }
