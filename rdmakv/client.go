@@ -295,10 +295,7 @@ func (c *Client) Info() Info { return c.conn.raw.Info() }
 
 // ProtocolFor says which protocol a Set of these sizes uses.
 func (c *Client) ProtocolFor(keyLen, valueLen int) Protocol {
-	if keyLen+valueLen < c.threshold {
-		return Eager
-	}
-	return Rendezvous
+	return ProtocolAt(c.threshold, keyLen, valueLen)
 }
 
 // Close closes the connection (kv_close). Requests in flight fail with

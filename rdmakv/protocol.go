@@ -13,6 +13,19 @@ const (
 	Rendezvous Protocol = 2
 )
 
+// ProtocolAt is the protocol a request of keyLen and valueLen bytes
+// takes under an eager threshold: eager when key plus value is below it.
+func ProtocolAt(threshold, keyLen, valueLen int) Protocol {
+	if keyLen+valueLen < threshold {
+		return Eager
+	}
+	return Rendezvous
+}
+
+// EagerThresholdFor is the smallest eager threshold under which a request
+// of keyLen and valueLen bytes goes eager (ProtocolAt).
+func EagerThresholdFor(keyLen, valueLen int) int { return keyLen + valueLen + 1 }
+
 func (p Protocol) String() string {
 	switch p {
 	case Eager:

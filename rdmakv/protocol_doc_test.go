@@ -196,3 +196,20 @@ func docHeaderLens(t *testing.T, text string) map[int]int {
 	}
 	return out
 }
+
+// The eager rule: key plus value below the threshold goes eager, and
+// EagerThresholdFor is the least threshold that sends a request eager.
+func TestProtocolAt(t *testing.T) {
+	for _, c := range []struct{ th, k, v int }{{4096, 16, 4079}, {4096, 16, 4080}, {0, 0, 0}, {1, 0, 0}, {100, 10, 89}} {
+		want := Rendezvous
+		if c.k+c.v < c.th {
+			want = Eager
+		}
+		if got := ProtocolAt(c.th, c.k, c.v); got != want {
+			t.Errorf("ProtocolAt(%d, %d, %d) = %v, want %v", c.th, c.k, c.v, got, want)
+		}
+		if e := EagerThresholdFor(c.k, c.v); ProtocolAt(e, c.k, c.v) != Eager || ProtocolAt(e-1, c.k, c.v) != Rendezvous {
+			t.Errorf("EagerThresholdFor(%d, %d) = %d is not the least threshold for eager", c.k, c.v, e)
+		}
+	}
+}

@@ -5,12 +5,12 @@ import (
 	"slices"
 
 	"github.com/kvbench/kvbench/internal/units"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // EagerThreshold is the eager threshold that forces eager for a value of
-// size bytes under a key of keySize bytes: the threshold counts key plus
-// value bytes, and eager needs strictly fewer.
-func EagerThreshold(keySize, size int) int { return keySize + size + 1 }
+// size bytes under a key of keySize bytes (rdmakv.EagerThresholdFor).
+func EagerThreshold(keySize, size int) int { return rdmakv.EagerThresholdFor(keySize, size) }
 
 // MaxEagerThreshold is the largest threshold c's measurements force,
 // eager at the largest size: the max eager a server needs to measure
