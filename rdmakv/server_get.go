@@ -21,7 +21,7 @@ func (sc *sconn) handleGet(f *wire.Frame) {
 		return
 	}
 	reply := wire.Header{Type: wire.GetReplyInline, Flags: f.Flags & wire.FlagTrace}
-	if uint64(len(f.Key)+sl.n) < uint64(f.Aux) && reply.Len()+sl.n <= sc.recvSize {
+	if ProtocolAt(int(f.Aux), len(f.Key), sl.n) == Eager && reply.Len()+sl.n <= sc.recvSize {
 		// Send copies before returning, so the reader reference covers it.
 		sc.ctr.out.Add(uint64(sl.n))
 		sc.send(wire.Header{Type: wire.GetReplyInline, ReqID: f.ReqID, Version: sl.version}, nil, sc.s.mem[sl.off:sl.off+sl.n])
