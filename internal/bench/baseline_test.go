@@ -11,6 +11,8 @@ import (
 
 	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/store/memcached"
+	"github.com/kvbench/kvbench/internal/store/redis"
 	"github.com/kvbench/kvbench/internal/testutil"
 	"github.com/kvbench/kvbench/internal/workload"
 )
@@ -44,7 +46,7 @@ func runBaseline(t *testing.T, kind, addr, extra string) (*bench.Report, *result
 	defer h.Close()
 	cfg := bench.FromWorkload(w)
 	cfg.Codec, cfg.Dialer, cfg.ServerCPU = bench.Values{}, h.Dialer(), h.ServerCPU()
-	if err := h.Baseline.Check(context.Background(), cfg); err != nil {
+	if err := h.Baseline.Check(context.Background(), cfg.Cells()); err != nil {
 		t.Fatal(err)
 	}
 	rep, err := bench.Run(context.Background(), cfg)
@@ -64,8 +66,8 @@ func runBaseline(t *testing.T, kind, addr, extra string) (*bench.Report, *result
 // and CPU recorded.
 func TestBaselinesRunVerifiedWorkloads(t *testing.T) {
 	for _, tc := range []struct{ kind, addr string }{
-		{results.KindRedis, testutil.Redis(t)},
-		{results.KindMemcached, testutil.Memcached(t)},
+		{redis.Kind, testutil.Redis(t)},
+		{memcached.Kind, testutil.Memcached(t)},
 	} {
 		t.Run(tc.kind, func(t *testing.T) {
 			rep, run, cells := runBaseline(t, tc.kind, tc.addr, "")
@@ -106,7 +108,7 @@ func TestBaselinesRunVerifiedWorkloads(t *testing.T) {
 // clean, pipelined (rueidis) and pooled (gomemcache), and results.json
 // says which.
 func TestBaselinesClientSockets(t *testing.T) {
-	servers := map[string]string{results.KindRedis: testutil.Redis(t), results.KindMemcached: testutil.Memcached(t)}
+	servers := map[string]string{redis.Kind: testutil.Redis(t), memcached.Kind: testutil.Memcached(t)}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, tc := range []struct {
 		procs int // baselineWorkload has 2 connections
@@ -125,28 +127,6 @@ func TestBaselinesClientSockets(t *testing.T) {
 	}
 }
 
-// A value whose item memcached cannot hold is refused before anything is
-// measured, naming the size and the server setting that decides it; a
-// larger -I admits it.
-func TestMemcachedItemSizeChecked(t *testing.T) {
-	cfg := bench.Config{Keys: workload.Keys{Size: 16}, ValueSizes: []int{64, 1048501, 1048502, 2 << 20}}
-	check := func(addr string) error {
-		b, err := bench.OpenBaseline(context.Background(), bench.BaselineConfig{Kind: results.KindMemcached, Addr: addr})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer b.Close()
-		return b.Check(context.Background(), cfg)
-	}
-	err := check(testutil.Memcached(t, "-I", "1m"))
-	if err == nil || !strings.Contains(err.Error(), "values 1048502B, 2MiB:") || !strings.Contains(err.Error(), "-I") {
-		t.Errorf("with -I 1m: %v", err)
-	}
-	if err := check(testutil.Memcached(t, "-I", "4m")); err != nil {
-		t.Errorf("with -I 4m: %v", err)
-	}
-}
-
 // A Redis server with a password takes the one in target.auth_file and
 // refuses a run without it, saying why.
 func TestRedisPassword(t *testing.T) {
@@ -155,10 +135,10 @@ func TestRedisPassword(t *testing.T) {
 	if err := os.WriteFile(file, []byte("s3cret-pw\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if rep, _, _ := runBaseline(t, results.KindRedis, addr, fmt.Sprintf(", auth_file: %q", file)); rep.Verify.Failed() {
+	if rep, _, _ := runBaseline(t, redis.Kind, addr, fmt.Sprintf(", auth_file: %q", file)); rep.Verify.Failed() {
 		t.Errorf("verify %+v", rep.Verify)
 	}
-	w, err := workload.Parse("baseline.yaml", []byte(fmt.Sprintf(baselineWorkload, results.KindRedis, addr, "")))
+	w, err := workload.Parse("baseline.yaml", []byte(fmt.Sprintf(baselineWorkload, redis.Kind, addr, "")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,7 +96,7 @@ func openBaselineHarness(c HarnessConfig) (*Harness, error) {
 	bc := BaselineConfig{Kind: t.Kind, Addr: t.Server, Timeout: time.Duration(c.Workload.Timeout), Depth: c.Workload.Load.Depth,
 		Connections: c.Workload.Load.Connections}
 	if t.AuthFile != "" {
-		pw, err := workload.ReadRedisPassword(t.AuthFile)
+		pw, err := workload.ReadPassword(t.AuthFile)
 		if err != nil {
 			return nil, fmt.Errorf("target.auth_file: %w", err)
 		}
@@ -113,7 +113,7 @@ func openBaselineHarness(c HarnessConfig) (*Harness, error) {
 		b.Close()
 		return nil, fmt.Errorf("%s %s: asking its version: %w", t.Kind, t.Server, err)
 	}
-	return &Harness{Baseline: b, host: c.Host, version: v, blocking: bc.blocking()}, nil
+	return &Harness{Baseline: b, host: c.Host, version: v, blocking: bc.Blocking()}, nil
 }
 
 // Dialer opens the run's connections.

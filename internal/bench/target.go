@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/kvbench/kvbench/internal/store"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
@@ -39,17 +40,8 @@ const (
 	numOps = OpDelete + 1
 )
 
-// Target is one connection to the store under test. Methods may be called
-// concurrently by the workers sharing the connection (depth > 1). Each
-// returns the protocol the operation used, also on error when known.
-type Target interface {
-	Set(ctx context.Context, key, value []byte) (Protocol, error)
-	// Get calls view with the value, which is valid only during the call
-	// (zero-copy targets release it afterwards). view is not called when
-	// the get fails. view may be nil.
-	Get(ctx context.Context, key []byte, view func(value []byte)) (Protocol, error)
-	Delete(ctx context.Context, key []byte) (Protocol, error)
-}
+// Target is one connection to the store under test (store.Target).
+type Target = store.Target
 
 // TargetFunc adapts one function to Target; value is nil for get and
 // delete, view is nil for set and delete.
@@ -70,17 +62,12 @@ func (f TargetFunc) Delete(ctx context.Context, key []byte) (Protocol, error) {
 	return f(ctx, OpDelete, key, nil, nil)
 }
 
-// Conn is a Target that owns a connection.
-type Conn interface {
-	Target
-	Close() error
-}
+// Conn is a Target that owns a connection (store.Conn).
+type Conn = store.Conn
 
 // Dialer opens connections; the eager threshold is a connection option, so
-// each threshold of a sweep gets a fresh set.
-type Dialer interface {
-	Dial(ctx context.Context, threshold int) (Conn, error)
-}
+// each threshold of a sweep gets a fresh set (store.Dialer).
+type Dialer = store.Dialer
 
 // DialerFunc adapts a function to Dialer.
 type DialerFunc func(ctx context.Context, threshold int) (Conn, error)
@@ -91,10 +78,10 @@ func (f DialerFunc) Dial(ctx context.Context, threshold int) (Conn, error) { ret
 // Errors a Target returns (possibly wrapped) so that the harness can count
 // them by kind. Anything else counts as "other".
 var (
-	ErrTimeout  = errors.New("timeout")
-	ErrNotFound = errors.New("not found")
-	ErrNoSpace  = errors.New("no space")
-	ErrClosed   = errors.New("connection closed")
+	ErrTimeout  = store.ErrTimeout
+	ErrNotFound = store.ErrNotFound
+	ErrNoSpace  = store.ErrNoSpace
+	ErrClosed   = store.ErrClosed
 )
 
 // ErrorKind classifies an operation's outcome.

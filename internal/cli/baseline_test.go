@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/store/memcached"
+	"github.com/kvbench/kvbench/internal/store/redis"
 	"github.com/kvbench/kvbench/internal/testutil"
 	"github.com/kvbench/kvbench/internal/workload"
 )
@@ -19,11 +21,11 @@ func TestShippedWorkloadsAgainstBaselines(t *testing.T) {
 		t.Fatalf("shipped workloads: %v %v", files, err)
 	}
 	servers := map[string]string{
-		results.KindRedis: testutil.Redis(t),
+		redis.Kind: testutil.Redis(t),
 		// The sweeps' 1 MiB values need items above the default 1 MiB.
-		results.KindMemcached: testutil.Memcached(t, "-I", "2m", "-m", "1024"),
+		memcached.Kind: testutil.Memcached(t, "-I", "2m", "-m", "1024"),
 	}
-	for _, kind := range []string{results.KindRedis, results.KindMemcached} {
+	for _, kind := range []string{redis.Kind, memcached.Kind} {
 		for _, f := range files {
 			t.Run(kind+"/"+filepath.Base(f), func(t *testing.T) {
 				w, err := workload.LoadFile(f)

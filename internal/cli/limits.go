@@ -14,7 +14,7 @@ import (
 func checkServer(ctx context.Context, h *bench.Harness, cfg bench.Config) error {
 	addr := h.Addr()
 	if b := h.Baseline; b != nil {
-		if err := b.Check(ctx, cfg); err != nil {
+		if err := b.Check(ctx, cfg.Cells()); err != nil {
 			return fmt.Errorf("%s %s cannot run every cell, so nothing was measured:\n%w", b.Kind(), addr, err)
 		}
 		return nil

@@ -9,6 +9,8 @@ import (
 
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/results/resultstest"
+	"github.com/kvbench/kvbench/internal/store/memcached"
+	"github.com/kvbench/kvbench/internal/store/redis"
 )
 
 // storeRunDir writes a synthetic run of one kind of store (rdmakv at
@@ -32,8 +34,8 @@ func storeRunDir(t *testing.T, kind, version, transport string) string {
 }
 
 func TestPlotCommandStores(t *testing.T) {
-	redis := storeRunDir(t, results.KindRedis, "7.0.15", "tcp")
-	memcached := storeRunDir(t, results.KindMemcached, "1.6.18", "tcp")
+	redis := storeRunDir(t, redis.Kind, "7.0.15", "tcp")
+	memcached := storeRunDir(t, memcached.Kind, "1.6.18", "tcp")
 	verbs := storeRunDir(t, results.KindRdmakv, "", "verbs")
 	outDir := t.TempDir()
 	out, stderr, err := runCLIErr(t, "plot", redis, memcached, verbs, "-o", outDir, "--format", "svg")
@@ -61,7 +63,7 @@ func TestPlotCommandStores(t *testing.T) {
 }
 
 func TestCompareCommandStores(t *testing.T) {
-	redis := storeRunDir(t, results.KindRedis, "7.0.15", "tcp")
+	redis := storeRunDir(t, redis.Kind, "7.0.15", "tcp")
 	tcp := storeRunDir(t, results.KindRdmakv, "", "tcp")
 	out, err := runCLI(t, "compare", redis, tcp)
 	if err != nil {
@@ -76,7 +78,7 @@ func TestCompareCommandStores(t *testing.T) {
 }
 
 func TestReportCommandStore(t *testing.T) {
-	out, err := runCLI(t, "report", storeRunDir(t, results.KindMemcached, "1.6.18", "tcp"))
+	out, err := runCLI(t, "report", storeRunDir(t, memcached.Kind, "1.6.18", "tcp"))
 	if err != nil || !strings.Contains(out, "target:     memcached 1.6.18\n") {
 		t.Errorf("%v:\n%s", err, out)
 	}

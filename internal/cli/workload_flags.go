@@ -36,7 +36,7 @@ func (f *workloadFlags) registerLoad(cmd *cobra.Command) { f.register(cmd, true,
 // register adds the override flags whose Load is load, with the command's
 // own help where it has one.
 func (f *workloadFlags) register(cmd *cobra.Command, load bool, help map[string]string) {
-	for _, o := range workload.OverrideFlags {
+	for _, o := range workload.OverrideFlags() {
 		if o.Load != load {
 			continue
 		}

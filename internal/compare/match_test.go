@@ -20,7 +20,7 @@ func storeSpec(seed uint64, kind, version string, sizes ...int) resultstest.Spec
 }
 
 func TestStoresMatchedByOpAndSize(t *testing.T) {
-	a := build(t, "", storeSpec(1, results.KindRedis, "7.0.15", 64, 4096, 65536))
+	a := build(t, "", storeSpec(1, "redis", "7.0.15", 64, 4096, 65536))
 	b := build(t, "", storeSpec(2, results.KindRdmakv, "", 64, 4096, 65536, 262144))
 	res, err := Compare(a, b, Options{MinEffect: DefaultMinEffect})
 	if err != nil {
@@ -64,8 +64,8 @@ func TestStoresMatchedByOpAndSize(t *testing.T) {
 }
 
 func TestTwoBaselines(t *testing.T) {
-	a := build(t, "", storeSpec(1, results.KindMemcached, "1.6.18", 64, 4096))
-	b := build(t, "", storeSpec(2, results.KindRedis, "", 64, 4096))
+	a := build(t, "", storeSpec(1, "memcached", "1.6.18", 64, 4096))
+	b := build(t, "", storeSpec(2, "redis", "", 64, 4096))
 	res, err := Compare(a, b, Options{MinEffect: DefaultMinEffect})
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +88,7 @@ func TestTwoBaselines(t *testing.T) {
 	}
 	// Runs of one store match on the whole key and carry no note.
 	same, err := Compare(b, b, Options{MinEffect: DefaultMinEffect})
-	if err != nil || same.TargetNote != "" || len(same.Cells) != 4 || same.Cells[0].Key.Protocol != results.KindRedis {
+	if err != nil || same.TargetNote != "" || len(same.Cells) != 4 || same.Cells[0].Key.Protocol != "redis" {
 		t.Errorf("redis against redis: %v, note %q, cells %+v", err, same.TargetNote, same.Cells)
 	}
 }
@@ -104,7 +104,7 @@ func TestStoreSidesOfSeveralRuns(t *testing.T) {
 		}
 		return runs
 	}
-	res, err := CompareRuns(sideOf(results.KindRdmakv, "", 1), sideOf(results.KindMemcached, "1.6.18", 10), Options{MinEffect: DefaultMinEffect}, DefaultAlpha)
+	res, err := CompareRuns(sideOf(results.KindRdmakv, "", 1), sideOf("memcached", "1.6.18", 10), Options{MinEffect: DefaultMinEffect}, DefaultAlpha)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,8 +50,8 @@ func storeRuns(t *testing.T, dir string) []RunDir {
 		return filepath.Join(dir, name)
 	}
 	return []RunDir{
-		storeRun(t, at("redis"), results.KindRedis, "7.0.15", "tcp"),
-		storeRun(t, at("memcached"), results.KindMemcached, "1.6.18", "tcp"),
+		storeRun(t, at("redis"), "redis", "7.0.15", "tcp"),
+		storeRun(t, at("memcached"), "memcached", "1.6.18", "tcp"),
 		storeRun(t, at("tcp"), results.KindRdmakv, "", "tcp", 4096),
 		storeRun(t, at("verbs"), results.KindRdmakv, "", "verbs", 4096, 65536),
 	}
@@ -142,7 +142,7 @@ func TestSaveStoreOverlay(t *testing.T) {
 }
 
 func TestBaselineAlone(t *testing.T) {
-	run := storeRun(t, "", results.KindMemcached, "1.6.18", "tcp").Run
+	run := storeRun(t, "", "memcached", "1.6.18", "tcp").Run
 	f, err := Latency(run, "get")
 	if err != nil || f == nil {
 		t.Fatal(f, err)

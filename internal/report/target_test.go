@@ -34,7 +34,7 @@ func write(t *testing.T, run *results.Run, format string) string {
 // The header names the store beside the transport; a baseline's rows
 // show no threshold.
 func TestBaselineReport(t *testing.T) {
-	run := storeRun(t, results.KindRedis, "7.0.15")
+	run := storeRun(t, "redis", "7.0.15")
 	table := write(t, run, "table")
 	if !strings.Contains(table, "target:     redis 7.0.15\ntransport:  tcp\n") {
 		t.Errorf("table header lacks the target:\n%s", table)

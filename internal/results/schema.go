@@ -54,19 +54,13 @@ type Run struct {
 	Ranks []RankSummary `json:"ranks,omitempty"`
 }
 
-// Target kinds: the store a run drives.
-const (
-	KindRdmakv    = "rdmakv"
-	KindRedis     = "redis"
-	KindMemcached = "memcached"
-)
-
-// Kinds are the target kinds, rdmakv (the default) first.
-func Kinds() []string { return []string{KindRdmakv, KindRedis, KindMemcached} }
+// KindRdmakv is the kind of a run without a target: the store kvbench
+// was built for. Other kinds are the baselines' (internal/store).
+const KindRdmakv = "rdmakv"
 
 // Target is the store a run measured.
 type Target struct {
-	// Kind is one of Kinds.
+	// Kind is rdmakv or a baseline's (store.Kinds).
 	Kind string `json:"kind"`
 	// ServerVersion is the version the server reported (Redis's
 	// redis_version, memcached's VERSION); empty for rdmakv, whose

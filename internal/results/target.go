@@ -23,5 +23,14 @@ func (r *Run) TargetLabel() string {
 // is 0.
 func (c Cell) Baseline() bool { return BaselineProtocol(c.Protocol) }
 
-// BaselineProtocol says a cell's protocol names a baseline store.
-func BaselineProtocol(p string) bool { return p == KindRedis || p == KindMemcached }
+// BaselineProtocol says a cell's protocol names a baseline store: it is
+// none of rdmakv's (eager, rendezvous, or unknown for an operation that
+// failed before choosing), which a results file of any kvbench reads the
+// same way whatever drivers this one links.
+func BaselineProtocol(p string) bool {
+	switch p {
+	case "", "eager", "rendezvous", "unknown":
+		return false
+	}
+	return true
+}

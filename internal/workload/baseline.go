@@ -3,19 +3,17 @@ package workload
 import (
 	"fmt"
 
-	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/store"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
-// MaxMemcachedKey is the longest key memcached's text protocol takes.
-const MaxMemcachedKey = 250
-
-// checkBaseline checks a redis or memcached target: an address to reach,
-// tcp, and none of rdmakv's own settings. Thresholds are not refused
+// checkBaseline checks a baseline's target (store.Kind): an address to
+// reach, tcp, none of rdmakv's own settings, and keys the store takes. Thresholds are not refused
 // (the shipped workloads list them): a run against a baseline ignores
 // them and says so once.
 func (w *Workload) checkBaseline(c *checker) {
 	t, kind := w.Target, w.Target.Kind
+	k, _ := store.Lookup(kind)
 	if t.Server == "" {
 		c.add("target.server", "target.kind %s needs the server's host:port: kvbench starts only rdmakv servers itself", kind)
 	}
@@ -30,24 +28,24 @@ func (w *Workload) checkBaseline(c *checker) {
 		c.add("target.poll", "%q: polling modes are rdmakv's on verbs; %s has none (leave it out)", t.Poll, kind)
 	}
 	if t.AuthFile != "" {
-		if kind == results.KindMemcached {
-			c.add("target.auth_file", "memcached's text protocol has no authentication (leave it out)")
-		} else if _, err := ReadRedisPassword(t.AuthFile); err != nil {
+		if !k.Password {
+			c.add("target.auth_file", "%s has no authentication kvbench speaks (leave it out)", kind)
+		} else if _, err := ReadPassword(t.AuthFile); err != nil {
 			c.add("target.auth_file", "%v", err)
 		}
 	}
 	if w.OpPhases {
 		c.add("op_phases", "%s does not time the phases of its requests; op_phases needs rdmakv", kind)
 	}
-	if kind == results.KindMemcached && w.Keys.Size > MaxMemcachedKey {
-		c.add("keys.size", "%d: memcached takes keys of at most %d bytes", w.Keys.Size, MaxMemcachedKey)
+	if k.MaxKey > 0 && w.Keys.Size > k.MaxKey {
+		c.add("keys.size", "%d: %s takes keys of at most %d bytes", w.Keys.Size, kind, k.MaxKey)
 	}
 }
 
-// ReadRedisPassword reads a Redis password (requirepass) from path: a
-// file kept from other users, as rdmakv's secrets are, trailing newline
-// dropped.
-func ReadRedisPassword(path string) (string, error) {
+// ReadPassword reads a baseline's password (Redis's requirepass) from
+// path: a file kept from other users, as rdmakv's secrets are, trailing
+// newline dropped.
+func ReadPassword(path string) (string, error) {
 	b, err := rdmakv.ReadPrivateFile(path)
 	if err != nil {
 		return "", err

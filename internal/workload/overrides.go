@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/store"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
@@ -61,41 +61,44 @@ func sets[T flagValue](set func(w *Workload, v T), paths ...string) setter {
 type Overrides map[string]any
 
 // OverrideFlags are the workload's settings that flags override, in the
-// order they apply.
-var OverrideFlags = []Override{
-	{Flag: "kind", Help: "store to drive: " + strings.Join(results.Kinds(), ", ") + " (default: the workload's target.kind, else rdmakv)",
-		Choices: results.Kinds(), Load: true, set: sets(func(w *Workload, v string) { w.Target.Kind = v }, "target.kind")},
-	{Flag: "server", Help: "server host:port (default: the workload's target.server, else an embedded server)",
-		set: sets(func(w *Workload, v string) { w.Target.Server = v }, "target.server")},
-	{Flag: "transport", Help: "transport: " + strings.Join(rdmakv.Transports(), ", ") + " (default: the workload's target.transport)",
-		Choices: rdmakv.Transports(),
-		set:     sets(func(w *Workload, v string) { w.Target.Transport = v }, "target.transport")},
-	{Flag: "poll", Help: "completion polling on verbs: busy or event (default: the workload's target.poll, else busy)", Choices: Polls,
-		set: sets(func(w *Workload, v string) { w.Target.Poll = v }, "target.poll")},
-	{Flag: "auth-file", Help: "file holding the server's shared secret (default: the workload's target.auth_file); an embedded server requires it",
-		set: sets(func(w *Workload, v string) { w.Target.AuthFile = v }, "target.auth_file")},
-	{Flag: "tos", Help: "IP type-of-service byte of rdmakv's traffic, DSCP << 2 | ECN: the RoCE traffic class on verbs (default: the workload's target.tos, else 0)",
-		set: sets(func(w *Workload, v int) { w.Target.TOS = v }, "target.tos")},
-	{Flag: "warmup", Help: "unrecorded warmup before each measure phase, replacing the workload's phases.warmup (0: none)",
-		set: sets(func(w *Workload, v time.Duration) { w.Phases.Warmup = w.timedPhase("phases.warmup", v) },
-			"phases.warmup", "phases.warmup.duration")},
-	{Flag: "duration", Help: "measure phase length per cell, replacing the workload's phases.measure",
-		set: sets(func(w *Workload, v time.Duration) { w.Phases.Measure = w.timedPhase("phases.measure", v) },
-			"phases.measure", "phases.measure.duration")},
-	{Flag: "connections", Help: "client connections (load.connections)", Load: true,
-		set: sets(func(w *Workload, v int) { w.Load.Connections = v }, "load.connections")},
-	{Flag: "depth", Help: "operations in flight per connection (load.depth)", Load: true,
-		set: sets(func(w *Workload, v int) { w.Load.Depth = v }, "load.depth")},
-	{Flag: "order", Help: "cell order: interleaved (each value size at every threshold in turn, fresh connections per cell) or thresholds (each threshold's sizes in a row on one set of connections) (default: the workload's order, else interleaved)",
-		Load: true, Choices: Orders, set: sets(func(w *Workload, v string) { w.Order = v }, "order")},
-	{Flag: "rate", Help: "run open loop at this many ops/s over all connections (load.rate)", Load: true,
-		set: sets((*Workload).openAt, "load.mode", "load.rate")},
-	{Flag: "seed", Help: "seed for every random choice; same seed, same operations",
-		set: sets(func(w *Workload, v uint64) { w.Seed = v }, "seed")},
-	{Flag: "verify", Help: "check every get against what was written (--verify=false turns it off)", Load: true,
-		set: sets(func(w *Workload, v bool) { w.Verify = v }, "verify")},
-	{Flag: "phases", Help: "record a histogram per phase of the operations: client, network, server and the rendezvous steps (op_phases)",
-		set: sets(func(w *Workload, v bool) { w.OpPhases = v }, "op_phases")},
+// order they apply. A function, as the kinds of store are known only once
+// their drivers have registered.
+func OverrideFlags() []Override {
+	return []Override{
+		{Flag: "kind", Help: "store to drive: " + strings.Join(store.Kinds(), ", ") + " (default: the workload's target.kind, else rdmakv)",
+			Choices: store.Kinds(), Load: true, set: sets(func(w *Workload, v string) { w.Target.Kind = v }, "target.kind")},
+		{Flag: "server", Help: "server host:port (default: the workload's target.server, else an embedded server)",
+			set: sets(func(w *Workload, v string) { w.Target.Server = v }, "target.server")},
+		{Flag: "transport", Help: "transport: " + strings.Join(rdmakv.Transports(), ", ") + " (default: the workload's target.transport)",
+			Choices: rdmakv.Transports(),
+			set:     sets(func(w *Workload, v string) { w.Target.Transport = v }, "target.transport")},
+		{Flag: "poll", Help: "completion polling on verbs: busy or event (default: the workload's target.poll, else busy)", Choices: Polls,
+			set: sets(func(w *Workload, v string) { w.Target.Poll = v }, "target.poll")},
+		{Flag: "auth-file", Help: "file holding the server's shared secret (default: the workload's target.auth_file); an embedded server requires it",
+			set: sets(func(w *Workload, v string) { w.Target.AuthFile = v }, "target.auth_file")},
+		{Flag: "tos", Help: "IP type-of-service byte of rdmakv's traffic, DSCP << 2 | ECN: the RoCE traffic class on verbs (default: the workload's target.tos, else 0)",
+			set: sets(func(w *Workload, v int) { w.Target.TOS = v }, "target.tos")},
+		{Flag: "warmup", Help: "unrecorded warmup before each measure phase, replacing the workload's phases.warmup (0: none)",
+			set: sets(func(w *Workload, v time.Duration) { w.Phases.Warmup = w.timedPhase("phases.warmup", v) },
+				"phases.warmup", "phases.warmup.duration")},
+		{Flag: "duration", Help: "measure phase length per cell, replacing the workload's phases.measure",
+			set: sets(func(w *Workload, v time.Duration) { w.Phases.Measure = w.timedPhase("phases.measure", v) },
+				"phases.measure", "phases.measure.duration")},
+		{Flag: "connections", Help: "client connections (load.connections)", Load: true,
+			set: sets(func(w *Workload, v int) { w.Load.Connections = v }, "load.connections")},
+		{Flag: "depth", Help: "operations in flight per connection (load.depth)", Load: true,
+			set: sets(func(w *Workload, v int) { w.Load.Depth = v }, "load.depth")},
+		{Flag: "order", Help: "cell order: interleaved (each value size at every threshold in turn, fresh connections per cell) or thresholds (each threshold's sizes in a row on one set of connections) (default: the workload's order, else interleaved)",
+			Load: true, Choices: Orders, set: sets(func(w *Workload, v string) { w.Order = v }, "order")},
+		{Flag: "rate", Help: "run open loop at this many ops/s over all connections (load.rate)", Load: true,
+			set: sets((*Workload).openAt, "load.mode", "load.rate")},
+		{Flag: "seed", Help: "seed for every random choice; same seed, same operations",
+			set: sets(func(w *Workload, v uint64) { w.Seed = v }, "seed")},
+		{Flag: "verify", Help: "check every get against what was written (--verify=false turns it off)", Load: true,
+			set: sets(func(w *Workload, v bool) { w.Verify = v }, "verify")},
+		{Flag: "phases", Help: "record a histogram per phase of the operations: client, network, server and the rendezvous steps (op_phases)",
+			set: sets(func(w *Workload, v bool) { w.OpPhases = v }, "op_phases")},
+	}
 }
 
 // timedPhase is the phase at path becoming {duration: d}: the file's ops
@@ -135,7 +138,7 @@ func (w *Workload) ApplyOverrides(o Overrides) {
 		w.src = newSource("")
 	}
 	seen := 0
-	for _, f := range OverrideFlags {
+	for _, f := range OverrideFlags() {
 		if v, ok := o[f.Flag]; ok {
 			f.set.apply(w, f.Flag, v)
 			seen++

@@ -10,7 +10,7 @@ import (
 // overrides nothing (a type's zero).
 func TestOverrideFlags(t *testing.T) {
 	seen := map[string]bool{}
-	for _, o := range OverrideFlags {
+	for _, o := range OverrideFlags() {
 		if seen[o.Flag] || o.Flag == "" || strings.HasPrefix(o.Flag, "-") || o.Help == "" {
 			t.Errorf("override %+v: want a new flag name without dashes, and help", o)
 		}

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/kvbench/kvbench/internal/keygen"
-	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/store"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
@@ -100,8 +100,8 @@ func (w *Workload) checkName(c *checker) {
 }
 
 func (w *Workload) checkTarget(c *checker) {
-	if k := w.Target.Kind; k != "" && !oneOf(k, results.Kinds()) {
-		c.add("target.kind", "%q is not a kind of store (want one of: %s)", w.Target.Kind, strings.Join(results.Kinds(), ", "))
+	if k := w.Target.Kind; k != "" && !oneOf(k, store.Kinds()) {
+		c.add("target.kind", "%q is not a kind of store (want one of: %s)", w.Target.Kind, strings.Join(store.Kinds(), ", "))
 	} else if w.Target.Baseline() {
 		w.checkBaseline(c)
 		return

@@ -1,4 +1,4 @@
-package bench
+package memcached
 
 import (
 	"bufio"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/kvbench/kvbench/internal/store"
 )
 
 // memcachedControl is a text-protocol connection for what gomemcache does
@@ -21,7 +23,7 @@ type memcachedControl struct {
 }
 
 func dialMemcachedControl(ctx context.Context, addr string, timeout time.Duration) (*memcachedControl, error) {
-	d := netDialer(timeout)
+	d := store.NetDialer(timeout)
 	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return nil, err

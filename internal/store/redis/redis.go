@@ -1,4 +1,4 @@
-package bench
+package redis
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/store"
 	"github.com/redis/rueidis"
 )
 
@@ -18,11 +18,11 @@ import (
 // one socket (PipelineMultiplex -1). A lone request is written and read
 // by its caller; concurrent ones (depth > 1) are pipelined on the socket.
 type redisBaseline struct {
-	cfg BaselineConfig
+	cfg store.Config
 	ctl rueidis.Client
 }
 
-func openRedis(ctx context.Context, c BaselineConfig) (*redisBaseline, error) {
+func openRedis(ctx context.Context, c store.Config) (*redisBaseline, error) {
 	b := &redisBaseline{cfg: c}
 	ctl, err := b.client()
 	if err != nil {
@@ -39,10 +39,10 @@ func (b *redisBaseline) client() (rueidis.Client, error) {
 	opt := rueidis.ClientOption{
 		InitAddress: []string{b.cfg.Addr}, Password: b.cfg.Password, ForceSingleClient: true,
 		DisableCache: true, DisableRetry: true, PipelineMultiplex: -1,
-		ConnWriteTimeout: b.cfg.Timeout, Dialer: netDialer(b.cfg.Timeout),
+		ConnWriteTimeout: b.cfg.Timeout, Dialer: store.NetDialer(b.cfg.Timeout),
 	}
-	if b.cfg.blocking() {
-		dial := blockDial(b.cfg.Timeout)
+	if b.cfg.Blocking() {
+		dial := store.BlockDial(b.cfg.Timeout)
 		opt.DialCtxFn = func(ctx context.Context, addr string, _ *net.Dialer, _ *tls.Config) (net.Conn, error) {
 			return dial(ctx, "tcp", addr)
 		}
@@ -50,11 +50,11 @@ func (b *redisBaseline) client() (rueidis.Client, error) {
 	return rueidis.NewClient(opt)
 }
 
-func (b *redisBaseline) Kind() string { return results.KindRedis }
+func (b *redisBaseline) Kind() string { return Kind }
 func (b *redisBaseline) Addr() string { return b.cfg.Addr }
 
 // Dial implements Dialer.
-func (b *redisBaseline) Dial(context.Context, int) (Conn, error) {
+func (b *redisBaseline) Dial(context.Context, int) (store.Conn, error) {
 	c, err := b.client()
 	if err != nil {
 		return nil, fmt.Errorf("redis %s: %w", b.cfg.Addr, err)
@@ -92,12 +92,12 @@ func (b *redisBaseline) CPU(ctx context.Context) (time.Duration, time.Duration, 
 	if err != nil {
 		return 0, 0, err
 	}
-	return seconds(f["used_cpu_user"]), seconds(f["used_cpu_sys"]), nil
+	return store.Seconds(f["used_cpu_user"]), store.Seconds(f["used_cpu_sys"]), nil
 }
 
 // Check refuses values above proto-max-bulk-len where the server tells it
 // (CONFIG GET may be renamed away; then nothing is refused ahead).
-func (b *redisBaseline) Check(ctx context.Context, cfg Config) error {
+func (b *redisBaseline) Check(ctx context.Context, cells store.Cells) error {
 	kv, err := b.ctl.Do(ctx, b.ctl.B().ConfigGet().Parameter("proto-max-bulk-len").Build()).AsStrMap()
 	if err != nil {
 		return nil
@@ -106,7 +106,7 @@ func (b *redisBaseline) Check(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return nil
 	}
-	return refuseSizes(cfg, func(size int) bool { return int64(size) > limit },
+	return store.RefuseSizes(cells, func(size int) bool { return int64(size) > limit },
 		"redis's proto-max-bulk-len is %d bytes: raise it (CONFIG SET proto-max-bulk-len) or drop the size", limit)
 }
 
@@ -120,38 +120,47 @@ func (b *redisBaseline) Close() error {
 // not copied: the call returns only after the reply, and retries are off.
 type redisConn struct{ c rueidis.Client }
 
-func (t redisConn) Set(ctx context.Context, key, value []byte) (Protocol, error) {
+func (t redisConn) Set(ctx context.Context, key, value []byte) (store.Protocol, error) {
 	cmd := t.c.B().Set().Key(rueidis.BinaryString(key)).Value(rueidis.BinaryString(value)).Build()
-	return Eager, baselineErr(t.c.Do(ctx, cmd).Error())
+	return store.Eager, store.Err(t.c.Do(ctx, cmd).Error())
 }
 
-func (t redisConn) Get(ctx context.Context, key []byte, view func([]byte)) (Protocol, error) {
+func (t redisConn) Get(ctx context.Context, key []byte, view func([]byte)) (store.Protocol, error) {
 	v, err := t.c.Do(ctx, t.c.B().Get().Key(rueidis.BinaryString(key)).Build()).ToString()
 	switch {
 	case rueidis.IsRedisNil(err):
-		return Eager, ErrNotFound
+		return store.Eager, store.ErrNotFound
 	case err != nil:
-		return Unknown, baselineErr(err)
+		return store.Unknown, store.Err(err)
 	}
 	if view != nil {
 		view(unsafe.Slice(unsafe.StringData(v), len(v)))
 	}
-	return Eager, nil
+	return store.Eager, nil
 }
 
 // Delete counts a key that was not there as not found, as rdmakv does.
-func (t redisConn) Delete(ctx context.Context, key []byte) (Protocol, error) {
+func (t redisConn) Delete(ctx context.Context, key []byte) (store.Protocol, error) {
 	n, err := t.c.Do(ctx, t.c.B().Del().Key(rueidis.BinaryString(key)).Build()).AsInt64()
 	switch {
 	case err != nil:
-		return Unknown, baselineErr(err)
+		return store.Unknown, store.Err(err)
 	case n == 0:
-		return Eager, ErrNotFound
+		return store.Eager, store.ErrNotFound
 	}
-	return Eager, nil
+	return store.Eager, nil
 }
 
 func (t redisConn) Close() error {
 	t.c.Close()
 	return nil
+}
+
+// Kind is the store's name in workloads and results.
+const Kind = "redis"
+
+func init() {
+	store.Register(store.Kind{Name: Kind, Password: true, Open: func(ctx context.Context, c store.Config) (store.Baseline, error) {
+		return openRedis(ctx, c)
+	}})
 }

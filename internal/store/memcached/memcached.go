@@ -1,4 +1,4 @@
-package bench
+package memcached
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/bradfitz/gomemcache/memcache"
-	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/store"
 )
 
 // memcachedBaseline drives memcached with gomemcache. gomemcache runs one
@@ -16,11 +16,11 @@ import (
 // by), so a connection of depth d is a client whose pool holds up to d
 // sockets, each with one request in flight.
 type memcachedBaseline struct {
-	cfg BaselineConfig
+	cfg store.Config
 	ctl *memcachedControl
 }
 
-func openMemcached(ctx context.Context, c BaselineConfig) (*memcachedBaseline, error) {
+func openMemcached(ctx context.Context, c store.Config) (*memcachedBaseline, error) {
 	ctl, err := dialMemcachedControl(ctx, c.Addr, c.Timeout)
 	if err != nil {
 		return nil, fmt.Errorf("memcached %s: %w", c.Addr, err)
@@ -28,18 +28,18 @@ func openMemcached(ctx context.Context, c BaselineConfig) (*memcachedBaseline, e
 	return &memcachedBaseline{cfg: c, ctl: ctl}, nil
 }
 
-func (b *memcachedBaseline) Kind() string { return results.KindMemcached }
+func (b *memcachedBaseline) Kind() string { return Kind }
 func (b *memcachedBaseline) Addr() string { return b.cfg.Addr }
 
 // Dial implements Dialer: a client of its own, so that connections share
 // no socket, which has made its first socket (Ping) so that a server that
 // is gone fails here and not at the first measured request.
-func (b *memcachedBaseline) Dial(context.Context, int) (Conn, error) {
+func (b *memcachedBaseline) Dial(context.Context, int) (store.Conn, error) {
 	c := memcache.New(b.cfg.Addr)
 	c.Timeout, c.MaxIdleConns = b.cfg.Timeout, b.cfg.Depth
-	c.DialContext = rawDial(b.cfg.Timeout)
-	if b.cfg.blocking() {
-		c.DialContext = blockDial(b.cfg.Timeout)
+	c.DialContext = store.RawDial(b.cfg.Timeout)
+	if b.cfg.Blocking() {
+		c.DialContext = store.BlockDial(b.cfg.Timeout)
 	}
 	if err := c.Ping(); err != nil {
 		c.Close()
@@ -59,13 +59,13 @@ func (b *memcachedBaseline) CPU(ctx context.Context) (time.Duration, time.Durati
 	if err != nil {
 		return 0, 0, err
 	}
-	return seconds(st["rusage_user"]), seconds(st["rusage_system"]), nil
+	return store.Seconds(st["rusage_user"]), store.Seconds(st["rusage_system"]), nil
 }
 
 // Check refuses the values whose items exceed the server's item_size_max
 // (memcached -I): memcached stores an item as a 48-byte header, an 8-byte
 // CAS, the key and a NUL, and the value with its CRLF.
-func (b *memcachedBaseline) Check(ctx context.Context, cfg Config) error {
+func (b *memcachedBaseline) Check(ctx context.Context, cells store.Cells) error {
 	st, err := b.ctl.stats("settings")
 	if err != nil {
 		return err
@@ -75,7 +75,7 @@ func (b *memcachedBaseline) Check(ctx context.Context, cfg Config) error {
 		return nil
 	}
 	const overhead = 48 + 8 + 1 + 2
-	return refuseSizes(cfg, func(size int) bool { return overhead+cfg.Keys.Size+size > limit },
+	return store.RefuseSizes(cells, func(size int) bool { return overhead+cells.KeySize+size > limit },
 		"memcached's items hold at most %d bytes with the key and %d of its own: start memcached with a larger -I (item size) or drop the size", limit, overhead)
 }
 
@@ -86,36 +86,48 @@ func (b *memcachedBaseline) Close() error { return b.ctl.close() }
 // writes them and keeps none.
 type memcachedConn struct{ c *memcache.Client }
 
-func (t memcachedConn) Set(ctx context.Context, key, value []byte) (Protocol, error) {
-	return Eager, memcachedErr(t.c.Set(&memcache.Item{Key: keyString(key), Value: value}))
+func (t memcachedConn) Set(ctx context.Context, key, value []byte) (store.Protocol, error) {
+	return store.Eager, memcachedErr(t.c.Set(&memcache.Item{Key: keyString(key), Value: value}))
 }
 
-func (t memcachedConn) Get(ctx context.Context, key []byte, view func([]byte)) (Protocol, error) {
+func (t memcachedConn) Get(ctx context.Context, key []byte, view func([]byte)) (store.Protocol, error) {
 	it, err := t.c.Get(keyString(key))
 	if err != nil {
 		err = memcachedErr(err)
-		if err == ErrNotFound {
-			return Eager, err
+		if err == store.ErrNotFound {
+			return store.Eager, err
 		}
-		return Unknown, err
+		return store.Unknown, err
 	}
 	if view != nil {
 		view(it.Value)
 	}
-	return Eager, nil
+	return store.Eager, nil
 }
 
-func (t memcachedConn) Delete(ctx context.Context, key []byte) (Protocol, error) {
-	return Eager, memcachedErr(t.c.Delete(keyString(key)))
+func (t memcachedConn) Delete(ctx context.Context, key []byte) (store.Protocol, error) {
+	return store.Eager, memcachedErr(t.c.Delete(keyString(key)))
 }
 
 func (t memcachedConn) Close() error { return t.c.Close() }
 
 func memcachedErr(err error) error {
 	if errors.Is(err, memcache.ErrCacheMiss) {
-		return ErrNotFound
+		return store.ErrNotFound
 	}
-	return baselineErr(err)
+	return store.Err(err)
 }
 
 func keyString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// Kind is the store's name in workloads and results.
+const Kind = "memcached"
+
+// MaxKey is the longest key memcached's text protocol takes.
+const MaxKey = 250
+
+func init() {
+	store.Register(store.Kind{Name: Kind, MaxKey: MaxKey, Open: func(ctx context.Context, c store.Config) (store.Baseline, error) {
+		return openMemcached(ctx, c)
+	}})
+}
