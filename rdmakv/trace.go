@@ -30,6 +30,34 @@ func (o Op) String() string {
 	return fmt.Sprintf("Op(%d)", uint8(o))
 }
 
+// ParseOp reads "get", "set" or "delete".
+func ParseOp(s string) (Op, error) {
+	for o := OpGet; o <= OpDelete; o++ {
+		if s == o.String() {
+			return o, nil
+		}
+	}
+	return 0, fmt.Errorf("op %q: want get, set or delete", s)
+}
+
+// MarshalText writes the op's name; an op without one is an error.
+func (o Op) MarshalText() ([]byte, error) {
+	if o < OpGet || o > OpDelete {
+		return nil, fmt.Errorf("op %d: want get, set or delete", uint8(o))
+	}
+	return []byte(o.String()), nil
+}
+
+// UnmarshalText reads what MarshalText writes.
+func (o *Op) UnmarshalText(b []byte) error {
+	v, err := ParseOp(string(b))
+	if err != nil {
+		return err
+	}
+	*o = v
+	return nil
+}
+
 // Trace is where one request's time went. The times are in nanoseconds,
 // comparable with each other only: readings of the CPU's invariant
 // time-stamp counter where it has one (amd64), scaled by a rate measured

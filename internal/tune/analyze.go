@@ -8,12 +8,13 @@ import (
 	"strings"
 
 	"github.com/kvbench/kvbench/internal/units"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // OpResult is the analysis of one op.
 type OpResult struct {
-	Op     string  `json:"op"`
-	Points []Point `json:"points"`
+	Op     rdmakv.Op `json:"op"`
+	Points []Point   `json:"points"`
 	// EagerUnmeasured lists the value sizes at which eager could not be
 	// measured because the target refused it (against an external server,
 	// key + value not below its max eager, announced at the handshake).
@@ -49,12 +50,12 @@ type OpResult struct {
 // EagerUnmeasured and are no evidence either way: the crossover is looked
 // for only among the sizes where both protocols were measured, and a
 // target's eager limit is never taken for a crossover.
-func Analyze(op string, all []Point, keySize int) OpResult {
+func Analyze(op rdmakv.Op, all []Point, keySize int) OpResult {
 	return judge{obj: ObjP50}.analyze(op, all, keySize)
 }
 
 // analyze is Analyze in the words of j's objective.
-func (j judge) analyze(op string, all []Point, keySize int) OpResult {
+func (j judge) analyze(op rdmakv.Op, all []Point, keySize int) OpResult {
 	res := OpResult{Op: op, Points: all}
 	if len(all) == 0 {
 		res.Verdict = "no measurements"

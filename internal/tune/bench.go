@@ -10,6 +10,7 @@ import (
 	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // BenchMeasurer measures with the load runner: each call is one bench.Run
@@ -39,12 +40,12 @@ func (b *BenchMeasurer) Measure(ctx context.Context, r Request) (Sample, error) 
 	withLoad(&cfg, r)
 	var want bench.Op
 	switch op {
-	case "get":
+	case rdmakv.OpGet:
 		cfg.Mix, cfg.Preload, want = workload.Mix{Get: 1}, true, bench.OpGet
-	case "set":
+	case rdmakv.OpSet:
 		cfg.Mix, cfg.Preload, want = workload.Mix{Set: 1}, false, bench.OpSet
 	default:
-		return Sample{}, fmt.Errorf("op %q cannot be tuned (get or set)", op)
+		return Sample{}, fmt.Errorf("op %s cannot be tuned (get or set)", op)
 	}
 	rep, err := bench.Run(ctx, cfg)
 	if err != nil {

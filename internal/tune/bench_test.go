@@ -10,6 +10,7 @@ import (
 	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/bench/benchtest"
 	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 func benchConfig(d bench.Dialer) bench.Config {
@@ -26,7 +27,7 @@ func benchConfig(d bench.Dialer) bench.Config {
 func TestBenchMeasurerForcesProtocol(t *testing.T) {
 	fake := &benchtest.Fake{Record: true}
 	m := &BenchMeasurer{Config: benchConfig(fake)}
-	for _, op := range []string{"get", "set"} {
+	for _, op := range []rdmakv.Op{rdmakv.OpGet, rdmakv.OpSet} {
 		for _, p := range []Protocol{Eager, Rendezvous} {
 			// The fake answers eager only when key+value is below the
 			// threshold, so a wrongly placed threshold shows up as the
@@ -63,14 +64,14 @@ func (c capped) Dial(ctx context.Context, threshold int) (bench.Conn, error) {
 
 func TestBenchMeasurerUnsupported(t *testing.T) {
 	m := &BenchMeasurer{Config: benchConfig(capped{&benchtest.Fake{}, 1024})}
-	if _, err := m.Measure(context.Background(), Request{Op: "set", Size: 512, Protocol: Eager, Load: Load{Connections: 1, Depth: 1}}); err != nil {
+	if _, err := m.Measure(context.Background(), Request{Op: rdmakv.OpSet, Size: 512, Protocol: Eager, Load: Load{Connections: 1, Depth: 1}}); err != nil {
 		t.Fatalf("eager below the cap: %v", err)
 	}
-	_, err := m.Measure(context.Background(), Request{Op: "set", Size: 4096, Protocol: Eager, Load: Load{Connections: 1, Depth: 1}})
+	_, err := m.Measure(context.Background(), Request{Op: rdmakv.OpSet, Size: 4096, Protocol: Eager, Load: Load{Connections: 1, Depth: 1}})
 	if !errors.Is(err, ErrUnsupported) {
 		t.Errorf("eager above the cap: %v, want ErrUnsupported", err)
 	}
-	if _, err := m.Measure(context.Background(), Request{Op: "delete", Size: 64, Protocol: Eager, Load: Load{Connections: 1, Depth: 1}}); err == nil {
+	if _, err := m.Measure(context.Background(), Request{Op: rdmakv.OpDelete, Size: 64, Protocol: Eager, Load: Load{Connections: 1, Depth: 1}}); err == nil {
 		t.Error("delete accepted")
 	}
 	dialErr := errors.New("threshold too large")
@@ -78,7 +79,7 @@ func TestBenchMeasurerUnsupported(t *testing.T) {
 		Config:      benchConfig(bench.DialerFunc(func(context.Context, int) (bench.Conn, error) { return nil, dialErr })),
 		Unsupported: func(err error) bool { return errors.Is(err, dialErr) },
 	}
-	if _, err := m.Measure(context.Background(), Request{Op: "get", Size: 64, Protocol: Eager, Load: Load{Connections: 1, Depth: 1}}); !errors.Is(err, ErrUnsupported) {
+	if _, err := m.Measure(context.Background(), Request{Op: rdmakv.OpGet, Size: 64, Protocol: Eager, Load: Load{Connections: 1, Depth: 1}}); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("dial error: %v", err)
 	}
 }
@@ -87,7 +88,7 @@ func TestRunOverBench(t *testing.T) {
 	// End to end through the runner: with no latency difference the fake
 	// gives no crossover, and the run completes with every point measured.
 	m := &BenchMeasurer{Config: benchConfig(&benchtest.Fake{})}
-	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: []int{64, 1024}, Repeats: 2, KeySize: 16}, m)
+	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: []int{64, 1024}, Repeats: 2, KeySize: 16}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestRunOverBenchServerLimit(t *testing.T) {
 		return fake.Dial(ctx, th)
 	})
 	m := &BenchMeasurer{Config: benchConfig(d), Unsupported: func(err error) bool { return errors.Is(err, errThreshold) }}
-	res, err := Run(context.Background(), Config{Ops: []string{"get", "set"}, Sizes: []int{64, 1024, 4096, 8192}, Repeats: 2, KeySize: 16}, m)
+	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet, rdmakv.OpSet}, Sizes: []int{64, 1024, 4096, 8192}, Repeats: 2, KeySize: 16}, m)
 	if err != nil {
 		t.Fatal(err)
 	}

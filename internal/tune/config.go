@@ -4,13 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // Config is what to sweep and how to judge it.
 type Config struct {
-	// Ops are the operations to tune, "get" and/or "set", each measured
-	// alone.
-	Ops []string `json:"ops"`
+	// Ops are the operations to tune, get and/or set, each measured alone.
+	Ops []rdmakv.Op `json:"ops"`
 	// Sizes are the value sizes in bytes; sorted and deduplicated by Run.
 	Sizes []int `json:"sizes"`
 	// Repeats is how many times each (op, size, protocol) is measured. Each
@@ -116,8 +117,8 @@ func (c *Config) Validate() error {
 	}
 	for _, op := range c.Ops {
 		// A delete carries no value, so it has no protocol to tune.
-		if op != "get" && op != "set" {
-			bad("op %q: want get or set", op)
+		if op != rdmakv.OpGet && op != rdmakv.OpSet {
+			bad("op %s: want get or set", op)
 		}
 	}
 	if len(c.Sizes) < 2 {

@@ -19,7 +19,7 @@ func TestEagerUnsupported(t *testing.T) {
 	m := newLinear(6)
 	m.eagerBase, m.eagerPerByte = 100, 0.01 // eager always faster where it can go
 	m.maxEager = 16384
-	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(4096, 65536), Repeats: 5}, m)
+	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: pow2(4096, 65536), Repeats: 5}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestEagerUnsupported(t *testing.T) {
 func limitedRun(t *testing.T, m *linear) *Result {
 	t.Helper()
 	m.maxEager = 32768
-	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(64, 256<<10), Repeats: 5, KeySize: 16}, m)
+	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: pow2(64, 256<<10), Repeats: 5, KeySize: 16}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,12 +173,12 @@ func TestLoneWinBelowLimitIsNotACrossover(t *testing.T) {
 		return Point{Size: size, Eager: s, Rendezvous: s, Winner: winner}
 	}
 	unmeasured := Point{Size: 8192, Rendezvous: s, Winner: "unmeasured"}
-	o := Analyze("get", []Point{pt(1024, "eager"), pt(2048, "tie"), pt(4096, "rendezvous"), unmeasured}, 0)
+	o := Analyze(rdmakv.OpGet, []Point{pt(1024, "eager"), pt(2048, "tie"), pt(4096, "rendezvous"), unmeasured}, 0)
 	if o.Found || !strings.Contains(o.Verdict, "at or above 8KiB, where eager was not measured: unknown") ||
 		!strings.Contains(o.Suggestion, "raise the server's max eager") {
 		t.Errorf("found=%v verdict %q suggestion %q", o.Found, o.Verdict, o.Suggestion)
 	}
-	o = Analyze("get", []Point{{Size: 64, Rendezvous: s}, {Size: 128, Rendezvous: s}}, 0)
+	o = Analyze(rdmakv.OpGet, []Point{{Size: 64, Rendezvous: s}, {Size: 128, Rendezvous: s}}, 0)
 	if o.Found || !strings.Contains(o.Verdict, "eager could not be measured at any size (64B to 128B)") {
 		t.Errorf("found=%v verdict %q", o.Found, o.Verdict)
 	}
@@ -187,7 +187,7 @@ func TestLoneWinBelowLimitIsNotACrossover(t *testing.T) {
 func TestEmbeddedEagerEverywhere(t *testing.T) {
 	// Embedded-like: eager measured at every size, so nothing is reported
 	// unmeasured and the measured crossover is recommended as before.
-	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(64, 1<<20), Repeats: 5, KeySize: 16}, newLinear(12))
+	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: pow2(64, 1<<20), Repeats: 5, KeySize: 16}, newLinear(12))
 	if err != nil {
 		t.Fatal(err)
 	}

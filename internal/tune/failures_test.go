@@ -16,6 +16,7 @@ import (
 	"github.com/kvbench/kvbench/internal/report"
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // A run of GETs of keys never set, one in ten timing out: run's table,
@@ -82,7 +83,7 @@ func TestEveryErrorsFigureLeavesOutMisses(t *testing.T) {
 // A tune measurement whose GETs all miss measured answers: tune takes it.
 func TestTuneTakesMisses(t *testing.T) {
 	m := &BenchMeasurer{Config: benchConfig(&benchtest.Fake{NoStore: true})}
-	if _, err := m.Measure(context.Background(), Request{Op: "get", Size: 64, Protocol: Eager, Load: Load{Connections: 1, Depth: 1}}); err != nil {
+	if _, err := m.Measure(context.Background(), Request{Op: rdmakv.OpGet, Size: 64, Protocol: Eager, Load: Load{Connections: 1, Depth: 1}}); err != nil {
 		t.Errorf("a measurement of misses: %v", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // HarnessWorkload is the workload to open tune's harness for: w with the
@@ -25,7 +26,7 @@ func (c *Config) HarnessWorkload(w *workload.Workload) *workload.Workload {
 // an error.
 func (c *Config) LimitCells(b bench.Config) bench.Config {
 	b.Thresholds, b.ValueSizes = nil, c.Sizes
-	b.Preload = slices.Contains(c.Ops, "get")
+	b.Preload = slices.Contains(c.Ops, rdmakv.OpGet)
 	for _, l := range c.Loads {
 		b.Load.Depth = max(b.Load.Depth, l.Depth)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // The harness is sized for the heaviest of the loads, each dimension on
@@ -27,12 +28,12 @@ func TestHarnessWorkload(t *testing.T) {
 func TestLimitCells(t *testing.T) {
 	b := bench.Config{Thresholds: []int{4096}, ValueSizes: []int{64}}
 	b.Load.Depth = 2
-	c := Config{Ops: []string{"set"}, Sizes: []int{256, 65536}, Loads: []Load{{Connections: 1, Depth: 8}, {Connections: 4, Depth: 1}}}
+	c := Config{Ops: []rdmakv.Op{rdmakv.OpSet}, Sizes: []int{256, 65536}, Loads: []Load{{Connections: 1, Depth: 8}, {Connections: 4, Depth: 1}}}
 	got := c.LimitCells(b)
 	if got.Thresholds != nil || !slices.Equal(got.ValueSizes, c.Sizes) || got.Preload || got.Load.Depth != 8 {
 		t.Errorf("set: thresholds %v sizes %v preload %v depth %d", got.Thresholds, got.ValueSizes, got.Preload, got.Load.Depth)
 	}
-	c.Ops = []string{"set", "get"}
+	c.Ops = []rdmakv.Op{rdmakv.OpSet, rdmakv.OpGet}
 	if got := c.LimitCells(b); !got.Preload {
 		t.Error("get tuned without a preload")
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // loadModel is a fake system in which load changes the winner. Eager
@@ -90,7 +91,7 @@ var c1c16 = []Load{{Connections: 1, Depth: 1}, {Connections: 16, Depth: 1}}
 
 func TestMapFindsACrossoverPerLoad(t *testing.T) {
 	m := newLoadModel(1)
-	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(64, 65536), Repeats: 5, KeySize: 16, Loads: c1c16}, m)
+	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: pow2(64, 65536), Repeats: 5, KeySize: 16, Loads: c1c16}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func TestMapFindsACrossoverPerLoad(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, txt)
 		}
 	}
-	sizes, cells := res.Map("get")
+	sizes, cells := res.Map(rdmakv.OpGet)
 	if len(sizes) != 11 || cells[0][0].Winner != "eager" || cells[len(sizes)-1][1].Winner != "rendezvous" {
 		t.Errorf("map %v %v", sizes, cells)
 	}
@@ -141,7 +142,7 @@ func TestMapAgreeingLoads(t *testing.T) {
 	m := newLoadModel(2)
 	m.contention = 0 // load changes nothing
 	loads := []Load{{Connections: 1, Depth: 1}, {Connections: 4, Depth: 8}}
-	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(64, 65536), Repeats: 5, Loads: loads}, m)
+	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: pow2(64, 65536), Repeats: 5, Loads: loads}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +183,7 @@ func TestCapacitySearchFindsTheModelsRate(t *testing.T) {
 	m.sigma = 0
 	slo := &SLO{Percentile: 99, Goal: 200e3}
 	loads := []Load{{Connections: 1, Depth: 1}, {Connections: 4, Depth: 1}}
-	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: []int{512, 2048, 8192}, Repeats: 1, SLO: slo, Loads: loads, Measure: 1}, m)
+	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: []int{512, 2048, 8192}, Repeats: 1, SLO: slo, Loads: loads, Measure: 1}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +231,7 @@ func TestCapacitySearchFindsTheModelsRate(t *testing.T) {
 func TestCapacityGoalNoneMeets(t *testing.T) {
 	m := newLoadModel(4)
 	m.sigma = 0
-	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: []int{64, 128}, Repeats: 1, SLO: &SLO{Percentile: 99, Goal: 500}, Measure: 1}, m)
+	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: []int{64, 128}, Repeats: 1, SLO: &SLO{Percentile: 99, Goal: 500}, Measure: 1}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,12 +245,12 @@ func TestCapacityGoalNoneMeets(t *testing.T) {
 func TestObjectiveP99NeedsOperations(t *testing.T) {
 	m := newLoadModel(5)
 	m.count = 1999
-	_, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: []int{64, 128}, Repeats: 2, Objective: ObjP99}, m)
+	_, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: []int{64, 128}, Repeats: 2, Objective: ObjP99}, m)
 	if err == nil || !strings.Contains(err.Error(), "1999 operations measured; a p99 tune can compare needs at least 2000") {
 		t.Errorf("err = %v", err)
 	}
 	m.count = 2000
-	if _, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: []int{64, 128}, Repeats: 2, Objective: ObjP99}, m); err != nil {
+	if _, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: []int{64, 128}, Repeats: 2, Objective: ObjP99}, m); err != nil {
 		t.Error(err)
 	}
 	if MinOps(99) != 2000 || MinOps(99.9) != 20000 {
@@ -260,7 +261,7 @@ func TestObjectiveP99NeedsOperations(t *testing.T) {
 func TestObjectiveCPU(t *testing.T) {
 	m := newLoadModel(6)
 	m.scope, m.cpuPerByte, m.cpuGrant = "client", 2, 3000 // server CPU: eager dearer from 1.5KiB
-	res, err := Run(context.Background(), Config{Ops: []string{"set"}, Sizes: pow2(64, 65536), Repeats: 5, Objective: ObjCPU}, m)
+	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpSet}, Sizes: pow2(64, 65536), Repeats: 5, Objective: ObjCPU}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,17 +269,17 @@ func TestObjectiveCPU(t *testing.T) {
 		t.Errorf("found=%v crossover=%d: %s", o.Found, o.Crossover, o.Verdict)
 	}
 	// The client's CPU is the same for both: no winner.
-	res, err = Run(context.Background(), Config{Ops: []string{"set"}, Sizes: pow2(64, 65536), Repeats: 5, Objective: ObjCPU, CPUSide: CPUClient}, m)
+	res, err = Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpSet}, Sizes: pow2(64, 65536), Repeats: 5, Objective: ObjCPU, CPUSide: CPUClient}, m)
 	if err != nil || res.Loads[0].Ops[0].Found {
 		t.Errorf("client side: %v %+v", err, res.Loads[0].Ops[0].Verdict)
 	}
 	m.scope = "process"
-	res, err = Run(context.Background(), Config{Ops: []string{"set"}, Sizes: []int{64, 128}, Repeats: 2, Objective: ObjCPU}, m)
+	res, err = Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpSet}, Sizes: []int{64, 128}, Repeats: 2, Objective: ObjCPU}, m)
 	if err != nil || !strings.Contains(strings.Join(res.Explanation, "\n"), "CPU per op is the whole process's") {
 		t.Errorf("process scope: %v %q", err, res.Explanation)
 	}
 	m.scope = ""
-	_, err = Run(context.Background(), Config{Ops: []string{"set"}, Sizes: []int{64, 128}, Repeats: 2, Objective: ObjCPU}, m)
+	_, err = Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpSet}, Sizes: []int{64, 128}, Repeats: 2, Objective: ObjCPU}, m)
 	if err == nil || !strings.Contains(err.Error(), "has no server CPU per op to compare") {
 		t.Errorf("no CPU figure: %v", err)
 	}
@@ -286,7 +287,7 @@ func TestObjectiveCPU(t *testing.T) {
 
 func TestObjectiveThroughput(t *testing.T) {
 	m := newLoadModel(7)
-	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(64, 65536), Repeats: 5, Objective: ObjThroughput}, m)
+	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: pow2(64, 65536), Repeats: 5, Objective: ObjThroughput}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +309,7 @@ func TestPairFlagsWarningsOnOneSide(t *testing.T) {
 		}
 		return s, err
 	})
-	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: []int{64, 128}, Repeats: 4}, warn)
+	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: []int{64, 128}, Repeats: 4}, warn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +324,7 @@ func TestPairFlagsWarningsOnOneSide(t *testing.T) {
 }
 
 func TestConfigRejectsMixedJudging(t *testing.T) {
-	cfg := Config{Ops: []string{"get"}, Sizes: []int{64, 128}, Repeats: 2, Objective: "p75", CPUSide: "both",
+	cfg := Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: []int{64, 128}, Repeats: 2, Objective: "p75", CPUSide: "both",
 		SLO: &SLO{Percentile: 99, Goal: 1e6}, Loads: []Load{{Connections: 0, Depth: 1}, {Connections: 1, Depth: 1, Rate: 100}}}
 	err := cfg.Validate()
 	for _, want := range []string{`objective "p75"`, "choose one", `cpu side "both"`, "connections 0", "a latency goal searches the rate itself"} {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // Protocol is the protocol a measurement forces (rdmakv's, through the
@@ -25,10 +26,10 @@ const (
 	Rendezvous = bench.Rendezvous
 )
 
-// Request is one measurement: op ("get" or "set") on values of Size bytes
+// Request is one measurement: op (get or set) on values of Size bytes
 // with Protocol forced, under Load.
 type Request struct {
-	Op       string
+	Op       rdmakv.Op
 	Size     int
 	Protocol Protocol
 	Load     Load

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kvbench/kvbench/internal/stats"
 	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // Plan is what a tune is asked beyond its workload, as kvbench tune's
@@ -39,7 +40,8 @@ type Plan struct {
 // reported at once. Its warnings are for a plan that runs but cannot
 // decide anything.
 func (p Plan) Config(w *workload.Workload) (Config, []string, error) {
-	cfg := Config{Ops: SelectOps(p.Ops, w.Mix), Repeats: DefaultRepeats, Alpha: DefaultAlpha, KeySize: w.Keys.Size,
+	ops, opsErr := SelectOps(p.Ops, w.Mix)
+	cfg := Config{Ops: ops, Repeats: DefaultRepeats, Alpha: DefaultAlpha, KeySize: w.Keys.Size,
 		CPUSide: p.CPUSide, Measure: time.Duration(w.Phases.Measure.Duration).Seconds()}
 	for _, s := range w.ValueSizes() {
 		cfg.Sizes = append(cfg.Sizes, int(s))
@@ -47,7 +49,7 @@ func (p Plan) Config(w *workload.Workload) (Config, []string, error) {
 	if p.Alpha != nil {
 		cfg.Alpha = *p.Alpha
 	}
-	var errs []error
+	errs := []error{opsErr}
 	switch {
 	case p.Repeats != nil:
 		cfg.Repeats = *p.Repeats
@@ -116,24 +118,27 @@ func (c *Config) checkMeasureOps(ops int64) error {
 
 // SelectOps are the ops to tune: those listed (comma-separated, blanks
 // ignored), else those the workload's mix issues, else both get and set.
-func SelectOps(list string, mix workload.Mix) []string {
-	var ops []string
+func SelectOps(list string, mix workload.Mix) ([]rdmakv.Op, error) {
+	var ops []rdmakv.Op
 	if list != "" {
-		for _, op := range strings.Split(list, ",") {
-			if op = strings.TrimSpace(op); op != "" {
+		var errs []error
+		for _, name := range strings.Split(list, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				op, err := rdmakv.ParseOp(name)
+				errs = append(errs, err)
 				ops = append(ops, op)
 			}
 		}
-		return ops
+		return ops, errors.Join(errs...)
 	}
 	if mix.Get > 0 {
-		ops = append(ops, "get")
+		ops = append(ops, rdmakv.OpGet)
 	}
 	if mix.Set > 0 {
-		ops = append(ops, "set")
+		ops = append(ops, rdmakv.OpSet)
 	}
 	if len(ops) == 0 {
-		ops = []string{"get", "set"}
+		ops = []rdmakv.Op{rdmakv.OpGet, rdmakv.OpSet}
 	}
-	return ops
+	return ops, nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // planWorkload is a closed-loop workload of two sizes with a timed
@@ -22,23 +23,29 @@ func planWorkload() *workload.Workload {
 	}
 }
 
+// The ops are those listed, blanks ignored, each read as rdmakv's; else
+// those the mix issues, else get and set. A name that is no op is an
+// error naming it; one that is not tuned (delete) is Validate's to judge.
 func TestSelectOps(t *testing.T) {
+	get, set, del := rdmakv.OpGet, rdmakv.OpSet, rdmakv.OpDelete
 	for _, c := range []struct {
 		list string
 		mix  workload.Mix
-		want []string
+		want []rdmakv.Op
 	}{
-		{"", workload.Mix{Get: 0.9, Set: 0.1}, []string{"get", "set"}},
-		{"", workload.Mix{Get: 1}, []string{"get"}},
-		{"", workload.Mix{Set: 0.5, Delete: 0.5}, []string{"set"}},
-		{"", workload.Mix{Delete: 1}, []string{"get", "set"}},
-		// A list is taken as given, for Validate to judge.
-		{" set, ,get,", workload.Mix{Get: 1}, []string{"set", "get"}},
-		{"delete", workload.Mix{Get: 1}, []string{"delete"}},
+		{"", workload.Mix{Get: 0.9, Set: 0.1}, []rdmakv.Op{get, set}},
+		{"", workload.Mix{Get: 1}, []rdmakv.Op{get}},
+		{"", workload.Mix{Set: 0.5, Delete: 0.5}, []rdmakv.Op{set}},
+		{"", workload.Mix{Delete: 1}, []rdmakv.Op{get, set}},
+		{" set, ,get,", workload.Mix{Get: 1}, []rdmakv.Op{set, get}},
+		{"delete", workload.Mix{Get: 1}, []rdmakv.Op{del}},
 	} {
-		if got := SelectOps(c.list, c.mix); !slices.Equal(got, c.want) {
-			t.Errorf("SelectOps(%q, %+v) = %q, want %q", c.list, c.mix, got, c.want)
+		if got, err := SelectOps(c.list, c.mix); err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("SelectOps(%q, %+v) = %v, %v; want %v", c.list, c.mix, got, err, c.want)
 		}
+	}
+	if _, err := SelectOps("get,put", workload.Mix{}); err == nil || !strings.Contains(err.Error(), `op "put": want get, set or delete`) {
+		t.Errorf("SelectOps(get,put): %v", err)
 	}
 }
 
@@ -49,7 +56,7 @@ func TestPlanDefaults(t *testing.T) {
 	if err != nil || len(warnings) != 0 {
 		t.Fatalf("%v, warnings %q", err, warnings)
 	}
-	want := Config{Ops: []string{"get", "set"}, Sizes: []int{256, 64 << 10}, Repeats: DefaultRepeats, Alpha: DefaultAlpha,
+	want := Config{Ops: []rdmakv.Op{rdmakv.OpGet, rdmakv.OpSet}, Sizes: []int{256, 64 << 10}, Repeats: DefaultRepeats, Alpha: DefaultAlpha,
 		KeySize: 16, Objective: ObjP50, Loads: []Load{{Connections: 2, Depth: 4}}, Measure: 2}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("config\n%+v, want\n%+v", cfg, want)
@@ -104,7 +111,7 @@ func TestPlanRefuses(t *testing.T) {
 	w.Phases.Measure = workload.Phase{Ops: 100}
 	zero, p99 := 0.0, "p99"
 	_, _, err := Plan{Ops: "get,delete", Alpha: &zero, Objective: &p99, SLO: "p75"}.Config(w)
-	for _, want := range []string{`op "delete"`, "--alpha 0: want a significance level", "p75"} {
+	for _, want := range []string{"op delete: want get or set", "--alpha 0: want a significance level", "p75"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v lacks %q", err, want)
 		}

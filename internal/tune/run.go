@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kvbench/kvbench/internal/units"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // Run measures every (op, size) under both protocols, Repeats times, at
@@ -50,7 +51,7 @@ type runner struct {
 }
 
 type opSize struct {
-	op   string
+	op   rdmakv.Op
 	size int
 }
 
@@ -59,7 +60,7 @@ func (r *runner) load(ctx context.Context, l Load) (LoadResult, error) {
 	eager := map[opSize][]Sample{}
 	rdv := map[opSize][]Sample{}
 	noEager := map[opSize]bool{}
-	refusal := map[string]string{} // op: the first eager refusal
+	refusal := map[rdmakv.Op]string{} // op: the first eager refusal
 	for rep := range r.cfg.Repeats {
 		order := []Protocol{Eager, Rendezvous}
 		if rep%2 == 1 {

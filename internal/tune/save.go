@@ -71,7 +71,7 @@ func (r *Result) Figures() []*plot.Figure {
 				fig.Name += suffix
 				figs = append(figs, fig)
 			}
-			if fig, err := plot.PhaseBars(o.Op, o.phaseSizes()); err == nil && fig != nil {
+			if fig, err := plot.PhaseBars(o.Op.String(), o.phaseSizes()); err == nil && fig != nil {
 				fig.Name = "tune-" + fig.Name + suffix
 				figs = append(figs, fig)
 			}
@@ -110,7 +110,7 @@ func (r *Result) curves(l *LoadResult, o *OpResult) (*plot.Figure, error) {
 		title += " at " + l.Load.String()
 	}
 	q := plot.Quantity{Label: r.Config.objectiveName() + " (median of repeats)", Rate: r.Objective.higher()}
-	return plot.Crossover(o.Op, title, q, []plot.Curve{e, rv}, o.Crossover, l.Recommended)
+	return plot.Crossover(o.Op.String(), title, q, []plot.Curve{e, rv}, o.Crossover, l.Recommended)
 }
 
 // mapFigures are the per-op maps of winners over size and load.
@@ -124,7 +124,7 @@ func (r *Result) mapFigures() []*plot.Figure {
 	}
 	for _, op := range r.Config.Ops {
 		sizes, cells := r.Map(op)
-		if fig, err := plot.ThresholdMap(op, r.Config.objectiveName(), sizes, loads, cells, thresholds, r.Config.KeySize); err == nil {
+		if fig, err := plot.ThresholdMap(op.String(), r.Config.objectiveName(), sizes, loads, cells, thresholds, r.Config.KeySize); err == nil {
 			figs = append(figs, fig)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kvbench/kvbench/internal/units"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // WriteTable prints, per load and op, tables in the manner of UCX's
@@ -60,7 +61,7 @@ func (r *Result) header() []string {
 
 // writeOp prints one op's tables at one load.
 func (r *Result) writeOp(b *strings.Builder, l *LoadResult, o *OpResult) {
-	title := o.Op + ": " + o.Verdict
+	title := o.Op.String() + ": " + o.Verdict
 	if o.Found {
 		title = fmt.Sprintf("%s: crossover at %s, eager threshold for %s alone %s", o.Op,
 			units.Bytes(int64(o.Crossover)), o.Op, units.Bytes(int64(o.Threshold)))
@@ -166,7 +167,7 @@ func (r *Result) writeWarnings(b *strings.Builder) {
 	}
 	for _, l := range r.Loads {
 		for _, o := range l.Ops {
-			op := o.Op
+			op := o.Op.String()
 			if len(r.Loads) > 1 {
 				op += " at " + l.Load.String()
 			}
@@ -185,8 +186,8 @@ func (r *Result) writeWarnings(b *strings.Builder) {
 // protocolRanges is the UCX-style summary: value byte ranges and the
 // protocol threshold selects for each (the threshold counts key plus
 // value bytes, eager below it).
-func (r *Result) protocolRanges(op string, threshold int) [][]string {
-	head := []string{op, fmt.Sprintf("protocol at eager threshold %s, %d-byte keys",
+func (r *Result) protocolRanges(op rdmakv.Op, threshold int) [][]string {
+	head := []string{op.String(), fmt.Sprintf("protocol at eager threshold %s, %d-byte keys",
 		units.Bytes(int64(threshold)), r.Config.KeySize)}
 	// Largest value that still goes eager.
 	lastEager := threshold - r.Config.KeySize - 1

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kvbench/kvbench/rdmakv"
 	"gotest.tools/v3/golden"
 )
 
@@ -76,7 +77,7 @@ func pow2(lo, hi int) []int {
 func TestFindsKnownCrossover(t *testing.T) {
 	for seed := uint64(1); seed <= 5; seed++ {
 		m := newLinear(seed)
-		res, err := Run(context.Background(), Config{Ops: []string{"get", "set"}, Sizes: pow2(64, 1<<20), Repeats: 5, KeySize: 16}, m)
+		res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet, rdmakv.OpSet}, Sizes: pow2(64, 1<<20), Repeats: 5, KeySize: 16}, m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +100,7 @@ func TestFindsKnownCrossover(t *testing.T) {
 
 func TestInterleavedAlternatingOrder(t *testing.T) {
 	m := newLinear(1)
-	_, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: []int{1024, 64}, Repeats: 3}, m)
+	_, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: []int{1024, 64}, Repeats: 3}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func TestInterleavedAlternatingOrder(t *testing.T) {
 }
 
 func TestCrossoverAboveRange(t *testing.T) {
-	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(64, 1024), Repeats: 5}, newLinear(3))
+	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: pow2(64, 1024), Repeats: 5}, newLinear(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func TestCrossoverAboveRange(t *testing.T) {
 }
 
 func TestCrossoverBelowRange(t *testing.T) {
-	res, err := Run(context.Background(), Config{Ops: []string{"set"}, Sizes: pow2(65536, 1<<20), Repeats: 5}, newLinear(4))
+	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpSet}, Sizes: pow2(65536, 1<<20), Repeats: 5}, newLinear(4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func TestAlikeProtocolsFindNoCrossover(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		m := newLinear(seed)
 		m.rdvBase, m.rdvPerByte, m.sigma = m.eagerBase, m.eagerPerByte, 0.05
-		res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(64, 65536), Repeats: 5}, m)
+		res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: pow2(64, 65536), Repeats: 5}, m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -191,7 +192,7 @@ func TestDisturbedRepetitionStillFindsCrossover(t *testing.T) {
 			}
 			return s, err
 		})
-		res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(64, 1<<20), Repeats: 8}, slow)
+		res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: pow2(64, 1<<20), Repeats: 8}, slow)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +204,7 @@ func TestDisturbedRepetitionStillFindsCrossover(t *testing.T) {
 }
 
 func TestTooFewRepeatsSaysSo(t *testing.T) {
-	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(64, 1<<20), Repeats: 3}, newLinear(2))
+	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: pow2(64, 1<<20), Repeats: 3}, newLinear(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,12 +218,12 @@ func TestSmallestCrossoverWins(t *testing.T) {
 	get := newLinear(8)
 	get.rdvBase = 20000 // get crosses near 20KiB: 32KiB measured
 	mux := MeasurerFunc(func(ctx context.Context, r Request) (Sample, error) {
-		if r.Op == "get" {
+		if r.Op == rdmakv.OpGet {
 			return get.Measure(ctx, r)
 		}
 		return set.Measure(ctx, r)
 	})
-	res, err := Run(context.Background(), Config{Ops: []string{"get", "set"}, Sizes: pow2(64, 1<<20), Repeats: 5}, mux)
+	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet, rdmakv.OpSet}, Sizes: pow2(64, 1<<20), Repeats: 5}, mux)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,8 +248,8 @@ func TestThresholdFor(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	_, err := Run(context.Background(), Config{Ops: []string{"scan"}, Sizes: []int{0}, Repeats: 1}, newLinear(1))
-	for _, want := range []string{`op "scan"`, "1 value size(s)", "value size 0", "repeats 1"} {
+	_, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpDelete}, Sizes: []int{0}, Repeats: 1}, newLinear(1))
+	for _, want := range []string{"op delete: want get or set", "1 value size(s)", "value size 0", "repeats 1"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not mention %q", err, want)
 		}
@@ -258,14 +259,14 @@ func TestValidate(t *testing.T) {
 func TestMeasureErrorStops(t *testing.T) {
 	boom := errors.New("link down")
 	m := MeasurerFunc(func(context.Context, Request) (Sample, error) { return Sample{}, boom })
-	_, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: []int{64, 128}, Repeats: 2}, m)
+	_, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: []int{64, 128}, Repeats: 2}, m)
 	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "get 64B eager") {
 		t.Errorf("err = %v", err)
 	}
 }
 
 func TestSaveGolden(t *testing.T) {
-	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(1024, 65536), Repeats: 5, KeySize: 16}, newLinear(9))
+	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: pow2(1024, 65536), Repeats: 5, KeySize: 16}, newLinear(9))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,17 +299,17 @@ func TestLoneWinAtLargestSizeIsNotACrossover(t *testing.T) {
 	pt := func(size int, winner string) Point {
 		return Point{Size: size, Eager: s, Rendezvous: s, Winner: winner}
 	}
-	o := Analyze("get", []Point{pt(1024, "eager"), pt(2048, "tie"), pt(4096, "rendezvous")}, 0)
+	o := Analyze(rdmakv.OpGet, []Point{pt(1024, "eager"), pt(2048, "tie"), pt(4096, "rendezvous")}, 0)
 	if o.Found || !strings.Contains(o.Suggestion, "extend values.range.max beyond 4KiB") {
 		t.Errorf("found=%v verdict %q suggestion %q", o.Found, o.Verdict, o.Suggestion)
 	}
-	o = Analyze("get", []Point{pt(1024, "eager"), pt(2048, "rendezvous"), pt(4096, "rendezvous")}, 0)
+	o = Analyze(rdmakv.OpGet, []Point{pt(1024, "eager"), pt(2048, "rendezvous"), pt(4096, "rendezvous")}, 0)
 	if !o.Found || o.Crossover != 2048 {
 		t.Errorf("confirmed win: found=%v crossover=%d", o.Found, o.Crossover)
 	}
 	// A lone win followed by a tie is not the crossover; the confirmed
 	// pair above it is.
-	o = Analyze("get", []Point{pt(1024, "rendezvous"), pt(2048, "tie"), pt(4096, "rendezvous"), pt(8192, "rendezvous")}, 0)
+	o = Analyze(rdmakv.OpGet, []Point{pt(1024, "rendezvous"), pt(2048, "tie"), pt(4096, "rendezvous"), pt(8192, "rendezvous")}, 0)
 	if !o.Found || o.Crossover != 4096 {
 		t.Errorf("found=%v crossover=%d", o.Found, o.Crossover)
 	}
@@ -316,12 +317,12 @@ func TestLoneWinAtLargestSizeIsNotACrossover(t *testing.T) {
 
 func TestProtocolRanges(t *testing.T) {
 	r := &Result{Config: Config{KeySize: 16}}
-	got := fmt.Sprint(r.protocolRanges("get", 8192)[1:])
+	got := fmt.Sprint(r.protocolRanges(rdmakv.OpGet, 8192)[1:])
 	if want := "[[0..8175 eager] [8176..inf rendezvous]]"; got != want {
 		t.Errorf("ranges %s, want %s", got, want)
 	}
 	// Every request carries the key: nothing fits eager.
-	if got := fmt.Sprint(r.protocolRanges("get", 16)[1:]); got != "[[0..inf rendezvous]]" {
+	if got := fmt.Sprint(r.protocolRanges(rdmakv.OpGet, 16)[1:]); got != "[[0..inf rendezvous]]" {
 		t.Errorf("ranges %s", got)
 	}
 }
@@ -329,7 +330,7 @@ func TestProtocolRanges(t *testing.T) {
 func TestDeciderNamesThePhase(t *testing.T) {
 	m := newLinear(3)
 	m.phases = true
-	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(1024, 65536), Repeats: 5, KeySize: 16}, m)
+	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: pow2(1024, 65536), Repeats: 5, KeySize: 16}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,7 +350,7 @@ func TestDeciderNamesThePhase(t *testing.T) {
 		t.Errorf("figures: %d, want the curves and tune-phases-get with a pair of bars per size", len(figs))
 	}
 	m.phases = false
-	if res, _ := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: pow2(1024, 65536), Repeats: 5}, m); res.Loads[0].Ops[0].Decider != "" {
+	if res, _ := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: pow2(1024, 65536), Repeats: 5}, m); res.Loads[0].Ops[0].Decider != "" {
 		t.Errorf("a run without phases names a decider: %q", res.Loads[0].Ops[0].Decider)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kvbench/kvbench/internal/plot"
 	"github.com/kvbench/kvbench/internal/units"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // MapCell is one (op, size, load) of the threshold map: the winner and
@@ -15,7 +16,7 @@ type MapCell = plot.MapCell
 
 // Map is, for op, the winner at each size (rows, ascending) and load
 // (columns, in Config.Loads order).
-func (r *Result) Map(op string) (sizes []int, cells [][]MapCell) {
+func (r *Result) Map(op rdmakv.Op) (sizes []int, cells [][]MapCell) {
 	sizes = r.Config.Sizes
 	cells = make([][]MapCell, len(sizes))
 	for i := range sizes {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // A measurement's warnings are listed after the table, named by op, size,
@@ -23,7 +24,7 @@ func TestWarningsListed(t *testing.T) {
 		}
 		return s, err
 	})
-	res, err := Run(context.Background(), Config{Ops: []string{"get"}, Sizes: []int{64, 1024}, Repeats: 2}, m)
+	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: []int{64, 1024}, Repeats: 2}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
