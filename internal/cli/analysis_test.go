@@ -137,7 +137,7 @@ func TestTuneCommandEndToEnd(t *testing.T) {
 	if _, err := runCLI(t, "tune", "testdata/tune-quick.yaml", "--repeats", "1", "-o", out); err == nil || !strings.Contains(err.Error(), "repeats 1") {
 		t.Errorf("repeats 1: %v", err)
 	}
-	if _, err := runCLI(t, "tune", "testdata/tune-quick.yaml", "--ops", "delete", "-o", out); err == nil || !strings.Contains(err.Error(), `op "delete"`) {
+	if _, err := runCLI(t, "tune", "testdata/tune-quick.yaml", "--ops", "delete", "-o", out); err == nil || !strings.Contains(err.Error(), "op delete: want get or set") {
 		t.Errorf("ops delete: %v", err)
 	}
 }
