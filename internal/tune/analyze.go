@@ -54,104 +54,155 @@ func Analyze(op rdmakv.Op, all []Point, keySize int) OpResult {
 	return judge{obj: ObjP50}.analyze(op, all, keySize)
 }
 
-// analyze is Analyze in the words of j's objective.
+// analyze is Analyze in the words of j's objective: decide, then say.
 func (j judge) analyze(op rdmakv.Op, all []Point, keySize int) OpResult {
 	res := OpResult{Op: op, Points: all}
-	if len(all) == 0 {
-		res.Verdict = "no measurements"
-		return res
-	}
-	var pts []Point
-	for _, p := range all {
-		if len(p.Eager) == 0 {
-			res.EagerUnmeasured = append(res.EagerUnmeasured, p.Size)
-		} else {
-			pts = append(pts, p)
+	d := decide(all)
+	res.EagerUnmeasured = d.unmeasured
+	if d.shape == shapeFound {
+		c := d.pts[d.k]
+		res.Found, res.Crossover, res.Below = true, c.Size, d.pts[d.k-1].Size
+		res.EqualAt = equalAt(d.pts[d.k-1], c)
+		res.Threshold = thresholdFor(res.Below+keySize, res.Crossover+keySize)
+		if j.obj == ObjP50 {
+			// The phases are p50s: they explain a p50 crossover only.
+			res.Decider = res.decider()
 		}
 	}
-	if len(pts) == 0 {
-		res.Verdict = fmt.Sprintf("eager could not be measured at any size (%s), so the protocols were not compared and no crossover can be located",
-			sizeSpan(all[0].Size, all[len(all)-1].Size))
-		res.Suggestion = raiseLimit(all[0].Size)
-		return res
+	j.say(&res, d)
+	return res
+}
+
+// shape is what decide found in an op's points.
+type shape uint8
+
+const (
+	shapeEmpty           shape = iota // no measurements
+	shapeNoEager                      // eager measured at no size
+	shapeLastAtLimit                  // rendezvous ahead only at the largest size eager was measured at, below the server's limit
+	shapeLastOnly                     // rendezvous ahead only at the largest size measured
+	shapeEagerAhead                   // eager ahead at some size, rendezvous in no confirmed run
+	shapeNoWinnerAtLimit              // neither ahead anywhere compared, below the server's limit
+	shapeNoWinner                     // neither ahead anywhere
+	shapeBelowRange                   // rendezvous ahead from the smallest size
+	shapeFound                        // a crossover inside the compared sizes, at pts[k]
+)
+
+// decision is an op's outcome as data: its shape, the sizes both
+// protocols were measured at (pts, lo to hi), the crossover's index k,
+// the server's eager limit above them (0: none), and the sizes eager
+// could not be measured at.
+type decision struct {
+	shape      shape
+	pts        []Point
+	k          int
+	lo, hi     int
+	limit      int
+	unmeasured []int
+}
+
+// decide finds the crossover: the first size of the final run of sizes
+// where eager never wins significantly, starting at a significant
+// rendezvous win that the next size confirms. Ties inside the run are
+// tolerated: above the crossover the curves may run close without eager
+// being better. The confirmation matters when the protocols are alike
+// over a range: there a test at level alpha still calls a winner at about
+// one size in twenty, and a lone chance win must not become a crossover.
+// Points without eager samples are no evidence either way.
+func decide(all []Point) decision {
+	var d decision
+	if len(all) == 0 {
+		return decision{shape: shapeEmpty}
 	}
-	// The crossover is the first size of the final run of sizes where
-	// eager never wins significantly, starting at a significant rendezvous
-	// win that the next size confirms. Ties inside the run are tolerated:
-	// above the crossover the curves may run close without eager being
-	// better. The confirmation matters when the protocols are alike over
-	// a range: there a test at level alpha still calls a winner at about
-	// one size in twenty, and a lone chance win must not become a
-	// crossover.
-	confirmed := func(i int) bool {
-		return i+1 < len(pts) && pts[i+1].Winner == "rendezvous"
+	for _, p := range all {
+		if len(p.Eager) == 0 {
+			d.unmeasured = append(d.unmeasured, p.Size)
+		} else {
+			d.pts = append(d.pts, p)
+		}
 	}
-	k := -1
+	if len(d.pts) == 0 {
+		d.shape, d.lo, d.hi = shapeNoEager, all[0].Size, all[len(all)-1].Size
+		return d
+	}
+	pts := d.pts
+	d.k = -1
 	for i := len(pts) - 1; i >= 0; i-- {
 		if pts[i].Winner == "eager" {
 			break
 		}
-		if pts[i].Winner == "rendezvous" && confirmed(i) {
-			k = i
+		if pts[i].Winner == "rendezvous" && i+1 < len(pts) && pts[i+1].Winner == "rendezvous" {
+			d.k = i
 		}
 	}
-	lo, hi := pts[0].Size, pts[len(pts)-1].Size
+	d.lo, d.hi = pts[0].Size, pts[len(pts)-1].Size
 	// limit is the smallest size above every compared one at which eager
 	// could not be measured: the target's eager limit lies below it, and
 	// what happens from there on is unknown, not a rendezvous win.
-	limit := 0
-	for _, s := range res.EagerUnmeasured {
-		if s > hi {
-			limit = s
+	for _, s := range d.unmeasured {
+		if s > d.hi {
+			d.limit = s
 			break
 		}
 	}
-	unknown := fmt.Sprintf("rendezvous did not win below the server's eager limit, and the crossover, if any, lies at or above %s, where eager was not measured: unknown",
-		units.Bytes(int64(limit)))
+	lastRdv := pts[len(pts)-1].Winner == "rendezvous"
 	switch {
-	case k < 0 && pts[len(pts)-1].Winner == "rendezvous" && limit > 0:
+	case d.k < 0 && lastRdv && d.limit > 0:
+		d.shape = shapeLastAtLimit
+	case d.k < 0 && lastRdv:
+		d.shape = shapeLastOnly
+	case d.k < 0 && anyWinner(pts, "eager"):
+		d.shape = shapeEagerAhead
+	case d.k < 0 && d.limit > 0:
+		d.shape = shapeNoWinnerAtLimit
+	case d.k < 0:
+		d.shape = shapeNoWinner
+	case d.k == 0:
+		d.shape = shapeBelowRange
+	default:
+		d.shape = shapeFound
+	}
+	return d
+}
+
+// say puts d in words: res's Verdict and, when the crossover was not
+// found, a Suggestion of what to measure.
+func (j judge) say(res *OpResult, d decision) {
+	lo, hi, limit := units.Bytes(int64(d.lo)), units.Bytes(int64(d.hi)), units.Bytes(int64(d.limit))
+	unknown := fmt.Sprintf("rendezvous did not win below the server's eager limit, and the crossover, if any, lies at or above %s, where eager was not measured: unknown", limit)
+	switch d.shape {
+	case shapeEmpty:
+		res.Verdict = "no measurements"
+	case shapeNoEager:
+		res.Verdict = fmt.Sprintf("eager could not be measured at any size (%s), so the protocols were not compared and no crossover can be located",
+			sizeSpan(d.lo, d.hi))
+		res.Suggestion = raiseLimit(d.lo)
+	case shapeLastAtLimit:
 		res.Verdict = fmt.Sprintf("rendezvous is %s only at %s, the largest size eager could be measured at, with no larger measured size to confirm it; the crossover may lie near there or at or above %s, where eager was not measured: unknown",
-			j.adj(), units.Bytes(int64(hi)), units.Bytes(int64(limit)))
-		res.Suggestion = raiseLimit(limit)
-		return res
-	case k < 0 && pts[len(pts)-1].Winner == "rendezvous":
-		res.Verdict = fmt.Sprintf("rendezvous is %s only at the largest size measured, %s, with no larger size to confirm it; the crossover is likely near there",
-			j.adj(), units.Bytes(int64(hi)))
-		res.Suggestion = fmt.Sprintf("extend values.range.max beyond %s (try up to %s) to confirm", units.Bytes(int64(hi)), units.Bytes(int64(hi)*16))
-		return res
-	case k < 0 && anyWinner(pts, "eager"):
-		j.eagerAhead(&res, pts, limit, unknown)
-		return res
-	case k < 0 && limit > 0:
+			j.adj(), hi, limit)
+		res.Suggestion = raiseLimit(d.limit)
+	case shapeLastOnly:
+		res.Verdict = fmt.Sprintf("rendezvous is %s only at the largest size measured, %s, with no larger size to confirm it; the crossover is likely near there", j.adj(), hi)
+		res.Suggestion = fmt.Sprintf("extend values.range.max beyond %s (try up to %s) to confirm", hi, units.Bytes(int64(d.hi)*16))
+	case shapeEagerAhead:
+		j.eagerAhead(res, d.pts, d.limit, unknown)
+	case shapeNoWinnerAtLimit:
 		res.Verdict = fmt.Sprintf("no protocol is consistently %s at any size both were measured at (%s, within run-to-run noise); %s",
-			j.adj(), sizeSpan(lo, hi), unknown)
-		res.Suggestion = "raise --repeats (8 or more tolerates one disturbed repetition) or the measure phase; " + raiseLimit(limit)
-		return res
-	case k < 0:
+			j.adj(), sizeSpan(d.lo, d.hi), unknown)
+		res.Suggestion = "raise --repeats (8 or more tolerates one disturbed repetition) or the measure phase; " + raiseLimit(d.limit)
+	case shapeNoWinner:
 		res.Verdict = fmt.Sprintf("no protocol is consistently %s at any size (within run-to-run noise)", j.adj())
-		res.Suggestion = fmt.Sprintf("raise --repeats (8 or more tolerates one disturbed repetition) or the measure phase, or extend values.range.max beyond %s", units.Bytes(int64(hi)))
-		return res
-	case k == 0:
-		res.Verdict = fmt.Sprintf("rendezvous already beats eager at the smallest size, %s; the crossover lies below the measured range",
-			units.Bytes(int64(lo)))
-		if lo > 1 {
-			res.Suggestion = fmt.Sprintf("extend values.range.min below %s (try from %s)", units.Bytes(int64(lo)), units.Bytes(int64(max(1, lo/16))))
+		res.Suggestion = fmt.Sprintf("raise --repeats (8 or more tolerates one disturbed repetition) or the measure phase, or extend values.range.max beyond %s", hi)
+	case shapeBelowRange:
+		res.Verdict = fmt.Sprintf("rendezvous already beats eager at the smallest size, %s; the crossover lies below the measured range", lo)
+		if d.lo > 1 {
+			res.Suggestion = fmt.Sprintf("extend values.range.min below %s (try from %s)", lo, units.Bytes(int64(max(1, d.lo/16))))
 		}
-		return res
+	case shapeFound:
+		c := d.pts[d.k]
+		res.Verdict = fmt.Sprintf("rendezvous is %s from %s on (%s); curves cross near %s",
+			j.adj(), units.Bytes(int64(c.Size)), j.evidence(c), units.Bytes(int64(math.Round(res.EqualAt))))
 	}
-	res.Found = true
-	res.Crossover = pts[k].Size
-	res.Below = pts[k-1].Size
-	res.EqualAt = equalAt(pts[k-1], pts[k])
-	res.Threshold = thresholdFor(res.Below+keySize, res.Crossover+keySize)
-	c := pts[k]
-	res.Verdict = fmt.Sprintf("rendezvous is %s from %s on (%s); curves cross near %s",
-		j.adj(), units.Bytes(int64(c.Size)), j.evidence(c), units.Bytes(int64(math.Round(res.EqualAt))))
-	if j.obj == ObjP50 {
-		// The phases are p50s: they explain a p50 crossover only.
-		res.Decider = res.decider()
-	}
-	return res
 }
 
 // eagerAhead is Analyze's verdict when eager wins some size and rendezvous
