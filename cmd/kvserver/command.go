@@ -101,22 +101,7 @@ line of what it holds: connections, keys, pool bytes in use, goroutines.`,
 // problem at once.
 func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 	var errs []error
-	size := func(name, v string) int64 {
-		if v == "" {
-			return 0
-		}
-		n, err := units.ParseBytes(v)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("--%s: %w", name, err))
-			return 0
-		}
-		if n <= 0 {
-			// Zero leaves the default, so Validate does not say it again.
-			errs = append(errs, fmt.Errorf("--%s %s: must be positive", name, v))
-			return 0
-		}
-		return int64(n)
-	}
+	size := func(name, v string) int64 { return parseSize(&errs, name, v) }
 	cfg := rdmakv.ServerConfig{
 		Listen:    f.listen,
 		Transport: f.transport,
@@ -138,51 +123,82 @@ func (f *flags) config(logOut io.Writer) (rdmakv.ServerConfig, error) {
 		MaxConns:         f.maxConns,
 		MaxHandshakes:    f.maxHandshakes,
 	}
-	if f.authFile != "" {
-		secret, err := rdmakv.ReadSecret(f.authFile)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("--auth-file: %w", err))
-		}
-		cfg.AuthSecret = secret
-	}
-	if r, err := rdmakv.ParseReceives(f.receives); err != nil {
-		errs = append(errs, fmt.Errorf("--%w", err))
-	} else {
-		cfg.Receives = r
-	}
-	if p, err := rdmakv.ParsePoll(f.poll); err != nil {
-		errs = append(errs, fmt.Errorf("--%w", err))
-	} else {
-		cfg.Poll = p
-	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(f.logLevel)); err != nil || strings.ContainsAny(f.logLevel, "+-") {
-		errs = append(errs, fmt.Errorf("--log-level %q: want debug, info, warn or error", f.logLevel))
-	}
-	positive(&errs, "max-key", &cfg.MaxKey)
-	positive(&errs, "recv-depth", &cfg.RecvDepth)
-	if f.maxRecvs < 0 {
-		errs = append(errs, fmt.Errorf("--max-recvs %d: must not be negative", f.maxRecvs))
-		cfg.MaxRecvs = 0
-	}
-	positive(&errs, "lease", &cfg.Lease)
-	positive(&errs, "handshake-timeout", &cfg.HandshakeTimeout)
-	positive(&errs, "stall-timeout", &cfg.StallTimeout)
-	positive(&errs, "max-conns", &cfg.MaxConns)
-	positive(&errs, "max-handshakes", &cfg.MaxHandshakes)
-	if f.busyIdle < 0 {
-		errs = append(errs, fmt.Errorf("--busy-idle %v: must not be negative", f.busyIdle))
-		cfg.BusyIdle = 0
-	}
-	if f.tos < 0 || f.tos > 255 {
-		errs = append(errs, fmt.Errorf("--tos %d: want a type-of-service byte, 0 to 255 (DSCP << 2 | ECN)", f.tos))
-		cfg.TOS = 0
-	}
+	level := f.words(&cfg, &errs)
+	f.ranges(&cfg, &errs)
 	if err := cfg.Validate(); err != nil {
 		errs = append(errs, err)
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: level}))
 	return cfg, errors.Join(errs...)
+}
+
+// parseSize reads a size flag; 0 (the default, which Validate then does
+// not question) for one left empty or bad, which goes to errs.
+func parseSize(errs *[]error, name, v string) int64 {
+	if v == "" {
+		return 0
+	}
+	n, err := units.ParseBytes(v)
+	if err != nil {
+		*errs = append(*errs, fmt.Errorf("--%s: %w", name, err))
+		return 0
+	}
+	if n <= 0 {
+		*errs = append(*errs, fmt.Errorf("--%s %s: must be positive", name, v))
+		return 0
+	}
+	return n
+}
+
+// words reads the flags that name a choice or a file into cfg, and
+// returns the log level.
+func (f *flags) words(cfg *rdmakv.ServerConfig, errs *[]error) slog.Level {
+	if f.authFile != "" {
+		secret, err := rdmakv.ReadSecret(f.authFile)
+		if err != nil {
+			*errs = append(*errs, fmt.Errorf("--auth-file: %w", err))
+		}
+		cfg.AuthSecret = secret
+	}
+	if r, err := rdmakv.ParseReceives(f.receives); err != nil {
+		*errs = append(*errs, fmt.Errorf("--%w", err))
+	} else {
+		cfg.Receives = r
+	}
+	if p, err := rdmakv.ParsePoll(f.poll); err != nil {
+		*errs = append(*errs, fmt.Errorf("--%w", err))
+	} else {
+		cfg.Poll = p
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(f.logLevel)); err != nil || strings.ContainsAny(f.logLevel, "+-") {
+		*errs = append(*errs, fmt.Errorf("--log-level %q: want debug, info, warn or error", f.logLevel))
+	}
+	return level
+}
+
+// ranges checks the numeric flags; a bad one is said here and left at
+// its default, so Validate does not say it again.
+func (f *flags) ranges(cfg *rdmakv.ServerConfig, errs *[]error) {
+	positive(errs, "max-key", &cfg.MaxKey)
+	positive(errs, "recv-depth", &cfg.RecvDepth)
+	if f.maxRecvs < 0 {
+		*errs = append(*errs, fmt.Errorf("--max-recvs %d: must not be negative", f.maxRecvs))
+		cfg.MaxRecvs = 0
+	}
+	positive(errs, "lease", &cfg.Lease)
+	positive(errs, "handshake-timeout", &cfg.HandshakeTimeout)
+	positive(errs, "stall-timeout", &cfg.StallTimeout)
+	positive(errs, "max-conns", &cfg.MaxConns)
+	positive(errs, "max-handshakes", &cfg.MaxHandshakes)
+	if f.busyIdle < 0 {
+		*errs = append(*errs, fmt.Errorf("--busy-idle %v: must not be negative", f.busyIdle))
+		cfg.BusyIdle = 0
+	}
+	if f.tos < 0 || f.tos > 255 {
+		*errs = append(*errs, fmt.Errorf("--tos %d: want a type-of-service byte, 0 to 255 (DSCP << 2 | ECN)", f.tos))
+		cfg.TOS = 0
+	}
 }
 
 // positive reports a flag that is zero or negative. Zero would mean
