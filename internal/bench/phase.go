@@ -29,9 +29,11 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	// operation.
 	var cpu0 cpuMark
 	var hw0 hwcounters.Counters
+	var waits0 uint64
 	if measure {
 		hw0 = r.readCounters(th, size)
 		cpu0 = r.readCPU(th, size, false)
+		waits0, _ = creditWaits(ws)
 	}
 	base := newEpochOn(r.cfg.clock)
 	var coll *collector
@@ -50,12 +52,14 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	}
 	cpu1 := r.readCPU(th, size, true)
 	hw1 := r.readCounters(th, size)
+	waits1, counted := creditWaits(ws)
 	end()
 	coll.end(base.t.Add(dur).UnixMilli())
 	ms := merge(ws, coll, Measurement{Threshold: th, ValueSize: size, Start: base.t, Duration: dur,
 		Load: r.cellLoad(pacer, precise), IssueDelay: issueDelay(ws)})
 	r.attachCPU(ms, cpu0, cpu1, th, size)
 	attachCounters(ms, hw0, hw1)
+	attachCreditWaits(ms, waits0, waits1, counted)
 	if mo, ok := r.cfg.Observer.(MeasureObserver); ok {
 		mo.Measured(ms)
 	}

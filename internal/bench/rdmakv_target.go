@@ -34,6 +34,9 @@ func mapErr(err error) error {
 	return err
 }
 
+// CreditWaits is the client's (CreditWaiter).
+func (t rdmakvConn) CreditWaits() uint64 { return t.c.CreditWaits() }
+
 func (t rdmakvConn) Set(ctx context.Context, key, value []byte) (Protocol, error) {
 	p := t.c.ProtocolFor(len(key), len(value))
 	return p, mapErr(t.c.Set(ctx, key, value))

@@ -47,6 +47,11 @@ type Measurement struct {
 	// measure phase (Config.DeviceCounters), shared by every Measurement
 	// of the phase; nil when none were read.
 	HWCounters map[string]uint64
+	// CreditWaits is how many messages of the phase's connections waited
+	// for the server's credit over the measure phase (CreditWaiter),
+	// shared by every Measurement of the phase; nil when no connection
+	// counts them.
+	CreditWaits *uint64
 }
 
 // Report is what a run measured.
@@ -382,5 +387,9 @@ func (m *Measurement) Cell() (results.Cell, error) {
 		c.CPU = m.CPU.cell()
 	}
 	c.HWCounters = maps.Clone(m.HWCounters) // each cell its own, as results.json reads back
+	if m.CreditWaits != nil {
+		w := *m.CreditWaits
+		c.CreditWaits = &w
+	}
 	return c, nil
 }

@@ -35,7 +35,7 @@ func cells(parts []Part) ([]results.CellLog, []string, error) {
 				a = &acc{cell: c, phases: map[string]*hdrhistogram.Histogram{}}
 				a.cell.Count, a.cell.Errors, a.cell.ThroughputOps, a.cell.ThroughputBytes = 0, map[string]int64{}, 0, 0
 				a.cell.Load.Connections, a.cell.Phases, a.cell.IssueDelay, a.cell.CPU = 0, nil, nil, nil
-				a.cell.HWCounters = nil
+				a.cell.HWCounters, a.cell.CreditWaits = nil, nil
 				byName[c.Name()] = a
 				order = append(order, c.Name())
 			}
@@ -90,6 +90,13 @@ func (a *acc) add(p Part, c results.Cell) error {
 	a.cell.IssueDelay = worst(a.cell.IssueDelay, c.IssueDelay)
 	a.cpu.add(c.CPU)
 	a.hw.add(p.Run, c)
+	if c.CreditWaits != nil { // each rank's clients wait on their own
+		w := *c.CreditWaits
+		if a.cell.CreditWaits != nil {
+			w += *a.cell.CreditWaits
+		}
+		a.cell.CreditWaits = &w
+	}
 	for name, ph := range c.Phases {
 		ph, err := results.DecodeHistogram(ph.Histogram)
 		if err != nil {

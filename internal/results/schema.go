@@ -214,6 +214,13 @@ type Cell struct {
 	// server's too. Absent when nothing was read: tcp, a host without
 	// the device or its sysfs, older results.
 	HWCounters map[string]uint64 `json:"hw_counters,omitempty"`
+	// CreditWaits (rdmakv) is how many of the clients' messages waited
+	// for the server's credit over the cell's measure phase: the server
+	// held fewer receives for them than they had requests to send
+	// (docs/PROTOCOL.md, "Credits"), and the waits are in the latencies.
+	// The phase's, shared by its cells. Absent for other stores and older
+	// results.
+	CreditWaits *uint64 `json:"credit_waits,omitempty"`
 }
 
 // PhaseNames are the names of an operation's phases in the order it

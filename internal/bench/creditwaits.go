@@ -1,0 +1,37 @@
+package bench
+
+// CreditWaiter is a Conn that counts the times a message of its waited
+// for the server's credit (rdmakv: Client.CreditWaits): the server held
+// fewer receives for it than it had requests to send, so the wait is in
+// the cell's latencies.
+type CreditWaiter interface {
+	CreditWaits() uint64
+}
+
+// creditWaits is the waits the phase's connections have counted so far,
+// each connection once however many workers share it; ok is false when
+// none of them counts.
+func creditWaits(ws []*worker) (n uint64, ok bool) {
+	seen := map[CreditWaiter]bool{}
+	for _, w := range ws {
+		cw, is := w.t.(CreditWaiter)
+		if !is || seen[cw] {
+			continue
+		}
+		seen[cw] = true
+		n += cw.CreditWaits()
+	}
+	return n, len(seen) > 0
+}
+
+// attachCreditWaits gives every Measurement of a phase the waits its
+// connections counted over it: the phase's, as its CPU time is.
+func attachCreditWaits(ms []Measurement, before, after uint64, ok bool) {
+	if !ok {
+		return
+	}
+	for i := range ms {
+		ms[i].CreditWaits = new(uint64)
+		*ms[i].CreditWaits = after - before
+	}
+}
