@@ -39,7 +39,7 @@ flags_of() {
 	4x16-perconn) echo --receives per-connection --recv-depth 16 ;;
 	16x32-tight) echo ;;
 	16x32-ample) echo --recv-depth 960 --max-recvs 3840 ;;
-	16x32-perconn) echo --receives per-connection --recv-depth 64 ;;
+	16x32-perconn) echo --receives per-connection ;;
 	esac
 }
 
@@ -88,8 +88,9 @@ flow_round() {
 	done
 }
 
-# flow_check LOAD ARM ROUND: the run was verified and carries rxe's
-# counters with no RNR NAK; its ops/s and p99 go to the table.
+# flow_check LOAD ARM ROUND: the run was verified, no operation failed,
+# and it carries rxe's counters with no RNR NAK; its ops/s and p99 go to
+# the table.
 flow_check() {
 	_tag=$1-$2-$3
 	_res=flow/$_tag/latest/results.json
@@ -99,6 +100,8 @@ flow_check() {
 	for _k in send_rnr_err rcvd_rnr_err retry_rnr_exceeded_err; do
 		! grep -qE "\"$_k\": [1-9]" "$_res" || die "$_tag: RNR NAKs: $(grep -oE "\"$_k\": [0-9]+" "$_res" | head -1)"
 	done
+	! grep -q ' unknown ' "flow/$_tag/latest/summary.txt" ||
+		die "$_tag: operations failed: $(grep ' unknown ' "flow/$_tag/latest/summary.txt")"
 	_re=$(grep -oE '"completer_retry_err": [0-9]+' "$_res" | head -1 | cut -d' ' -f2)
 	_line=$(grep ' get ' "flow/$_tag/latest/summary.txt" | head -1)
 	# shellcheck disable=SC2086 # split the summary row into its columns
