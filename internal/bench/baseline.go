@@ -30,10 +30,6 @@ func baselineCells(kind string, cells []results.CellLog) {
 	}
 }
 
-// blockingSockets says whether a process with this many measured
-// connections gives them blocking sockets (store.BlockingSockets).
-func blockingSockets(connections int) bool { return store.BlockingSockets(connections) }
-
 // Cells is what a run of c will store, for a baseline's Check.
 func (c Config) Cells() store.Cells {
 	return store.Cells{KeySize: c.Keys.Size, ValueSizes: c.ValueSizes}

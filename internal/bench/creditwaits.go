@@ -30,8 +30,8 @@ func attachCreditWaits(ms []Measurement, before, after uint64, ok bool) {
 	if !ok {
 		return
 	}
+	w := after - before
 	for i := range ms {
-		ms[i].CreditWaits = new(uint64)
-		*ms[i].CreditWaits = after - before
+		ms[i].CreditWaits = &w // shared as HWCounters is; Record copies it
 	}
 }

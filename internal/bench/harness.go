@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/store"
 	"github.com/kvbench/kvbench/internal/workload"
 	"github.com/kvbench/kvbench/rdmakv"
 )
@@ -41,7 +42,7 @@ type Harness struct {
 	Embedded *Embedded // nil against an external server
 	host     results.Host
 	version  string // a baseline's, asked once
-	blocking bool   // TCP connections get blocking sockets (blockingSockets)
+	blocking bool   // TCP connections get blocking sockets (store.BlockingSockets)
 	sysfs    string // where DeviceCounters finds devices: hwcounters.Root when empty (tests set it)
 
 	ctlMu sync.Mutex
@@ -60,7 +61,7 @@ func OpenHarness(c HarnessConfig) (*Harness, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Harness{host: c.Host, blocking: blockingSockets(w.Load.Connections)}
+	s := &Harness{host: c.Host, blocking: store.BlockingSockets(w.Load.Connections)}
 	var secret []byte
 	if f := w.Target.AuthFile; f != "" {
 		var err error

@@ -96,7 +96,7 @@ type RdmakvDialer struct {
 	// a run that records phases.
 	OpPhases bool
 	// Blocking gives TCP connections blocking sockets
-	// (rdmakv.WithBlockingSocket); see blockingSockets.
+	// (rdmakv.WithBlockingSocket); see store.BlockingSockets.
 	Blocking bool
 
 	mu     sync.Mutex

@@ -1,5 +1,7 @@
 package results
 
+import "github.com/kvbench/kvbench/rdmakv"
+
 // TargetLabel names the store a run measured for legends and headers:
 // the kind and the server's version for a baseline ("redis 7.0.15"), the
 // kind and transport for rdmakv ("rdmakv verbs"), whose transport is what
@@ -28,9 +30,10 @@ func (c Cell) Baseline() bool { return BaselineProtocol(c.Protocol) }
 // failed before choosing), which a results file of any kvbench reads the
 // same way whatever drivers this one links.
 func BaselineProtocol(p string) bool {
-	switch p {
-	case "", "eager", "rendezvous", "unknown":
-		return false
+	for _, r := range []rdmakv.Protocol{0, rdmakv.Eager, rdmakv.Rendezvous} {
+		if p == r.String() {
+			return false
+		}
 	}
-	return true
+	return p != ""
 }
