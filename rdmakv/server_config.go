@@ -1,6 +1,7 @@
 package rdmakv
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -151,46 +152,22 @@ func (c ServerConfig) withDefaults() ServerConfig {
 	if c.Listen == "" && !c.Local {
 		c.Listen = DefaultListen
 	}
-	if c.Transport == "" {
-		c.Transport = DefaultTransport
-	}
-	if c.PoolSize == 0 {
-		c.PoolSize = DefaultPoolSize
-	}
-	if c.MaxEager == 0 {
-		c.MaxEager = DefaultMaxEager
-	}
-	if c.MaxKey == 0 {
-		c.MaxKey = DefaultMaxKey
-	}
-	if c.MaxValue == 0 {
-		c.MaxValue = min(DefaultMaxValue, c.PoolSize)
-	}
-	if c.Lease == 0 {
-		c.Lease = DefaultLease
-	}
-	if c.RecvDepth == 0 {
-		c.RecvDepth = DefaultRecvDepth
-	}
+	c.Transport = cmp.Or(c.Transport, DefaultTransport)
+	c.PoolSize = cmp.Or(c.PoolSize, DefaultPoolSize)
+	c.MaxEager = cmp.Or(c.MaxEager, DefaultMaxEager)
+	c.MaxKey = cmp.Or(c.MaxKey, DefaultMaxKey)
+	c.MaxValue = cmp.Or(c.MaxValue, min(DefaultMaxValue, c.PoolSize))
+	c.Lease = cmp.Or(c.Lease, DefaultLease)
+	c.RecvDepth = cmp.Or(c.RecvDepth, DefaultRecvDepth)
 	if c.MaxRecvs == 0 {
 		fit := DefaultMaxRecvBytes / c.recvSize()
 		c.MaxRecvs = max(min(DefaultMaxRecvs, fit), c.RecvDepth)
 	}
-	if c.MaxGrantBytes == 0 {
-		c.MaxGrantBytes = max(c.MaxValue, c.PoolSize/4)
-	}
-	if c.HandshakeTimeout == 0 {
-		c.HandshakeTimeout = DefaultHandshakeTimeout
-	}
-	if c.StallTimeout == 0 {
-		c.StallTimeout = DefaultStallTimeout
-	}
-	if c.MaxConns == 0 {
-		c.MaxConns = DefaultMaxConns
-	}
-	if c.MaxHandshakes == 0 {
-		c.MaxHandshakes = DefaultMaxHandshakes
-	}
+	c.MaxGrantBytes = cmp.Or(c.MaxGrantBytes, max(c.MaxValue, c.PoolSize/4))
+	c.HandshakeTimeout = cmp.Or(c.HandshakeTimeout, DefaultHandshakeTimeout)
+	c.StallTimeout = cmp.Or(c.StallTimeout, DefaultStallTimeout)
+	c.MaxConns = cmp.Or(c.MaxConns, DefaultMaxConns)
+	c.MaxHandshakes = cmp.Or(c.MaxHandshakes, DefaultMaxHandshakes)
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"time"
@@ -22,18 +23,10 @@ const (
 // range (depths above maxDepth, the transport's own bound), each message
 // starting with prefix. The error is an errors.Join of one error per fault.
 func (cfg Config) Check(prefix string, maxDepth int) (Config, error) {
-	if cfg.MaxMessage == 0 {
-		cfg.MaxMessage = DefaultMaxMessage
-	}
-	if cfg.RecvDepth == 0 {
-		cfg.RecvDepth = DefaultRecvDepth
-	}
-	if cfg.SendDepth == 0 {
-		cfg.SendDepth = DefaultSendDepth
-	}
-	if cfg.StallTimeout == 0 {
-		cfg.StallTimeout = DefaultStallTimeout
-	}
+	cfg.MaxMessage = cmp.Or(cfg.MaxMessage, DefaultMaxMessage)
+	cfg.RecvDepth = cmp.Or(cfg.RecvDepth, DefaultRecvDepth)
+	cfg.SendDepth = cmp.Or(cfg.SendDepth, DefaultSendDepth)
+	cfg.StallTimeout = cmp.Or(cfg.StallTimeout, DefaultStallTimeout)
 	var errs []error
 	if cfg.MaxMessage < 0 || cfg.MaxMessage > MaxMessageLimit {
 		errs = append(errs, fmt.Errorf("%sMaxMessage %d out of range (1..%d)", prefix, cfg.MaxMessage, MaxMessageLimit))

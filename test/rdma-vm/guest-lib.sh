@@ -10,29 +10,24 @@ die() {
 	exit 1
 }
 
-# wait_listen PORT PID waits until an rdma_cm id is listening on PORT (the
-# kernel's own view, independent of what the server logs), or fails if PID
-# dies first or 60 s pass.
-wait_listen() {
-	_i=0
-	until /usr/bin/rdma res show cm_id 2>/dev/null | grep "state LISTEN" | grep -q ":$1 "; do
-		kill -0 "$2" 2>/dev/null || die "server (pid $2) exited before listening on port $1"
-		_i=$((_i + 1))
-		[ $_i -le 600 ] || die "nothing listening on rdma_cm port $1 after 60s"
-		sleep 0.1
-	done
-}
+# wait_listen PORT PID waits until an rdma_cm ID listens on PORT, and
+# wait_tcp PORT PID until a TCP socket does (the kernel's /proc/net/tcp,
+# state 0A: Redis and memcached say nothing machine-readable when they are
+# ready); each fails if PID dies first or 60 s pass.
+wait_listen() { wait_for "rdma_cm port $1" "$2" cm_listening "$1"; }
+wait_tcp() { wait_for "TCP port $1" "$2" tcp_listening "$1"; }
+cm_listening() { /usr/bin/rdma res show cm_id 2>/dev/null | grep "state LISTEN" | grep -q ":$1 "; }
+tcp_listening() { grep -q "^ *[0-9]*: [0-9A-F]*:$(printf '%04X' "$1") [0-9A-F]*:0000 0A " /proc/net/tcp; }
 
-# wait_tcp PORT PID waits until a TCP socket listens on PORT (the kernel's
-# /proc/net/tcp, state 0A), or fails if PID dies first or 60 s pass: Redis
-# and memcached say nothing machine-readable when they are ready.
-wait_tcp() {
-	_hex=$(printf '%04X' "$1")
+# wait_for WHAT PID COMMAND... runs COMMAND every 0.1 s until it succeeds.
+wait_for() {
+	_what=$1 _pid=$2
+	shift 2
 	_i=0
-	until grep -q "^ *[0-9]*: [0-9A-F]*:$_hex [0-9A-F]*:0000 0A " /proc/net/tcp; do
-		kill -0 "$2" 2>/dev/null || die "server (pid $2) exited before listening on TCP port $1"
+	until "$@"; do
+		kill -0 "$_pid" 2>/dev/null || die "server (pid $_pid) exited before listening on $_what"
 		_i=$((_i + 1))
-		[ $_i -le 600 ] || die "nothing listening on TCP port $1 after 60s"
+		[ $_i -le 600 ] || die "nothing listening on $_what after 60s"
 		sleep 0.1
 	done
 }
