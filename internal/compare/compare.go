@@ -50,7 +50,7 @@ func keyOf(c results.Cell) Key { return Key{c.Op, c.ValueSize, c.Threshold, c.Pr
 
 // Metric is one quantity compared between the runs.
 type Metric struct {
-	Name string         `json:"name"` // "p50", "p99", "ops/s"
+	Name string         `json:"name"` // "p50", "p99", "ops/s", or a figure's (figure.Compare.Names)
 	A    stats.Interval `json:"a"`
 	B    stats.Interval `json:"b"`
 	// Change is (B-A)/A.
@@ -70,12 +70,12 @@ type Metric struct {
 	// range.
 	P float64 `json:"p,omitempty"`
 	// Informational: the metric is shown but never judged, so never
-	// significant and never a regression (CPU time, cpuMetrics).
+	// significant and never a regression (CPU time; figure.Compare).
 	Informational bool `json:"informational,omitempty"`
 }
 
 // Worse is the change expressed so that positive is worse: latency and
-// CPU time up, throughput down.
+// a figure (CPU time, ...) up, throughput down.
 func (m Metric) Worse() float64 {
 	if m.Name == "ops/s" {
 		return -m.Change
@@ -85,15 +85,16 @@ func (m Metric) Worse() float64 {
 
 // CellDiff is one matched cell.
 type CellDiff struct {
-	Key     Key      `json:"cell"`
+	Key Key `json:"cell"`
+	// Metrics are p50, p99 and ops/s, and the tested figures' metrics
+	// (figure.Compare.Tested) the runs have alike.
 	Metrics []Metric `json:"metrics"`
-	// CPU are the informational CPU times per operation, "cpu_c" and,
-	// where the server's was measured, "cpu_s" (cpuMetrics); absent
-	// unless every run of both sides has them in one scope.
-	CPU []Metric `json:"cpu,omitempty"`
-	// CPUScope is the scope of cpu_c: "client", or "process" when the
-	// server ran inside kvbench and cpu_c is both sides'.
-	CPUScope string `json:"cpu_scope,omitempty"`
+	// Figures are the informational metrics of the figures the runs have
+	// alike (figure.Compare), in the order of figure.All: CPU time per
+	// operation, "cpu_c" and, where the server's was measured, "cpu_s",
+	// unless a run lacks it or the runs' scopes differ. The JSON has each
+	// under the figure's name (MarshalJSON).
+	Figures []FigureDiff `json:"-"`
 }
 
 // Result is a comparison of run A (baseline) with run B.
@@ -164,7 +165,11 @@ func compareCell(ca, cb results.Cell, opt Options) (CellDiff, error) {
 		d.Metrics = append(d.Metrics, judge(m, opt.MinEffect))
 	}
 	d.Metrics = append(d.Metrics, judge(throughput(ca, cb, ha, hb, opt), opt.MinEffect))
-	d.CPU, d.CPUScope = cpuMetrics([]results.Cell{ca}, []results.Cell{cb})
+	tested, info := figureMetrics([]results.Cell{ca}, []results.Cell{cb}, false)
+	for _, m := range tested {
+		d.Metrics = append(d.Metrics, judge(m, opt.MinEffect))
+	}
+	d.Figures = info
 	return d, nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"gotest.tools/v3/golden"
 
+	"github.com/kvbench/kvbench/internal/figure"
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/stats"
 )
@@ -40,15 +41,16 @@ func TestCPUInformational(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, c := range res.Cells {
-		if want := 2 - btoi(i == 0); len(c.CPU) != want || c.CPUScope != "client" {
-			t.Fatalf("%s: CPU %+v scope %q, want %d metrics", c.Key, c.CPU, c.CPUScope, want)
+		cpu, _ := c.Figure("cpu")
+		if want := 2 - btoi(i == 0); len(cpu.Metrics) != want || cpu.Qualifier != "client" {
+			t.Fatalf("%s: CPU %+v, want %d metrics", c.Key, cpu, want)
 		}
-		cc, cs := c.CPU[0], c.CPU[len(c.CPU)-1]
+		cc, cs := cpu.Metrics[0], cpu.Metrics[len(cpu.Metrics)-1]
 		if cc.Name != "cpu_c" || cc.A.Est != 5000 || cc.B.Est != 6000 || cc.Change != 0.2 || cc.Worse() <= 0 ||
 			(i > 0 && (cs.Name != "cpu_s" || cs.Change != -0.5 || cs.Worse() >= 0)) {
 			t.Errorf("%s: %+v %+v", c.Key, cc, cs)
 		}
-		for _, m := range c.CPU {
+		for _, m := range cpu.Metrics {
 			if !m.Informational || m.Significant || m.Regression || m.delta() != fmtChange(m.Change) {
 				t.Errorf("%s %s: judged %+v, delta %q", c.Key, m.Name, m, m.delta())
 			}
@@ -100,15 +102,16 @@ func TestCPUOnlyAlike(t *testing.T) {
 		}
 		for _, d := range res.Cells {
 			var got []string
-			for _, m := range d.CPU {
+			cpu, _ := d.Figure("cpu")
+			for _, m := range cpu.Metrics {
 				got = append(got, m.Name)
 			}
 			if !slices.Equal(got, c.want) {
 				t.Errorf("%s: %s compares %v, want %v", name, d.Key, got, c.want)
 			}
 		}
-		if res.hasCPU() != (c.want != nil) {
-			t.Errorf("%s: CPU columns %v", name, res.hasCPU())
+		if res.hasFigure(figure.CPU) != (c.want != nil) {
+			t.Errorf("%s: CPU columns %v", name, res.hasFigure(figure.CPU))
 		}
 	}
 }
@@ -143,9 +146,10 @@ func TestCPUManyRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, c := range res.Cells {
-		m := c.CPU[0]
-		if len(c.CPU) != 1 || m.A != (stats.Interval{Est: 5000, Lo: 4800, Hi: 5200}) || m.B.Est != 6000 || m.Change != 0.2 || m.Significant {
-			t.Errorf("%s: CPU %+v", c.Key, c.CPU)
+		cpu, _ := c.Figure("cpu")
+		m := cpu.Metrics[0]
+		if len(cpu.Metrics) != 1 || m.A != (stats.Interval{Est: 5000, Lo: 4800, Hi: 5200}) || m.B.Est != 6000 || m.Change != 0.2 || m.Significant {
+			t.Errorf("%s: CPU %+v", c.Key, cpu)
 		}
 		for j, m := range c.Metrics {
 			if p := plain.Cells[i].Metrics[j].P; m.P != p {

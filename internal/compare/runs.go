@@ -123,16 +123,13 @@ func compareMany(as, bs []Run, opt Options, alpha float64) (*Result, error) {
 		ca, cb := ka[keysA[p.a]], kb[keysB[p.b]]
 		d := CellDiff{Key: p.key}
 		for _, mo := range metricOf {
-			va, vb := values(ca, mo.get), values(cb, mo.get)
-			m := Metric{Name: mo.name, A: stats.Spread(va), B: stats.Spread(vb), Known: true, P: stats.MannWhitney(va, vb),
-				Method: fmt.Sprintf("Mann-Whitney U over %d and %d runs, Holm-adjusted", len(va), len(vb))}
-			if m.A.Est > 0 {
-				m.Change = (m.B.Est - m.A.Est) / m.A.Est
-			}
-			ps = append(ps, m.P)
-			d.Metrics = append(d.Metrics, m)
+			d.Metrics = append(d.Metrics, overRuns(mo.name, values(ca, mo.get), values(cb, mo.get)))
 		}
-		d.CPU, d.CPUScope = cpuMetrics(ca, cb)
+		tested, info := figureMetrics(ca, cb, true)
+		d.Metrics, d.Figures = append(d.Metrics, tested...), info
+		for _, m := range d.Metrics {
+			ps = append(ps, m.P)
+		}
 		res.Cells = append(res.Cells, d)
 	}
 	adj := stats.Holm(ps)

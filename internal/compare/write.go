@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/kvbench/kvbench/internal/figure"
 	"github.com/kvbench/kvbench/internal/units"
 )
 
@@ -27,13 +28,6 @@ func (r *Result) Write(w io.Writer, format string) error {
 	return fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
 }
 
-func (m Metric) value(v float64) string {
-	if m.Name == "ops/s" {
-		return units.Rate(v)
-	}
-	return units.Duration(v)
-}
-
 // delta prints the change with a mark: "*" significant, "?" no noise
 // estimate, nothing when within noise or below the minimum effect, or
 // informational.
@@ -48,31 +42,82 @@ func (m Metric) delta() string {
 	return s
 }
 
-// cpuNames are the CPU metrics' columns, in order.
-var cpuNames = []string{"cpu_c", "cpu_s"}
+// column is one metric's columns in the table: A, B and the change.
+type column struct {
+	name string
+	// figure names the figure whose informational metric it is; empty
+	// for the metrics judged (CellDiff.Metrics).
+	figure string
+	// text prints A and B.
+	text func(float64) string
+}
 
-// hasCPU says whether any cell has CPU metrics, which then get columns.
-func (r *Result) hasCPU() bool {
+// coreColumns are the metrics every cell has.
+var coreColumns = []column{{name: "p50", text: units.Duration}, {name: "p99", text: units.Duration}, {name: "ops/s", text: units.Rate}}
+
+// columns are the table's metric columns, p50, p99 and ops/s, then each
+// declared figure's that some cell has, and the notes explaining those.
+func (r *Result) columns() (cols []column, notes []string) {
+	cols = slices.Clone(coreColumns)
+	for _, f := range figure.All() {
+		if f.Compare == nil || !r.hasFigure(f) {
+			continue
+		}
+		for _, name := range f.Compare.Names {
+			c := column{name: name, figure: f.Name, text: f.Text}
+			if f.Compare.Tested {
+				c.figure = ""
+			}
+			cols = append(cols, c)
+		}
+		if f.Compare.Note != "" {
+			notes = append(notes, f.Compare.Note)
+		}
+	}
+	return cols, notes
+}
+
+// hasFigure says whether some cell has metrics of f, which then get
+// columns.
+func (r *Result) hasFigure(f figure.Figure) bool {
 	for _, c := range r.Cells {
-		if len(c.CPU) > 0 {
+		if _, ok := c.Figure(f.Name); ok {
 			return true
+		}
+		for _, name := range f.Compare.Names {
+			if f.Compare.Tested && slices.ContainsFunc(c.Metrics, func(m Metric) bool { return m.Name == name }) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// cpuColumns are a cell's CPU metrics, A, B and change each, "-" where
-// the cell has none.
-func (c CellDiff) cpuColumns() []string {
-	var out []string
-	for _, name := range cpuNames {
-		i := slices.IndexFunc(c.CPU, func(m Metric) bool { return m.Name == name })
-		if i < 0 {
+// metric is the cell's metric of column col.
+func (c CellDiff) metric(col column) (Metric, bool) {
+	ms := c.Metrics
+	if col.figure != "" {
+		d, _ := c.Figure(col.figure)
+		ms = d.Metrics
+	}
+	i := slices.IndexFunc(ms, func(m Metric) bool { return m.Name == col.name })
+	if i < 0 {
+		return Metric{}, false
+	}
+	return ms[i], true
+}
+
+// row is the cell's row of the table: its key, then A, B and the change
+// of each column, "-" where the cell has not the metric.
+func (c CellDiff) row(cols []column) []string {
+	out := c.Key.columns()
+	for _, col := range cols {
+		m, ok := c.metric(col)
+		if !ok {
 			out = append(out, "-", "-", "-")
 			continue
 		}
-		m := c.CPU[i]
-		out = append(out, m.value(m.A.Est), m.value(m.B.Est), m.delta())
+		out = append(out, col.text(m.A.Est), col.text(m.B.Est), m.delta())
 	}
 	return out
 }
@@ -110,21 +155,15 @@ func (k Key) columns() []string {
 
 func (r *Result) writeTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "op\tvalue\tthreshold\tprotocol\tp50 A\tp50 B\tΔp50\tp99 A\tp99 B\tΔp99\tops/s A\tops/s B\tΔops/s\t"
-	cpu := r.hasCPU()
-	if cpu {
-		head += "cpu_c A\tcpu_c B\tΔcpu_c\tcpu_s A\tcpu_s B\tΔcpu_s\t"
+	cols, notes := r.columns()
+	head := "op\tvalue\tthreshold\tprotocol\t"
+	for _, col := range cols {
+		head += col.name + " A\t" + col.name + " B\tΔ" + col.name + "\t"
 	}
 	fmt.Fprintln(tw, head+"\t")
 	var regressed, improved int
 	for _, c := range r.Cells {
-		row := c.Key.columns()
-		for _, m := range c.Metrics {
-			row = append(row, m.value(m.A.Est), m.value(m.B.Est), m.delta())
-		}
-		if cpu {
-			row = append(row, c.cpuColumns()...)
-		}
+		row := c.row(cols)
 		v := c.verdict()
 		switch v {
 		case "REGRESSED", "MIXED":
@@ -147,8 +186,8 @@ func (r *Result) writeTable(w io.Writer) error {
 		fmt.Fprintf(&b, "* significant: 95%% intervals do not overlap and |change| >= %.1f%% (see docs/COMPARE.md); ? no noise estimate.\n",
 			100*r.MinEffect)
 	}
-	if cpu {
-		b.WriteString("cpu_c, cpu_s: CPU time per operation of the measure phase, the client's and the server's (cpu_c is the whole process's where the server ran inside kvbench; - where the runs did not measure it alike); shown, never judged.\n")
+	for _, n := range notes {
+		b.WriteString(n + "\n")
 	}
 	if r.TargetNote != "" {
 		fmt.Fprintf(&b, "note: %s\n", r.TargetNote)

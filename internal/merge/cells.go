@@ -7,35 +7,43 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/kvbench/kvbench/internal/figure"
 	"github.com/kvbench/kvbench/internal/results"
 )
 
-// acc accumulates one cell over the ranks.
+// acc accumulates one cell over the ranks: its latencies, counts and
+// rates here, its optional figures as their declarations say (figs, in
+// the order of figure.All).
 type acc struct {
 	cell      results.Cell
 	hist      *hdrhistogram.Histogram
-	phases    map[string]*hdrhistogram.Histogram
 	log       results.CellLog
 	intervals []*hdrhistogram.Histogram
-	cpu       cpuAcc
-	hw        hwAcc
+	figs      []figure.Merger
+}
+
+func newAcc(c results.Cell, figs []figure.Figure) *acc {
+	a := &acc{cell: c}
+	a.cell.Count, a.cell.Errors, a.cell.ThroughputOps, a.cell.ThroughputBytes = 0, map[string]int64{}, 0, 0
+	a.cell.Load.Connections = 0
+	for _, f := range figs {
+		a.figs = append(a.figs, f.Merge.New())
+	}
+	return a
 }
 
 // cells merges every cell any rank measured, in the first rank's order
-// with cells only later ranks have after, and warns about the CPU figures
-// it had to leave out (cpuAcc) and the device counters it could not have
-// from every host (hwAcc).
+// with cells only later ranks have after, and warns about the figures it
+// had to leave out (figure.Merge.Warn).
 func cells(parts []Part) ([]results.CellLog, []string, error) {
+	figs := figure.All()
 	var order []string
 	byName := map[string]*acc{}
 	for _, p := range parts {
 		for _, c := range p.Run.Cells {
 			a, ok := byName[c.Name()]
 			if !ok {
-				a = &acc{cell: c, phases: map[string]*hdrhistogram.Histogram{}}
-				a.cell.Count, a.cell.Errors, a.cell.ThroughputOps, a.cell.ThroughputBytes = 0, map[string]int64{}, 0, 0
-				a.cell.Load.Connections, a.cell.Phases, a.cell.IssueDelay, a.cell.CPU = 0, nil, nil, nil
-				a.cell.HWCounters, a.cell.CreditWaits = nil, nil
+				a = newAcc(c, figs)
 				byName[c.Name()] = a
 				order = append(order, c.Name())
 			}
@@ -45,30 +53,29 @@ func cells(parts []Part) ([]results.CellLog, []string, error) {
 		}
 	}
 	// Every rank of the job is here when check found none missing.
-	allRanks := len(parts) == parts[0].Run.Rank.Ranks
+	job := figure.Job{Parts: len(parts), AllRanks: len(parts) == parts[0].Run.Rank.Ranks}
+	issues := make([]map[string][]string, len(figs))
 	out := make([]results.CellLog, 0, len(order))
-	var uneven, partialHW []string
-	var noServer bool
 	for _, name := range order {
-		a := byName[name]
-		cpu, ok := a.cpu.merged(len(parts), allRanks)
-		if !ok {
-			uneven = append(uneven, name)
-		}
-		noServer = noServer || (cpu != nil && cpu.Server == nil && a.cpu.server != nil)
-		a.cell.CPU = cpu
-		hw, partial := a.hw.merged()
-		if partial {
-			partialHW = append(partialHW, name)
-		}
-		a.cell.HWCounters = hw
-		cl, err := a.finish()
+		cl, err := byName[name].finish(job, issues)
 		if err != nil {
 			return nil, nil, err
 		}
 		out = append(out, cl)
 	}
-	return out, append(cpuWarnings(uneven, noServer), hwWarnings(partialHW)...), nil
+	return out, figureWarnings(figs, issues), nil
+}
+
+// figureWarnings are the figures' warnings about what their merge left out,
+// given the cells each of their issues came up in.
+func figureWarnings(figs []figure.Figure, issues []map[string][]string) []string {
+	var out []string
+	for i, f := range figs {
+		if f.Merge.Warn != nil && len(issues[i]) > 0 {
+			out = append(out, f.Merge.Warn(issues[i])...)
+		}
+	}
+	return out
 }
 
 // add takes in rank p's figures of the cell.
@@ -87,24 +94,10 @@ func (a *acc) add(p Part, c results.Cell) error {
 	a.cell.ThroughputBytes += c.ThroughputBytes
 	a.cell.DurationNs = max(a.cell.DurationNs, c.DurationNs)
 	a.cell.Load.Connections += c.Load.Connections
-	a.cell.IssueDelay = worst(a.cell.IssueDelay, c.IssueDelay)
-	a.cpu.add(c.CPU)
-	a.hw.add(p.Run, c)
-	if c.CreditWaits != nil { // each rank's clients wait on their own
-		w := *c.CreditWaits
-		if a.cell.CreditWaits != nil {
-			w += *a.cell.CreditWaits
+	for _, f := range a.figs {
+		if err := f.Add(p.Run, c); err != nil {
+			return fmt.Errorf("%s: %w", p.Dir, err)
 		}
-		a.cell.CreditWaits = &w
-	}
-	for name, ph := range c.Phases {
-		ph, err := results.DecodeHistogram(ph.Histogram)
-		if err != nil {
-			return fmt.Errorf("%s: %s phase %s: %w", p.Dir, c.Name(), name, err)
-		}
-		h := a.phases[name]
-		addTo(&h, ph)
-		a.phases[name] = h
 	}
 	ivs, err := p.intervals(c)
 	if err != nil {
@@ -127,7 +120,10 @@ func (a *acc) add(p Part, c results.Cell) error {
 	return nil
 }
 
-func (a *acc) finish() (results.CellLog, error) {
+// finish is the merged cell and its interval log, its figures put by
+// their accumulators, whose issues it adds to issues (by figure, then
+// issue, the cells it came up in).
+func (a *acc) finish(job figure.Job, issues []map[string][]string) (results.CellLog, error) {
 	c := a.cell
 	c.Latency = results.Summarize(a.hist)
 	enc, err := results.EncodeHistogram(a.hist)
@@ -135,39 +131,23 @@ func (a *acc) finish() (results.CellLog, error) {
 		return results.CellLog{}, err
 	}
 	c.Histogram = enc
-	for name, h := range a.phases {
-		enc, err := results.EncodeHistogram(h)
+	for i, f := range a.figs {
+		found, err := f.Put(&c, job)
 		if err != nil {
-			return results.CellLog{}, err
+			return results.CellLog{}, fmt.Errorf("%s: %w", c.Name(), err)
 		}
-		if c.Phases == nil {
-			c.Phases = map[string]results.OpPhase{}
+		for _, issue := range found {
+			if issues[i] == nil {
+				issues[i] = map[string][]string{}
+			}
+			issues[i][issue] = append(issues[i][issue], c.Name())
 		}
-		c.Phases[name] = results.OpPhase{Count: h.TotalCount(), P50: h.ValueAtQuantile(50), P90: h.ValueAtQuantile(90),
-			P99: h.ValueAtQuantile(99), Max: h.Max(), Histogram: enc}
 	}
 	cl := results.CellLog{Cell: c, Intervals: a.intervals}
 	if len(a.intervals) > 0 {
 		cl.Start = time.UnixMilli(a.intervals[0].StartTimeMs())
 	}
 	return cl, nil
-}
-
-// worst keeps, figure by figure, the larger issue delay: the ranks' own
-// histograms of it are not in the results, so the merge reports the
-// worst rank's, a bound on any.
-func worst(a, b *results.Latency) *results.Latency {
-	switch {
-	case a == nil:
-		return b
-	case b == nil:
-		return a
-	}
-	w := *a
-	w.Min, w.Mean, w.Stdev = max(w.Min, b.Min), max(w.Mean, b.Mean), max(w.Stdev, b.Stdev)
-	w.P50, w.P90, w.P99 = max(w.P50, b.P50), max(w.P90, b.P90), max(w.P99, b.P99)
-	w.P999, w.P9999, w.Max = max(w.P999, b.P999), max(w.P9999, b.P9999), max(w.Max, b.Max)
-	return &w
 }
 
 // intervals are the part's interval histograms of cell c.

@@ -1,8 +1,8 @@
 // Package merge combines the results of one workload run by several load
 // generators (kvbench merge, and rank 0 of an MPI job) into one run:
 // histograms added exactly, counts and errors summed, throughput the sum
-// of the ranks', client CPU time summed and the server's the largest
-// rank's, RDMA device counters summed over hosts but not within one, and
+// of the ranks', each optional figure of a cell (CPU time, phases, RDMA
+// device counters, ...) as its declaration in package figure says, and
 // each rank's own figures kept beside the merged ones. It
 // also holds what a rank of an MPI job sends rank 0 (EncodeRank, Gathered)
 // and keeps on its own disk until then (Checkpoint).
@@ -30,8 +30,9 @@ type Part struct {
 // Runs merges parts, which must be the ranks of one run: the same
 // workload, the same number of ranks, each rank once. It returns the
 // merged run and its cells' interval logs, ready for results.WriteRun, and
-// warnings (missing ranks, measure windows that do not overlap, CPU
-// figures left out, hosts without device counters).
+// warnings (missing ranks, measure windows that do not overlap, and what
+// the figures' merges left out: CPU figures, hosts without device
+// counters, ...).
 func Runs(parts []Part) (*results.Run, []results.CellLog, []string, error) {
 	if len(parts) == 0 {
 		return nil, nil, nil, errors.New("nothing to merge")
@@ -59,11 +60,11 @@ func Runs(parts []Part) (*results.Run, []results.CellLog, []string, error) {
 		out.Verify.Torn += r.Verify.Torn
 		out.Ranks = append(out.Ranks, summary(r))
 	}
-	logs, cpuWarn, err := cells(parts)
+	logs, figWarn, err := cells(parts)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return out, logs, append(warnings, cpuWarn...), nil
+	return out, logs, append(warnings, figWarn...), nil
 }
 
 // check refuses parts that are not the ranks of one run and warns about

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/kvbench/kvbench/internal/figure"
 	"github.com/kvbench/kvbench/internal/results"
 )
 
@@ -21,10 +22,11 @@ type Options struct {
 }
 
 // Figures builds every figure for the run: per op, throughput (ops/s and
-// MiB/s), latency and, when cells have CPU figures, CPU time per
-// operation (CPU) against value size, and the p50 of each phase per
-// value size when the cells recorded phases (PhaseBars); then per op and
-// value size the percentile distribution and the timeline when enabled.
+// MiB/s), latency, and the figure each declared cell figure asks for
+// (FigureOf) where cells have it: CPU time per operation against value
+// size, the p50 of each phase per value size (PhaseBars), ...; then per
+// op and value size the percentile distribution and the timeline when
+// enabled.
 // dir is the run directory the interval logs are read from. Problems that
 // only cost one figure are returned in warnings.
 func Figures(run *results.Run, dir string, opt Options) (figs []*Figure, warnings []error, err error) {
@@ -47,11 +49,10 @@ func Figures(run *results.Run, dir string, opt Options) (figs []*Figure, warning
 		if err := add(Latency(run, op)); err != nil {
 			return nil, nil, err
 		}
-		if err := add(CPU(run, op)); err != nil {
-			return nil, nil, err
-		}
-		if err := add(PhaseBars(op, PhaseSizes(run, op))); err != nil {
-			return nil, nil, err
+		for _, f := range figure.All() {
+			if err := add(FigureOf(run, op, f)); err != nil {
+				return nil, nil, err
+			}
 		}
 		for _, size := range Sizes(run, op) {
 			if opt.Percentiles {

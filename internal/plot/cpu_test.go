@@ -7,6 +7,7 @@ import (
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/kvbench/kvbench/internal/figure"
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/results/resultstest"
 )
@@ -47,7 +48,7 @@ func series(p *Panel, name string) plotter.XYs {
 func TestCPUModel(t *testing.T) {
 	run := cpuRun(t, results.CPUScopeClient)
 	run.Cells[0].CPU.Server = nil // get 64B at threshold 0: rendezvous, client only
-	f, err := CPU(run, "get")
+	f, err := FigureOf(run, "get", figure.CPU)
 	if err != nil || f == nil {
 		t.Fatalf("CPU: %v, %v", f, err)
 	}
@@ -76,7 +77,7 @@ func TestCPUModel(t *testing.T) {
 
 // With the server inside kvbench the one figure is the process's.
 func TestCPUModelProcess(t *testing.T) {
-	f, err := CPU(cpuRun(t, results.CPUScopeProcess), "set")
+	f, err := FigureOf(cpuRun(t, results.CPUScopeProcess), "set", figure.CPU)
 	if err != nil || f == nil {
 		t.Fatalf("CPU: %v, %v", f, err)
 	}

@@ -2,7 +2,6 @@ package plot
 
 import (
 	"cmp"
-	"fmt"
 	"image/color"
 	"math"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/kvbench/kvbench/internal/figure"
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/units"
 )
@@ -55,54 +55,49 @@ const (
 	pairGap  = 0.06
 )
 
-// phaseColors gives each phase one colour in every figure: the Okabe-Ito
-// set, with grey for queue (time spent before the operation was issued).
-var phaseColors = map[string]color.Color{
-	"queue":   color.Gray{Y: 0xBB},
-	"client":  color.RGBA{0x56, 0xB4, 0xE9, 0xFF}, // sky
-	"network": color.RGBA{0x00, 0x72, 0xB2, 0xFF}, // blue
-	"server":  color.RGBA{0x00, 0x9E, 0x73, 0xFF}, // green
-	"read":    color.RGBA{0xE6, 0x9F, 0x00, 0xFF}, // orange
-	"release": color.RGBA{0xF0, 0xE4, 0x42, 0xFF}, // yellow
-	"write":   color.RGBA{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
-	"commit":  color.RGBA{0xCC, 0x79, 0xA7, 0xFF}, // purple
-}
-
-// otherColors colour phases results.PhaseNames does not list, in turn.
+// otherColors colour the parts a Bars declaration gives no colour, in
+// turn.
 var otherColors = []color.Color{color.Gray{Y: 0x55}, color.Gray{Y: 0x88}, color.Gray{Y: 0x33}}
 
-// PhaseSizes collects op's phase p50s from run, one PhaseSize per value
-// size that has a cell with phases, in size order. When cells of one
-// protocol at one size come from several thresholds, the one with the
-// lowest threshold is taken: the protocol, not the threshold, decides the
-// path an operation takes, so those cells differ by noise only and the
-// lowest makes the choice deterministic. Cells whose phases have no
-// positive p50 are skipped.
+// PhaseSizes collects op's phase p50s from run (barSizes of
+// figure.Phases).
 func PhaseSizes(run *results.Run, op string) []PhaseSize {
+	return barSizes(run, op, figure.Phases, phaseBars())
+}
+
+// phaseBars is how figure.Phases is drawn.
+func phaseBars() figure.Bars { return figure.Phases.Plot.(figure.Bars) }
+
+// barSizes collects op's parts of figure f from run (decl.Parts), one
+// PhaseSize per value size that has a cell with them, in size order.
+// When cells of one protocol at one size come from several thresholds,
+// the one with the lowest threshold is taken: the protocol, not the
+// threshold, decides the path an operation takes, so those cells differ
+// by noise only and the lowest makes the choice deterministic. Cells
+// whose parts are none positive are skipped.
+func barSizes(run *results.Run, op string, f figure.Figure, decl figure.Bars) []PhaseSize {
 	type key struct {
 		size  int
 		proto string
 	}
-	chosen := map[key]results.Cell{}
+	chosen := map[key]PhaseBar{}
+	threshold := map[key]int{}
 	for _, c := range run.Cells {
-		if c.Op != op || (c.Protocol != "eager" && c.Protocol != "rendezvous") || !hasPhases(c) {
+		if c.Op != op || (c.Protocol != "eager" && c.Protocol != "rendezvous") || !f.Has(c) {
 			continue
 		}
+		bar := PhaseBar(decl.Parts(c))
 		k := key{c.ValueSize, c.Protocol}
-		if prev, ok := chosen[k]; !ok || c.Threshold < prev.Threshold {
-			chosen[k] = c
+		if th, ok := threshold[k]; hasParts(bar) && (!ok || c.Threshold < th) {
+			chosen[k], threshold[k] = bar, c.Threshold
 		}
 	}
 	bySize := map[int]*PhaseSize{}
-	for k, c := range chosen {
+	for k, bar := range chosen {
 		ps := bySize[k.size]
 		if ps == nil {
 			ps = &PhaseSize{Size: k.size}
 			bySize[k.size] = ps
-		}
-		bar := PhaseBar{}
-		for name, ph := range c.Phases {
-			bar[name] = float64(ph.P50)
 		}
 		if k.proto == "eager" {
 			ps.Eager = bar
@@ -118,9 +113,9 @@ func PhaseSizes(run *results.Run, op string) []PhaseSize {
 	return out
 }
 
-func hasPhases(c results.Cell) bool {
-	for _, ph := range c.Phases {
-		if ph.P50 > 0 {
+func hasParts(b PhaseBar) bool {
+	for _, v := range b {
+		if v > 0 {
 			return true
 		}
 	}
@@ -140,20 +135,26 @@ func hasPhases(c results.Cell) bool {
 // with no such bar is left out. PhaseBars returns a nil figure when no
 // size has a bar.
 func PhaseBars(op string, sizes []PhaseSize) (*Figure, error) {
+	return barFigure(op, figure.Phases.Name, phaseBars(), sizes)
+}
+
+// barFigure draws the stacked bars of sizes as decl says (PhaseBars),
+// named name-op.
+func barFigure(op, name string, decl figure.Bars, sizes []PhaseSize) (*Figure, error) {
 	sizes = slices.Clone(sizes)
 	slices.SortStableFunc(sizes, func(a, b PhaseSize) int { return cmp.Compare(a.Size, b.Size) })
 	sizes = slices.DeleteFunc(sizes, func(s PhaseSize) bool { return barTotal(s.Eager) <= 0 && barTotal(s.Rendezvous) <= 0 })
 	if len(sizes) == 0 {
 		return nil, nil
 	}
-	phases := phaseOrder(sizes)
+	phases := phaseOrder(sizes, decl.Order)
 	colors := map[string]color.Color{}
 	other := 0
-	for _, name := range phases {
-		if c, ok := phaseColors[name]; ok {
-			colors[name] = c
+	for _, part := range phases {
+		if c, ok := decl.Colors[part]; ok {
+			colors[part] = c
 		} else {
-			colors[name] = otherColors[other%len(otherColors)]
+			colors[part] = otherColors[other%len(otherColors)]
 			other++
 		}
 	}
@@ -178,7 +179,7 @@ func PhaseBars(op string, sizes []PhaseSize) (*Figure, error) {
 		}
 	}
 
-	absPlot := barPlot(fmt.Sprintf("%s: where the time goes (p50 of each phase)", op), "", "p50 of each phase", len(sizes))
+	absPlot := barPlot(op+": "+decl.Title, "", decl.YLabel, len(sizes))
 	absPlot.Y.Min, absPlot.Y.Max = 0, top*1.05
 	absPlot.Y.Tick.Marker = durationTicks{}
 	absPlot.Add(stackedBars(abs))
@@ -195,7 +196,7 @@ func PhaseBars(op string, sizes []PhaseSize) (*Figure, error) {
 	relPlot.X.Tick.Marker = sizeTicks(sizes, abs)
 	relPlot.Add(stackedBars(rel))
 
-	return &Figure{Name: "phases-" + op, Panels: []*Panel{
+	return &Figure{Name: name + "-" + op, Panels: []*Panel{
 		{Plot: absPlot, Bars: abs},
 		{Plot: relPlot, Bars: rel},
 	}}, nil
@@ -216,9 +217,9 @@ func barTotal(b PhaseBar) float64 {
 	return sum
 }
 
-// phaseOrder lists the phases any bar of sizes has, in results.PhaseNames
-// order, then the names it does not know, sorted.
-func phaseOrder(sizes []PhaseSize) []string {
+// phaseOrder lists the parts any bar of sizes has, in order, then the
+// names order does not list, sorted.
+func phaseOrder(sizes []PhaseSize, order []string) []string {
 	seen := map[string]bool{}
 	for _, s := range sizes {
 		for _, b := range []PhaseBar{s.Eager, s.Rendezvous} {
@@ -233,13 +234,13 @@ func phaseOrder(sizes []PhaseSize) []string {
 		}
 	}
 	var known, other []string
-	for _, name := range results.PhaseNames {
+	for _, name := range order {
 		if seen[name] {
 			known = append(known, name)
 		}
 	}
 	for name := range seen {
-		if !slices.Contains(results.PhaseNames, name) {
+		if !slices.Contains(order, name) {
 			other = append(other, name)
 		}
 	}

@@ -225,7 +225,7 @@ func TestPhaseBarsLabels(t *testing.T) {
 	// The legend lists the phases present, top of the stack first.
 	ps := []PhaseSize{{Size: 1, Eager: PhaseBar{"queue": 1, "client": 1, "network": 1, "server": 1}},
 		{Size: 2, Rendezvous: PhaseBar{"client": 1, "read": 1, "release": 1, "write": 0}}}
-	if legend, want := legendOrder(phaseOrder(ps)), []string{"release", "read", "server", "network", "client", "queue"}; !slices.Equal(legend, want) {
+	if legend, want := legendOrder(phaseOrder(ps, results.PhaseNames)), []string{"release", "read", "server", "network", "client", "queue"}; !slices.Equal(legend, want) {
 		t.Errorf("legend %v, want %v", legend, want)
 	}
 	if !strings.Contains(f.Panels[0].Plot.Title.Text, "get") {
@@ -250,6 +250,7 @@ func TestPhaseBarsEmpty(t *testing.T) {
 }
 
 func TestPhaseColors(t *testing.T) {
+	phaseColors := phaseBars().Colors
 	seen := map[color.Color]string{}
 	for _, name := range results.PhaseNames {
 		c, ok := phaseColors[name]

@@ -134,3 +134,15 @@ func writePhaseCSV(w io.Writer, rows []PhaseRow, names []string) error {
 	cw.Flush()
 	return cw.Error()
 }
+
+// MarshalJSON writes the row's fields (Row.MarshalJSON), then its phases.
+func (r PhaseRow) MarshalJSON() ([]byte, error) {
+	b, err := r.Row.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	if b, err = appendField(b[:len(b)-1], "phases", r.Phases); err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}

@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/kvbench/kvbench/internal/figure"
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/units"
 )
@@ -42,11 +43,11 @@ type Row struct {
 	P99         int64   `json:"p99_ns"`
 	P999        int64   `json:"p999_ns"`
 	Max         int64   `json:"max_ns"`
-	// CPU is the CPU time of the cell's measure phase (results.CellCPU);
-	// absent when not measured.
-	CPU *results.CellCPU `json:"cpu,omitempty"`
 	// Warnings say why the cell may not be trusted (results.Cell.Warnings).
 	Warnings []results.Warning `json:"warnings,omitempty"`
+	// cell is the cell the row is of: its figures (figure.All) print in
+	// their columns and, in JSON, after Max (MarshalJSON).
+	cell results.Cell
 }
 
 // Rows flattens the cells, ordered as sorted orders them.
@@ -58,8 +59,8 @@ func Rows(run *results.Run) []Row {
 			Count: c.Count, Errors: c.Failures(),
 			OpsPerSec: c.ThroughputOps, BytesPerSec: c.ThroughputBytes,
 			P50: c.Latency.P50, P90: c.Latency.P90, P99: c.Latency.P99, P999: c.Latency.P999, Max: c.Latency.Max,
-			CPU:      c.CPU,
 			Warnings: c.Warnings,
+			cell:     c,
 		})
 	}
 	return rows
@@ -135,40 +136,25 @@ func header(run *results.Run) [][2]string {
 		{"version", strings.TrimSpace(run.Version + " " + run.Revision)},
 		{"seed", strconv.FormatUint(run.Seed, 10)},
 	}
-	if cpu, proc := cpuScopes(run.Cells); cpu {
-		note := "per operation of the cell's measure phase, over all its operations: cpu_c the client's, cpu_s the server's"
-		if proc {
-			note += "; proc: the server ran inside kvbench, so cpu_c is the process's, both sides together"
-		}
-		h = append(h, [2]string{"cpu", note})
-	}
-	return h
+	return append(h, figureNotes(run.Cells, headerNote)...)
 }
 
 var tableColumns = []string{"op", "value", "threshold", "protocol", "count", "errors",
 	"ops/s", "MiB/s", "p50", "p90", "p99", "p99.9", "max"}
 
-// cpuColumns follow tableColumns when any cell has CPU figures.
-var cpuColumns = []string{"cpu_c/op", "cpu_s/op"}
-
-// columns are the table's columns for run.
-func columns(run *results.Run) []string {
-	if cpu, _ := cpuScopes(run.Cells); cpu {
-		return append(slices.Clip(tableColumns), cpuColumns...)
-	}
-	return tableColumns
+// columns are the table's columns for run: tableColumns, then those of
+// the figures some cell has (figs).
+func columns(figs []figure.Figure) []string {
+	return append(slices.Clip(tableColumns), figureHeads(figs, func(c figure.Column) string { return c.Head })...)
 }
 
-func humanRow(r Row, cpu bool) []string {
+func humanRow(r Row, figs []figure.Figure) []string {
 	out := []string{r.Op, units.Bytes(int64(r.ValueSize)), thresholdText(r.Threshold, r.Protocol), r.Protocol,
 		strconv.FormatInt(r.Count, 10), strconv.FormatInt(r.Errors, 10),
 		units.Rate(r.OpsPerSec), units.MiB(r.BytesPerSec),
 		units.Duration(float64(r.P50)), units.Duration(float64(r.P90)), units.Duration(float64(r.P99)),
 		units.Duration(float64(r.P999)), units.Duration(float64(r.Max))}
-	if cpu {
-		out = append(out, cpuCells(r.CPU, units.Duration)...)
-	}
-	return out
+	return append(out, figureCells(r.cell, figs, humanNum)...)
 }
 
 func writeTable(w io.Writer, run *results.Run) error {
@@ -181,11 +167,10 @@ func writeTable(w io.Writer, run *results.Run) error {
 	}
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	rows := Rows(run)
-	cols := columns(run)
-	fmt.Fprintln(tw, strings.Join(cols, "\t")+"\t")
-	for _, r := range rows {
-		fmt.Fprintln(tw, strings.Join(humanRow(r, len(cols) > len(tableColumns)), "\t")+"\t")
+	figs := shown(run.Cells)
+	fmt.Fprintln(tw, strings.Join(columns(figs), "\t")+"\t")
+	for _, r := range Rows(run) {
+		fmt.Fprintln(tw, strings.Join(humanRow(r, figs), "\t")+"\t")
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -216,12 +201,11 @@ func writeMarkdown(w io.Writer, run *results.Run) error {
 	}
 	b.WriteString("\n")
 	var cells [][]string
-	rows := Rows(run)
-	cols := columns(run)
-	for _, r := range rows {
-		cells = append(cells, humanRow(r, len(cols) > len(tableColumns)))
+	figs := shown(run.Cells)
+	for _, r := range Rows(run) {
+		cells = append(cells, humanRow(r, figs))
 	}
-	mdTable(&b, cols, cells)
+	mdTable(&b, columns(figs), cells)
 	if lines := warningLines(sorted(run)); len(lines) > 0 {
 		b.WriteString("\n**Warnings** (docs/USAGE.md says what each means):\n\n")
 		for _, l := range lines {
@@ -257,14 +241,14 @@ func mdTable(b *strings.Builder, cols []string, rows [][]string) {
 func writeCSV(w io.Writer, run *results.Run) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write(append(append([]string{"op", "value_size", "threshold", "protocol", "count", "errors",
-		"throughput_ops", "throughput_bytes", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"}, csvCPUColumns...), "warning_kinds", "warnings"))
+		"throughput_ops", "throughput_bytes", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"}, csvFigureHeads()...), "warning_kinds", "warnings"))
 	for _, r := range Rows(run) {
 		kinds, msgs := csvWarnings(r.Warnings)
 		_ = cw.Write(append(append([]string{r.Op, strconv.Itoa(r.ValueSize), thresholdField(r.Threshold, r.Protocol), r.Protocol,
 			strconv.FormatInt(r.Count, 10), strconv.FormatInt(r.Errors, 10),
 			strconv.FormatFloat(r.OpsPerSec, 'f', -1, 64), strconv.FormatFloat(r.BytesPerSec, 'f', -1, 64),
 			strconv.FormatInt(r.P50, 10), strconv.FormatInt(r.P90, 10), strconv.FormatInt(r.P99, 10),
-			strconv.FormatInt(r.P999, 10), strconv.FormatInt(r.Max, 10)}, csvCPU(r.CPU)...), kinds, msgs))
+			strconv.FormatInt(r.P999, 10), strconv.FormatInt(r.Max, 10)}, csvFigures(r.cell)...), kinds, msgs))
 	}
 	cw.Flush()
 	return cw.Error()

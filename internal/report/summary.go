@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/kvbench/kvbench/internal/figure"
 	"github.com/kvbench/kvbench/internal/results"
 )
 
@@ -30,8 +31,8 @@ func WriteSummary(w io.Writer, run *results.Run) error {
 	for line := range strings.Lines(table.String()) {
 		b.WriteString(strings.TrimRight(line, " \n") + "\n")
 	}
-	if _, proc := cpuScopes(run.Cells); proc {
-		b.WriteString("cpu: proc marks cells whose server ran inside kvbench: cpu_c is the process's CPU, client and server together\n")
+	for _, n := range figureNotes(run.Cells, summaryNote) {
+		fmt.Fprintf(&b, "%s: %s\n", n[0], n[1])
 	}
 	if lines := warningLines(run.Cells); len(lines) > 0 {
 		fmt.Fprintf(&b, "warnings (cells marked !; docs/USAGE.md says what each means):\n  %s\n", strings.Join(lines, "\n  "))
@@ -47,11 +48,11 @@ func WriteSummary(w io.Writer, run *results.Run) error {
 // summaryTable writes the summary's rows under their header, aligned.
 func summaryTable(b *bytes.Buffer, cells []results.Cell) error {
 	warned := slices.ContainsFunc(cells, func(c results.Cell) bool { return len(c.Warnings) > 0 })
-	cpu, _ := cpuScopes(cells)
+	figs := shown(cells)
 	tw := tabwriter.NewWriter(b, 0, 0, 1, ' ', tabwriter.AlignRight) // one space: the table fits 120 columns, 145 with cpu
 	head := "threshold\tbytes\tprotocol\top\tops\tmisses\terrors\tt_min[us]\tp50[us]\tmean[us]\tp99[us]\tp99.9[us]\tmax[us]\tops/s\tMiB/s\t"
-	if cpu {
-		head += "cpu_c[us/op]\tcpu_s[us/op]\t"
+	for _, h := range figureHeads(figs, func(c figure.Column) string { return c.Summary }) {
+		head += h + "\t"
 	}
 	if warned {
 		head += "!\t"
@@ -63,8 +64,8 @@ func summaryTable(b *bytes.Buffer, cells []results.Cell) error {
 			summaryThreshold(c), c.ValueSize, c.Protocol, c.Op, c.Count, c.Errors[results.NotFound], c.Failures(),
 			us(float64(l.Min)), us(float64(l.P50)), us(l.Mean), us(float64(l.P99)), us(float64(l.P999)), us(float64(l.Max)),
 			c.ThroughputOps, c.ThroughputBytes/(1<<20))
-		if cpu {
-			fmt.Fprint(tw, strings.Join(cpuCells(c.CPU, us), "\t"), "\t")
+		for _, f := range figureCells(c, figs, summaryNum) {
+			fmt.Fprint(tw, f, "\t")
 		}
 		if warned {
 			fmt.Fprint(tw, mark(c), "\t")

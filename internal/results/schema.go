@@ -163,7 +163,11 @@ type ServerLimits struct {
 	MaxInflight int `json:"max_inflight,omitempty"`
 }
 
-// Cell is one (op, value size, threshold, protocol) combination.
+// Cell is one (op, value size, threshold, protocol) combination. Its
+// optional figures (IssueDelay, Phases, CPU, HWCounters, CreditWaits) are
+// each declared in package figure, which says how merge, compare, report
+// and plot treat it: a new one is its field here, the harness's code that
+// measures it, and its declaration there.
 type Cell struct {
 	Op        string `json:"op"` // "get", "set", "delete"
 	ValueSize int    `json:"value_size"`
