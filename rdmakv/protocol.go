@@ -26,6 +26,11 @@ func ProtocolAt(threshold, keyLen, valueLen int) Protocol {
 // of keyLen and valueLen bytes goes eager (ProtocolAt).
 func EagerThresholdFor(keyLen, valueLen int) int { return keyLen + valueLen + 1 }
 
+// LargestEagerValue is the largest value a request with a key of keyLen
+// bytes carries eager under threshold (ProtocolAt); negative when even an
+// empty value goes rendezvous.
+func LargestEagerValue(threshold, keyLen int) int { return threshold - EagerThresholdFor(keyLen, 0) }
+
 func (p Protocol) String() string {
 	switch p {
 	case Eager:

@@ -211,5 +211,8 @@ func TestProtocolAt(t *testing.T) {
 		if e := EagerThresholdFor(c.k, c.v); ProtocolAt(e, c.k, c.v) != Eager || ProtocolAt(e-1, c.k, c.v) != Rendezvous {
 			t.Errorf("EagerThresholdFor(%d, %d) = %d is not the least threshold for eager", c.k, c.v, e)
 		}
+		if l := LargestEagerValue(c.th, c.k); (c.v <= l) != (want == Eager) || l >= 0 && ProtocolAt(c.th, c.k, l) != Eager || ProtocolAt(c.th, c.k, l+1) != Rendezvous {
+			t.Errorf("LargestEagerValue(%d, %d) = %d is not the largest value sent eager", c.th, c.k, l)
+		}
 	}
 }

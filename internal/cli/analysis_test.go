@@ -121,6 +121,14 @@ func TestTuneCommandEndToEnd(t *testing.T) {
 		t.Errorf("output:\n%s", stdout)
 	}
 	res := tuneResult(t, out, "tune-quick")
+	// tune.txt keeps the table printed.
+	txts, _ := filepath.Glob(filepath.Join(out, "tune-tune-quick-*", tuneTextFile))
+	if len(txts) != 1 {
+		t.Fatalf("tune.txt: %v", txts)
+	}
+	if txt, err := os.ReadFile(txts[0]); err != nil || !strings.HasPrefix(stdout, string(txt)) {
+		t.Errorf("%v: tune.txt is not the table printed:\n%s", err, txt)
+	}
 	if len(res.Loads) != 1 || len(res.Loads[0].Ops) != 2 {
 		t.Fatalf("%d loads", len(res.Loads))
 	}
@@ -149,7 +157,7 @@ func tuneResult(t *testing.T, out, name string) tune.Result {
 	if len(dirs) != 1 {
 		t.Fatalf("tune directories %v", dirs)
 	}
-	js, err := os.ReadFile(filepath.Join(dirs[0], tune.JSONFile))
+	js, err := os.ReadFile(filepath.Join(dirs[0], tuneJSONFile))
 	if err != nil {
 		t.Fatal(err)
 	}

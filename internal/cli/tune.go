@@ -15,6 +15,7 @@ import (
 
 	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/progress"
+	"github.com/kvbench/kvbench/internal/report"
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/tune"
 	"github.com/kvbench/kvbench/internal/units"
@@ -121,14 +122,14 @@ func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
 	}
 	ver, rev := buildVersion()
 	res.Build = tune.Build{Version: ver, Revision: rev, Protocol: wire.ProtocolVersion}
-	if err := res.WriteTable(stdout); err != nil {
+	if err := report.Tune(stdout, res); err != nil {
 		return err
 	}
 	dir, err := results.CreateDir(f.out, "tune-"+w.Name, time.Now())
 	if err != nil {
 		return err
 	}
-	paths, err := res.Save(dir)
+	paths, err := saveTune(dir, res)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/kvbench/kvbench/internal/units"
+	"github.com/kvbench/kvbench/rdmakv"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -94,13 +95,13 @@ func ThresholdMap(op, by string, sizes []int, loads []string, cells [][]MapCell,
 }
 
 // firstRendezvous is the row of the first size threshold sends rendezvous
-// (-1: none; none for a threshold of 0).
+// (rdmakv.ProtocolAt; -1: none; none for a threshold of 0).
 func firstRendezvous(sizes []int, threshold, keySize int) int {
 	if threshold <= 0 {
 		return -1
 	}
 	for i, s := range sizes {
-		if s+keySize >= threshold {
+		if rdmakv.ProtocolAt(threshold, keySize, s) == rdmakv.Rendezvous {
 			return i
 		}
 	}

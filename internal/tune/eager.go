@@ -36,5 +36,5 @@ func (c *Config) CheckEagerLimit(maxEager int) error {
 	slices.Sort(over)
 	return fmt.Errorf("value size %s needs eager threshold %d (%d-byte key + value + 1) to force eager, above the server's largest max eager %d (%s), so eager could not be measured at %s: keep values at or below %d bytes",
 		units.Bytes(int64(over[0])), EagerThreshold(c.KeySize, over[0]), c.KeySize, maxEager, units.Bytes(int64(maxEager)),
-		sizeList(slices.Compact(over)), maxEager-c.KeySize-1)
+		units.Sizes(slices.Compact(over)), rdmakv.LargestEagerValue(maxEager, c.KeySize))
 }

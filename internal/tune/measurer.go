@@ -4,7 +4,9 @@
 // and finds the size from which rendezvous beats eager by more than the
 // run-to-run noise. It compares by the objective the user names (p50, p99,
 // throughput or CPU per operation) or by capacity under a latency goal,
-// and repeats the comparison at every load asked for.
+// and repeats the comparison at every load asked for. Its Result is the
+// decision as data: package report puts it in words (tune.txt,
+// tune.json) and package plot draws it.
 package tune
 
 import (

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/kvbench/kvbench/internal/results"
-	"github.com/kvbench/kvbench/internal/units"
 )
 
 // Objective is what a protocol wins a size by.
@@ -57,8 +56,8 @@ func ParseObjective(s string) (Objective, error) {
 	return "", fmt.Errorf("objective %q: want one of %s", s, strings.Join(names, ", "))
 }
 
-// higher says a larger value is better.
-func (o Objective) higher() bool { return o == ObjThroughput || o == ObjCapacity }
+// Higher says a larger value is better.
+func (o Objective) Higher() bool { return o == ObjThroughput || o == ObjCapacity }
 
 // percentile is the latency percentile the objective compares (0: none).
 func (o Objective) percentile() float64 {
@@ -69,15 +68,6 @@ func (o Objective) percentile() float64 {
 		return 99
 	}
 	return 0
-}
-
-// format prints a value of the objective.
-func (o Objective) format(v float64) string {
-	switch o {
-	case ObjThroughput, ObjCapacity:
-		return units.Rate(v) + " ops/s"
-	}
-	return units.Duration(v) // latency, or CPU time per operation
 }
 
 // value is o's figure in s, and whether s has it; side is the cpu
@@ -107,7 +97,7 @@ func (o Objective) value(s Sample, side string) (float64, bool) {
 
 // better says a beats b.
 func (o Objective) better(a, b float64) bool {
-	if o.higher() {
+	if o.Higher() {
 		return a > b
 	}
 	return a < b
@@ -117,7 +107,7 @@ func (o Objective) better(a, b float64) bool {
 // rendezvous is better: eager/rendezvous for costs, rendezvous/eager for
 // rates (0 when undefined).
 func (o Objective) ratio(eager, rdv float64) float64 {
-	if o.higher() {
+	if o.Higher() {
 		eager, rdv = rdv, eager
 	}
 	if rdv <= 0 {
@@ -126,9 +116,9 @@ func (o Objective) ratio(eager, rdv float64) float64 {
 	return eager / rdv
 }
 
-// objectiveName says what is compared, for tables and verdicts: "p50", "server
-// CPU per op", "capacity at p99 <= 500µs".
-func (c *Config) objectiveName() string {
+// ObjectiveName says what is compared, for tables, verdicts and errors:
+// "p50", "server CPU per op", "capacity at p99 <= 500µs".
+func (c *Config) ObjectiveName() string {
 	switch o := c.objective(); o {
 	case ObjThroughput:
 		return "throughput"

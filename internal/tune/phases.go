@@ -1,12 +1,10 @@
 package tune
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/stats"
-	"github.com/kvbench/kvbench/internal/units"
 )
 
 // medianPhases is, per phase, the median of the repetitions' p50s (nil
@@ -44,23 +42,15 @@ func lead(p Point) map[string]float64 {
 	return d
 }
 
-// decider names the phase that decides o's crossover: the one whose
+// decidingPhase names the phase that decides o's crossover: the one whose
 // eager-minus-rendezvous difference grows most from the size below the
 // crossover to the crossover, tipping the balance to rendezvous. Empty
 // without a crossover or without phases on both sides.
-func (o *OpResult) decider() string {
+func (o *OpResult) decidingPhase() string {
 	if !o.Found {
 		return ""
 	}
-	var below, at *Point
-	for i := range o.Points {
-		switch o.Points[i].Size {
-		case o.Below:
-			below = &o.Points[i]
-		case o.Crossover:
-			at = &o.Points[i]
-		}
-	}
+	below, at := o.Point(o.Below), o.Point(o.Crossover)
 	if below == nil || at == nil || len(below.EagerPhases) == 0 || len(at.RdvPhases) == 0 {
 		return ""
 	}
@@ -81,15 +71,15 @@ func (o *OpResult) decider() string {
 	if shift <= 0 {
 		return ""
 	}
-	eb, ea := below.EagerPhases[best], at.EagerPhases[best]
-	rb, ra := below.RdvPhases[best], at.RdvPhases[best]
-	return fmt.Sprintf("%s: the %s phase decides the crossover: from %s to %s it grows %s for eager (%s to %s) against %s for rendezvous (%s to %s); rendezvous's extra steps (read/write, release/commit) cost %s at %s",
-		o.Op, best, units.Bytes(int64(o.Below)), units.Bytes(int64(o.Crossover)),
-		units.Duration(ea-eb), units.Duration(eb), units.Duration(ea), units.Duration(ra-rb), units.Duration(rb), units.Duration(ra),
-		units.Duration(extraSteps(at.RdvPhases)), units.Bytes(int64(o.Crossover)))
+	return best
 }
 
-// extraSteps is rendezvous's time in the phases eager does not have.
-func extraSteps(ph map[string]float64) float64 {
-	return ph["read"] + ph["release"] + ph["write"] + ph["commit"]
+// Point is o's point at size, nil when none.
+func (o *OpResult) Point(size int) *Point {
+	for i := range o.Points {
+		if o.Points[i].Size == size {
+			return &o.Points[i]
+		}
+	}
+	return nil
 }

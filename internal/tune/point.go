@@ -1,7 +1,6 @@
 package tune
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 
@@ -47,42 +46,68 @@ type Point struct {
 	// test: a capacity search run once): a protocol wins when the ratio
 	// is beyond SLOMargin.
 	ByMargin bool `json:"by_margin,omitempty"`
-	// Winner is "eager" or "rendezvous" when the test decides, else "tie";
-	// "neither" when no protocol met a latency goal at any rate;
-	// "unmeasured" when eager could not be measured, so that nothing was
-	// compared (this is no evidence that rendezvous is faster).
-	Winner string `json:"winner"`
-	// Flags name warnings the measurements of one protocol raise and the
-	// other's do not: the pair did not measure alike, whatever the winner.
-	Flags []string `json:"flags,omitempty"`
+	// Winner is what the comparison found (WinEager, WinRendezvous,
+	// WinTie, WinNeither or WinUnmeasured).
+	Winner Winner `json:"winner"`
+	// Flags are the warnings the measurements of one protocol raise and
+	// the other's do not: the pair did not measure alike, whatever the
+	// winner. tune.json gives them in words (report.TuneJSON).
+	Flags []Flag `json:"-"`
 }
 
-// judge compares the samples of a point by the run's objective.
-type judge struct {
-	obj   Objective
-	side  string
-	alpha float64
-	// margin, when positive, decides by the medians' ratio instead of the
-	// sign test.
-	margin float64
+// Winner is the protocol that won a size, or why none did.
+type Winner string
+
+// Winners: a protocol when the test decides, else a tie; neither when no
+// protocol met a latency goal at any rate; unmeasured when eager could
+// not be measured, so that nothing was compared (this is no evidence that
+// rendezvous is faster).
+const (
+	WinEager      Winner = "eager"
+	WinRendezvous Winner = "rendezvous"
+	WinTie        Winner = "tie"
+	WinNeither    Winner = "neither"
+	WinUnmeasured Winner = "unmeasured"
+)
+
+// Flag is a warning kind that Count of a protocol's Of measurements at a
+// size raised, at least half of them, and none of the other protocol's.
+type Flag struct {
+	Protocol  Protocol
+	Kind      string
+	Count, Of int
 }
 
-func (c *Config) judge() judge {
-	j := judge{obj: c.objective(), side: c.cpuSide(), alpha: c.alpha()}
-	if c.SLO != nil && c.Repeats < stats.SignTestMinN(j.alpha) {
-		j.margin = SLOMargin
+// Judge is how a run decides each size: by Objective (Side's CPU for the
+// cpu objective), with a one-sided sign test over the pairs at level
+// Alpha or, when Margin is positive, by the medians alone, a protocol
+// winning when its value is better by more than the Margin.
+type Judge struct {
+	Objective Objective
+	Side      string
+	Alpha     float64
+	Margin    float64
+}
+
+// Judge is how c's points are decided: by the sign test, unless a
+// capacity search is run too few times for it (SLOMargin).
+func (c *Config) Judge() Judge {
+	j := Judge{Objective: c.objective(), Side: c.cpuSide(), Alpha: c.alpha()}
+	if c.SLO != nil && c.Repeats < stats.SignTestMinN(j.Alpha) {
+		j.Margin = SLOMargin
 	}
 	return j
 }
 
-func (j judge) value(s Sample) float64 {
-	v, _ := j.obj.value(s, j.side)
+// Value is the figure j compares in s (0 when s lacks it).
+func (j Judge) Value(s Sample) float64 {
+	v, _ := j.Objective.value(s, j.Side)
 	return v
 }
 
 // point summarises the repetitions of one (op, size): eager[i] and rdv[i]
 // are the i-th pair, measured back to back. A nil eager means eager could
-// not be measured at the size: the point's winner is "unmeasured", and
+// not be measured at the size: the point's winner is WinUnmeasured, and
 // Analyze leaves it out of the comparison.
 //
 // The winner comes from a sign test over the pairs rather than from the
@@ -94,66 +119,66 @@ func (j judge) value(s Sample) float64 {
 // it. (A signed-rank test, which weighs pairs by how far they lean, was
 // tried: it gains a little power on mild noise but loses a clear winner to
 // a single large hiccup, the common case on a loaded machine.)
-func (j judge) point(size int, eager, rdv []Sample) Point {
+func (j Judge) point(size int, eager, rdv []Sample) Point {
 	pt := Point{Size: size, Eager: eager, Rendezvous: rdv}
 	p50 := func(s Sample) float64 { return s.P50 }
 	rate := func(s Sample) float64 { return s.BytesPerSec }
-	pt.RdvP50, pt.RdvRate, pt.RdvValue = median(rdv, p50), median(rdv, rate), median(rdv, j.value)
+	pt.RdvP50, pt.RdvRate, pt.RdvValue = median(rdv, p50), median(rdv, rate), median(rdv, j.Value)
 	pt.RdvPhases = medianPhases(rdv)
 	if len(eager) == 0 {
-		pt.Winner = "unmeasured"
+		pt.Winner = WinUnmeasured
 		return pt
 	}
-	pt.EagerP50, pt.EagerRate, pt.EagerValue = median(eager, p50), median(eager, rate), median(eager, j.value)
+	pt.EagerP50, pt.EagerRate, pt.EagerValue = median(eager, p50), median(eager, rate), median(eager, j.Value)
 	pt.EagerPhases = medianPhases(eager)
-	pt.Ratio = j.obj.ratio(pt.EagerValue, pt.RdvValue)
+	pt.Ratio = j.Objective.ratio(pt.EagerValue, pt.RdvValue)
 	pt.Flags = pairFlags(eager, rdv)
 	for i := range min(len(eager), len(rdv)) {
-		e, r := j.value(eager[i]), j.value(rdv[i])
+		e, r := j.Value(eager[i]), j.Value(rdv[i])
 		switch {
-		case j.obj.better(r, e):
+		case j.Objective.better(r, e):
 			pt.RdvWins++
-		case j.obj.better(e, r):
+		case j.Objective.better(e, r):
 			pt.EagerWins++
 		}
 	}
 	n := pt.RdvWins + pt.EagerWins
 	pt.P = stats.SignTestP(n, max(pt.RdvWins, pt.EagerWins))
-	if j.margin > 0 {
+	if j.Margin > 0 {
 		pt.ByMargin = true
 		pt.Winner = j.byMargin(pt)
 		return pt
 	}
 	switch {
-	case pt.P > j.alpha || pt.RdvWins == pt.EagerWins:
-		pt.Winner = "tie"
+	case pt.P > j.Alpha || pt.RdvWins == pt.EagerWins:
+		pt.Winner = WinTie
 	case pt.RdvWins > pt.EagerWins:
-		pt.Winner = "rendezvous"
+		pt.Winner = WinRendezvous
 	default:
-		pt.Winner = "eager"
+		pt.Winner = WinEager
 	}
 	return pt
 }
 
 // byMargin decides a point by its medians: capacities further apart than
 // the margin, or one protocol alone meeting the goal.
-func (j judge) byMargin(pt Point) string {
+func (j Judge) byMargin(pt Point) Winner {
 	e, r := pt.EagerValue, pt.RdvValue
 	switch {
 	case e <= 0 && r <= 0:
-		return "neither"
-	case j.obj.better(r, e*(1+j.margin)) || (e <= 0 && r > 0):
-		return "rendezvous"
-	case j.obj.better(e, r*(1+j.margin)) || (r <= 0 && e > 0):
-		return "eager"
+		return WinNeither
+	case j.Objective.better(r, e*(1+j.Margin)) || (e <= 0 && r > 0):
+		return WinRendezvous
+	case j.Objective.better(e, r*(1+j.Margin)) || (r <= 0 && e > 0):
+		return WinEager
 	}
-	return "tie"
+	return WinTie
 }
 
-// pairFlags names the warning kinds that at least half of one protocol's
+// pairFlags are the warning kinds that at least half of one protocol's
 // measurements raise and none of the other's: the two did not measure
 // alike, which a winner alone does not show.
-func pairFlags(eager, rdv []Sample) []string {
+func pairFlags(eager, rdv []Sample) []Flag {
 	count := func(ss []Sample) map[string]int {
 		n := map[string]int{}
 		for _, s := range ss {
@@ -168,15 +193,15 @@ func pairFlags(eager, rdv []Sample) []string {
 		return n
 	}
 	ne, nr := count(eager), count(rdv)
-	var flags []string
+	var flags []Flag
 	for _, side := range []struct {
-		name         string
+		p            Protocol
 		mine, theirs map[string]int
 		n            int
-	}{{"eager", ne, nr, len(eager)}, {"rendezvous", nr, ne, len(rdv)}} {
+	}{{Eager, ne, nr, len(eager)}, {Rendezvous, nr, ne, len(rdv)}} {
 		for _, kind := range slices.Sorted(maps.Keys(side.mine)) {
 			if k := side.mine[kind]; 2*k >= side.n && side.theirs[kind] == 0 {
-				flags = append(flags, fmt.Sprintf("%s warns %s in %d of %d measurements, the other protocol in none", side.name, kind, k, side.n))
+				flags = append(flags, Flag{Protocol: side.p, Kind: kind, Count: k, Of: side.n})
 			}
 		}
 	}

@@ -26,7 +26,7 @@ func Run(ctx context.Context, cfg Config, m Measurer) (*Result, error) {
 	if len(cfg.Loads) == 0 {
 		cfg.Loads = []Load{{Connections: 1, Depth: 1}}
 	}
-	r := &runner{cfg: cfg, m: m, j: cfg.judge()}
+	r := &runner{cfg: cfg, m: m, j: cfg.Judge()}
 	if cfg.SLO == nil {
 		r.total = len(cfg.Loads) * cfg.Repeats * len(cfg.Sizes) * len(cfg.Ops) * 2
 	}
@@ -45,7 +45,7 @@ func Run(ctx context.Context, cfg Config, m Measurer) (*Result, error) {
 type runner struct {
 	cfg   Config
 	m     Measurer
-	j     judge
+	j     Judge
 	done  int
 	total int
 }
@@ -161,17 +161,17 @@ func (r *runner) measure(ctx context.Context, req Request) (Sample, error) {
 func (r *runner) check(req Request, s Sample) error {
 	if n := req.MinOps; r.cfg.SLO == nil && s.Count < n {
 		msg := fmt.Sprintf("%d operations measured; a %s tune can compare needs at least %d per measurement (%d beyond the percentile)",
-			s.Count, r.cfg.objectiveName(), n, TailSamples)
+			s.Count, r.cfg.ObjectiveName(), n, TailSamples)
 		if s.OpsPerSec > 0 {
 			msg += fmt.Sprintf(": lengthen --duration to about %s, or set phases.measure.ops", units.Duration(1e9*float64(n)/s.OpsPerSec*1.2))
 		}
 		return errors.New(msg)
 	}
-	if r.j.obj == ObjCapacity {
+	if r.j.Objective == ObjCapacity {
 		return nil
 	}
-	if _, ok := r.j.obj.value(s, r.j.side); !ok {
-		return fmt.Errorf("the measurement has no %s to compare (CPU is measured only where the target reports it)", r.cfg.objectiveName())
+	if _, ok := r.j.Objective.value(s, r.j.Side); !ok {
+		return fmt.Errorf("the measurement has no %s to compare (CPU is measured only where the target reports it)", r.cfg.ObjectiveName())
 	}
 	return nil
 }

@@ -1,0 +1,289 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/kvbench/kvbench/internal/tune"
+	"github.com/kvbench/kvbench/internal/units"
+	"github.com/kvbench/kvbench/rdmakv"
+)
+
+// Tune prints a tune's result as kvbench tune prints it and keeps it in
+// tune.txt: per load and op, tables in the manner of UCX's protocol info,
+// first the value size ranges and the protocol the recommended threshold
+// selects for each, then one row per measured size covering the sizes up
+// to the next one, with the medians of both protocols, their ratio and the
+// paired repeats rendezvous won. Sizes where eager could not be measured
+// show n/a and are named in the explanation. With several loads the map
+// of winners follows, then the legend, the explanation and the
+// measurements' warnings.
+func Tune(w io.Writer, r *tune.Result) error {
+	t := newTuneReport(r)
+	var b strings.Builder
+	for _, l := range r.Loads {
+		if len(r.Loads) > 1 {
+			b.WriteString("== at " + l.Load.String() + " ==\n")
+		}
+		for _, o := range l.Ops {
+			t.writeOp(&b, &l, &o)
+		}
+	}
+	if len(r.Loads) > 1 {
+		t.writeMaps(&b)
+	}
+	t.writeLegend(&b)
+	b.WriteString("\n")
+	for _, e := range t.explanation() {
+		b.WriteString(e + "\n")
+	}
+	t.writeWarnings(&b)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// tuneReport renders a tune's result: r judged by j.
+type tuneReport struct {
+	r *tune.Result
+	j tune.Judge
+}
+
+func newTuneReport(r *tune.Result) *tuneReport { return &tuneReport{r: r, j: r.Config.Judge()} }
+
+// header is the per-size table's header: the compared figure, and p50 and
+// throughput beside it when the figure is something else.
+func (t *tuneReport) header() []string {
+	obj := t.r.Objective
+	name := string(obj)
+	switch obj {
+	case tune.ObjCPU:
+		name = t.j.Side + " cpu/op"
+	case tune.ObjThroughput:
+		name = "ops/s"
+	}
+	h := []string{"size range", "protocol", "eager " + name, "rdv " + name}
+	if obj != tune.ObjP50 {
+		h = append(h, "eager p50", "rdv p50")
+	}
+	return append(h, "eager MiB/s", "rdv MiB/s", "ratio", "rdv wins", "p")
+}
+
+// writeOp prints one op's tables at one load.
+func (t *tuneReport) writeOp(b *strings.Builder, l *tune.LoadResult, o *tune.OpResult) {
+	title := o.Op.String() + ": " + t.verdict(o)
+	if o.Found {
+		title = fmt.Sprintf("%s: crossover at %s, eager threshold for %s alone %s", o.Op,
+			units.Bytes(int64(o.Crossover)), o.Op, units.Bytes(int64(o.Threshold)))
+	}
+	b.WriteString(title + "\n")
+	if l.Recommended > 0 {
+		writeGrid(b, t.protocolRanges(o.Op, l.Recommended), 2)
+	}
+	rows := [][]string{t.header()}
+	for i, p := range o.Points {
+		rng := "[" + units.Bytes(int64(p.Size)) + ", "
+		if i+1 < len(o.Points) {
+			rng += units.Bytes(int64(o.Points[i+1].Size)) + ")"
+		} else {
+			rng += "inf)"
+		}
+		rows = append(rows, append([]string{rng, t.protocolCell(p, l.Recommended)}, t.figures(p)...))
+	}
+	writeGrid(b, rows, 2)
+	for _, p := range o.Points {
+		for _, f := range p.Flags {
+			fmt.Fprintf(b, "! %s %s: %s\n", o.Op, units.Bytes(int64(p.Size)), flagText(f))
+		}
+	}
+	b.WriteString("\n")
+}
+
+// figures are a point's cells after the protocol column.
+func (t *tuneReport) figures(p tune.Point) []string {
+	na := "n/a"
+	eager, cells := []string{na}, []string{t.format(p.RdvValue)}
+	if len(p.Eager) > 0 {
+		eager[0] = t.format(p.EagerValue)
+	}
+	out := append(eager, cells...)
+	if t.r.Objective != tune.ObjP50 {
+		e := na
+		if len(p.Eager) > 0 {
+			e = units.Duration(p.EagerP50)
+		}
+		out = append(out, e, units.Duration(p.RdvP50))
+	}
+	eagerRate, ratio, wins, pv := na, "-", "-", "-"
+	if len(p.Eager) > 0 {
+		eagerRate = units.MiB(p.EagerRate)
+		ratio = fmt.Sprintf("%.2f", p.Ratio)
+		wins = fmt.Sprintf("%d/%d", p.RdvWins, min(len(p.Eager), len(p.Rendezvous)))
+		if !p.ByMargin {
+			pv = fmt.Sprintf("%.3f", p.P)
+		}
+	}
+	return append(out, eagerRate, units.MiB(p.RdvRate), ratio, wins, pv)
+}
+
+// format prints a value of the objective.
+func (t *tuneReport) format(v float64) string {
+	switch t.r.Objective {
+	case tune.ObjThroughput, tune.ObjCapacity:
+		return units.Rate(v) + " ops/s"
+	}
+	return units.Duration(v) // latency, or CPU time per operation
+}
+
+// writeLegend explains the columns once.
+func (t *tuneReport) writeLegend(b *strings.Builder) {
+	c := &t.r.Config
+	name := c.ObjectiveName()
+	ratio, lower := "eager "+name+" / rendezvous "+name, "lower"
+	if t.r.Objective.Higher() {
+		ratio, lower = "rendezvous "+name+" / eager "+name, "higher"
+	}
+	fmt.Fprintf(b, "ratio = %s (above 1: rendezvous %s), medians of %d repeats.\n", ratio, t.adj(), c.Repeats)
+	if c.SLO != nil {
+		fmt.Fprintf(b, "capacity: the highest open-loop rate whose %s, found by doubling or halving from the\nclosed-loop throughput, then bisecting to within %.0f%%.\n", c.SLO, 100*tune.SearchTolerance)
+	}
+	fmt.Fprintf(b, "rdv wins: repeats in which rendezvous had the %s %s of the back-to-back pair;\n", lower, name)
+	if t.j.Margin > 0 {
+		fmt.Fprintf(b, "too few repeats for a sign test: a protocol wins a size when its capacity is more than %.0f%% higher.\n", 100*tune.SLOMargin)
+	} else {
+		fmt.Fprintf(b, "p: sign test for the protocol that won more pairs; it wins the size when p <= %g, else a tie.\n", t.j.Alpha)
+	}
+	if slices.ContainsFunc(t.r.Loads, func(l tune.LoadResult) bool { return l.Recommended > 0 }) {
+		b.WriteString("protocol: what the recommended threshold selects; \"(tie)\" marks sizes within noise,\n\"!\" sizes where the other protocol measured significantly better.\n")
+	} else {
+		b.WriteString("protocol: the measured winner (no threshold recommended).\n")
+	}
+	if t.anyUnmeasured() {
+		b.WriteString("eager n/a: the target refused eager at that size, so only rendezvous was measured;\nnothing was compared there and it is not counted as a rendezvous win.\n")
+	}
+}
+
+func (t *tuneReport) anyUnmeasured() bool {
+	for _, l := range t.r.Loads {
+		if slices.ContainsFunc(l.Ops, func(o tune.OpResult) bool { return len(o.EagerUnmeasured) > 0 }) {
+			return true
+		}
+	}
+	return false
+}
+
+// writeWarnings lists the repetitions that may not be trusted, each with
+// its op, size, protocol and repetition; nothing when none.
+func (t *tuneReport) writeWarnings(b *strings.Builder) {
+	var lines []string
+	add := func(op string, size int, p tune.Protocol, samples []tune.Sample) {
+		for i, s := range samples {
+			for _, w := range s.Warnings {
+				lines = append(lines, fmt.Sprintf("  %s %s %s, repeat %d: %s", op, units.Bytes(int64(size)), p, i+1, w.Message))
+			}
+		}
+	}
+	for _, l := range t.r.Loads {
+		for _, o := range l.Ops {
+			op := o.Op.String()
+			if len(t.r.Loads) > 1 {
+				op += " at " + l.Load.String()
+			}
+			for _, p := range o.Points {
+				add(op, p.Size, tune.Eager, p.Eager)
+				add(op, p.Size, tune.Rendezvous, p.Rendezvous)
+			}
+		}
+	}
+	if len(lines) > 0 {
+		b.WriteString("\nwarnings (measurements not to be trusted; docs/USAGE.md says what each means):\n")
+		b.WriteString(strings.Join(lines, "\n") + "\n")
+	}
+}
+
+// protocolRanges is the UCX-style summary: value byte ranges and the
+// protocol threshold selects for each (rdmakv.ProtocolAt).
+func (t *tuneReport) protocolRanges(op rdmakv.Op, threshold int) [][]string {
+	key := t.r.Config.KeySize
+	head := []string{op.String(), fmt.Sprintf("protocol at eager threshold %s, %d-byte keys",
+		units.Bytes(int64(threshold)), key)}
+	lastEager := rdmakv.LargestEagerValue(threshold, key)
+	if lastEager < 0 {
+		return [][]string{head, {"0..inf", "rendezvous"}}
+	}
+	return [][]string{head,
+		{fmt.Sprintf("0..%d", lastEager), "eager"},
+		{fmt.Sprintf("%d..inf", lastEager+1), "rendezvous"}}
+}
+
+// protocolCell names the protocol used at p: under threshold when there
+// is one, else the measured winner.
+func (t *tuneReport) protocolCell(p tune.Point, threshold int) string {
+	switch {
+	case len(p.Eager) == 0 && threshold == 0:
+		return "eager n/a"
+	case len(p.Eager) == 0:
+		return "rendezvous (eager n/a)"
+	case threshold == 0:
+		return string(p.Winner)
+	}
+	chosen := rdmakv.ProtocolAt(threshold, t.r.Config.KeySize, p.Size).String()
+	switch {
+	case p.Winner == tune.WinTie:
+		return chosen + " (tie)"
+	case string(p.Winner) != chosen:
+		return chosen + " !"
+	}
+	return chosen
+}
+
+// writeMaps prints, per op, the winner at each size and load with its
+// ratio, then each load's recommended threshold.
+func (t *tuneReport) writeMaps(b *strings.Builder) {
+	r := t.r
+	for _, op := range r.Config.Ops {
+		fmt.Fprintf(b, "%s: winner by %s at each load (ratio above 1: rendezvous better)\n", op, r.Config.ObjectiveName())
+		head := []string{"size"}
+		for _, l := range r.Loads {
+			head = append(head, l.Load.String())
+		}
+		rows := [][]string{head}
+		sizes, cells := r.Map(op)
+		for i, s := range sizes {
+			row := []string{units.Bytes(int64(s))}
+			for _, c := range cells[i] {
+				row = append(row, mapCell(c))
+			}
+			rows = append(rows, row)
+		}
+		last := []string{"threshold"}
+		for _, l := range r.Loads {
+			th := "none"
+			if l.Recommended > 0 {
+				th = units.Bytes(int64(l.Recommended))
+			}
+			last = append(last, th)
+		}
+		writeGrid(b, append(rows, last), len(last))
+		b.WriteString("\n")
+	}
+}
+
+// mapCell is "rdv 1.42", "eager 0.31", "tie 0.98", "eager only", "n/a".
+func mapCell(c tune.MapCell) string {
+	switch c.Winner {
+	case tune.WinUnmeasured, "":
+		return "n/a"
+	case tune.WinNeither:
+		return "neither"
+	}
+	name := string(c.Winner)
+	if c.Winner == tune.WinRendezvous {
+		name = "rdv"
+	}
+	if c.Ratio == 0 {
+		return name + " only" // the other met the goal at no rate
+	}
+	return fmt.Sprintf("%s %.2f", name, c.Ratio)
+}

@@ -1,0 +1,18 @@
+package tune
+
+import "testing"
+
+// The fake systems and helpers of this package's tests, for its external
+// tests (package tune_test), which render results with report and plot:
+// those import this package, so only a test outside it can use them.
+var (
+	NewLinear    = newLinear
+	NewLoadModel = newLoadModel
+	Pow2         = pow2
+	C1C16        = c1c16
+	BenchConfig  = benchConfig
+	Failures     = failures
+)
+
+// LimitedRun is limitedRun.
+func LimitedRun(t *testing.T, m *linear) *Result { return limitedRun(t, m) }
