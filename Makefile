@@ -75,10 +75,14 @@ test: lint test-go test-slurm soak-short fuzz test-rdma
 
 # The race detector's shadow memory would swamp the per-connection memory
 # figures, so that test runs in a plain build as well. rdmakv and its TCP
-# transport run again with every client on a blocking socket (-blocking).
+# transport run again with every client on a blocking socket (-blocking),
+# and with the conformance suite again with every socket read and written
+# through net.Conn rather than raw system calls (-netconn), the path off
+# Linux.
 test-go: setup-mpi setup-baselines
 	$(GO) test -race -count=1 ./...
 	$(GO) test -race -count=1 ./rdmakv ./rdmakv/tcp -args -blocking
+	$(GO) test -race -count=1 ./rdmakv ./rdmakv/tcp ./rdmakv/kvtest -args -netconn
 	$(GO) test -count=1 -v -run='^TestConnectionMemory$$' ./rdmakv
 
 # soak: kvserver over TCP under verified load and faults for DURATION
@@ -98,11 +102,16 @@ fuzz: setup
 bench: setup
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=2000x ./rdmakv/... ./internal/bench/...
 
+# lint also vets the module without cgo and off Linux, where rdmakv's TCP
+# transport reads and writes through net.Conn and verbs is a stub.
 lint: setup-mpi
 	@out=$$(gofmt -l $$(git ls-files '*.go') $$(git ls-files --others --exclude-standard '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) vet -tags mpi ./internal/mpi ./internal/cli
+	CGO_ENABLED=0 $(GO) vet ./...
+	GOOS=darwin CGO_ENABLED=0 $(GO) vet ./...
+	GOOS=freebsd CGO_ENABLED=0 $(GO) vet ./rdmakv/...
 
 clean:
 	rm -rf $(BIN) $(VMDIR) lib

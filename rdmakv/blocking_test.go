@@ -8,9 +8,14 @@ import (
 	"testing"
 )
 
-// blockingFlag dials every coreDial client with WithBlockingSocket: make
-// test runs the package both ways.
-var blockingFlag = flag.Bool("blocking", false, "dial TCP clients with blocking sockets (WithBlockingSocket)")
+// blockingFlag dials every coreDial client with WithBlockingSocket, and
+// netConnFlag has every coreServer and coreDial client read and write
+// through net.Conn (ServerConfig.NetConn, WithNetConn): make test runs the
+// package each way.
+var (
+	blockingFlag = flag.Bool("blocking", false, "dial TCP clients with blocking sockets (WithBlockingSocket)")
+	netConnFlag  = flag.Bool("netconn", false, "read and write TCP sockets through net.Conn (ServerConfig.NetConn, WithNetConn)")
+)
 
 // A client on a blocking socket sets, gets and deletes, eager and
 // rendezvous, one request at a time and with several in flight.

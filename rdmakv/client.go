@@ -135,6 +135,7 @@ func dial(ctx context.Context, addr string, o options) (*Client, error) {
 		Device:     o.device,
 		OpTimeout:  o.timeout,
 		Blocking:   o.blocking,
+		NetConn:    o.netConn,
 		TOS:        o.tos,
 	}
 	err := withNetwork(o.transport, c.log, func(n transport.Network) (Info, error) {

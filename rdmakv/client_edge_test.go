@@ -192,18 +192,37 @@ func TestStagingOverflow(t *testing.T) {
 // once warm (client, server and transport together), eager and
 // rendezvous, where staging has grown to what the value needs. A client
 // of depth 1 reads its replies itself (Client.reader), a path of its own.
+// The TCP transport's two paths to its sockets, raw system calls and
+// net.Conn, are each held to it.
 func TestZeroAllocs(t *testing.T) {
-	s, _ := coreServer(t, nil)
-	traces := 0
-	hook := func(context.Context, *Trace) { traces++ }
-	for _, c := range []*Client{coreDial(t, s), coreDial(t, s, WithTrace(hook)), coreDial(t, s, WithDepth(1))} {
-		if c.opts.depth == 1 && c.reader == nil {
-			t.Fatal("a client of depth 1 over tcp does not read its replies itself")
+	for _, netConn := range []bool{false, true} {
+		name := "default"
+		if netConn {
+			name = "netconn"
 		}
-		testZeroAllocs(t, c)
-	}
-	if traces == 0 {
-		t.Fatal("the traced client traced nothing")
+		t.Run(name, func(t *testing.T) {
+			s, _ := coreServer(t, func(c *ServerConfig) { c.NetConn = c.NetConn || netConn })
+			var opts []Option // the flags' otherwise
+			if netConn {
+				opts = append(opts, WithNetConn(true))
+			}
+			traces := 0
+			hook := func(context.Context, *Trace) { traces++ }
+			clients := []*Client{
+				coreDial(t, s, opts...),
+				coreDial(t, s, append(opts, WithTrace(hook))...),
+				coreDial(t, s, append(opts, WithDepth(1))...),
+			}
+			for _, c := range clients {
+				if c.opts.depth == 1 && c.reader == nil {
+					t.Fatal("a client of depth 1 over tcp does not read its replies itself")
+				}
+				testZeroAllocs(t, c)
+			}
+			if traces == 0 {
+				t.Fatal("the traced client traced nothing")
+			}
+		})
 	}
 }
 

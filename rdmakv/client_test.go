@@ -23,6 +23,7 @@ func coreServer(t testing.TB, mod func(*ServerConfig)) (*Server, *logbuf.Buffer)
 	cfg := ServerConfig{
 		Listen: "127.0.0.1:0", Transport: "tcp", PoolSize: 16 << 20, MaxValue: 4 << 20,
 		Lease: 2 * time.Second, Logger: slog.New(slog.NewTextHandler(logs, nil)),
+		NetConn: *netConnFlag,
 	}
 	if mod != nil {
 		mod(&cfg)
@@ -39,7 +40,7 @@ func coreDial(t testing.TB, s *Server, opts ...Option) *Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, err := Dial(ctx, s.Addr(), append([]Option{WithTransport("tcp"), WithStagingSize(8 << 20), WithBlockingSocket(*blockingFlag)}, opts...)...)
+	c, err := Dial(ctx, s.Addr(), append([]Option{WithTransport("tcp"), WithStagingSize(8 << 20), WithBlockingSocket(*blockingFlag), WithNetConn(*netConnFlag)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

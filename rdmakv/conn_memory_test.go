@@ -1,7 +1,7 @@
-//go:build !race
+//go:build !race && linux
 
 // The race detector's shadow memory swamps these figures: make test runs
-// this file in a plain build.
+// this file in a plain build. They are read from /proc: Linux only.
 
 package rdmakv
 
@@ -65,13 +65,21 @@ func (f footprint) per(before footprint, n int) footprint {
 // client apart: the server runs in a child process (this test binary
 // again), which reports its own footprint. Before HELLO the server may hold
 // nothing sizeable for a peer; an idle connection after use keeps no
-// staging and little else on either side. go test -v prints the figures.
+// staging and little else on either side. go test -v prints the figures,
+// for the raw path and for the net.Conn path (ServerConfig.NetConn,
+// WithNetConn).
 func TestConnectionMemory(t *testing.T) {
-	if os.Getenv(memoryServerEnv) != "" {
-		memoryServer(t)
+	if path := os.Getenv(memoryServerEnv); path != "" {
+		memoryServer(t, path == "netconn")
 		return
 	}
-	srv := startMemoryServer(t)
+	for _, path := range []string{"raw", "netconn"} {
+		t.Run(path, func(t *testing.T) { testConnectionMemory(t, path == "netconn") })
+	}
+}
+
+func testConnectionMemory(t *testing.T, netConn bool) {
+	srv := startMemoryServer(t, netConn)
 	const n = 400
 	base := srv.measure(t)
 	var socks []net.Conn
@@ -97,7 +105,7 @@ func TestConnectionMemory(t *testing.T) {
 	ctx := context.Background()
 	var clients []*Client
 	for range m {
-		c := memoryDial(t, srv.addr)
+		c := memoryDial(t, srv.addr, netConn)
 		if err := c.Set(ctx, []byte("k"), coreFill(100, 1)); err != nil {
 			t.Fatal(err)
 		}
@@ -123,9 +131,9 @@ func TestConnectionMemory(t *testing.T) {
 
 const memoryServerEnv = "RDMAKV_MEMORY_SERVER"
 
-func memoryDial(t *testing.T, addr string) *Client {
+func memoryDial(t *testing.T, addr string, netConn bool) *Client {
 	t.Helper()
-	c, err := Dial(context.Background(), addr, WithEagerThreshold(1024), withStagingIdle(20*time.Millisecond))
+	c, err := Dial(context.Background(), addr, WithEagerThreshold(1024), withStagingIdle(20*time.Millisecond), WithNetConn(netConn))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,8 +143,10 @@ func memoryDial(t *testing.T, addr string) *Client {
 
 // memoryServer is the child: it serves, and on each line read prints its
 // connection count and footprint, until its input closes.
-func memoryServer(t *testing.T) {
-	s, _ := coreServer(t, func(c *ServerConfig) { c.MaxConns, c.MaxHandshakes, c.HandshakeTimeout = 4096, 4096, time.Minute })
+func memoryServer(t *testing.T, netConn bool) {
+	s, _ := coreServer(t, func(c *ServerConfig) {
+		c.MaxConns, c.MaxHandshakes, c.HandshakeTimeout, c.NetConn = 4096, 4096, time.Minute, netConn
+	})
 	fmt.Println("addr", s.Addr())
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
@@ -154,10 +164,14 @@ type memoryPeer struct {
 	out  *bufio.Scanner
 }
 
-func startMemoryServer(t *testing.T) *memoryPeer {
+func startMemoryServer(t *testing.T, netConn bool) *memoryPeer {
 	t.Helper()
+	path := "raw"
+	if netConn {
+		path = "netconn"
+	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestConnectionMemory$")
-	cmd.Env = append(os.Environ(), memoryServerEnv+"=1")
+	cmd.Env = append(os.Environ(), memoryServerEnv+"="+path)
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {

@@ -38,6 +38,9 @@ type options struct {
 	trace func(context.Context, *Trace)
 	// blocking gives a TCP connection a blocking socket.
 	blocking bool
+	// netConn reads and writes a TCP connection through net.Conn
+	// (transport.Config.NetConn).
+	netConn bool
 	// tos is the traffic's IP type-of-service byte (transport.Config.TOS).
 	tos int
 }
@@ -85,8 +88,16 @@ func WithPoll(p Poll) Option { return func(o *options) { o.poll = p } }
 // connections than GOMAXPROCS: a P stays free for the rest of the process
 // while each connection's thread waits. With as many or more, the runtime
 // hands the Ps of waiting threads to others and back, which costs more
-// than it saves. Verbs ignores it.
+// than it saves. Blocking sockets need raw system calls: off Linux, and
+// with WithNetConn, it has no effect. Verbs ignores it.
 func WithBlockingSocket(on bool) Option { return func(o *options) { o.blocking = on } }
+
+// WithNetConn, over TCP, reads and writes the connection's socket through
+// the standard net.Conn instead of with raw system calls
+// (transport.Config.NetConn): the path every connection takes off Linux,
+// and on Linux one to compare the raw path with. WithBlockingSocket then
+// has no effect. Verbs ignores it.
+func WithNetConn(on bool) Option { return func(o *options) { o.netConn = on } }
 
 // WithTOS sets the IP type-of-service byte of the connection's traffic
 // (DSCP << 2 | ECN): the RoCE traffic class on verbs, which lossless

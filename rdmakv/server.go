@@ -109,6 +109,7 @@ func Listen(cfg ServerConfig) (*Server, error) {
 
 		StallTimeout: cfg.StallTimeout,
 		TOS:          cfg.TOS,
+		NetConn:      cfg.NetConn,
 	}
 	err = withNetwork(cfg.Transport, s.log, func(n transport.Network) (Info, error) {
 		addr := cfg.Listen

@@ -112,6 +112,11 @@ type ServerConfig struct {
 	// which iWARP's connections take, while a RoCE connection runs in the
 	// class its client asked for.
 	TOS int
+	// NetConn, on tcp, reads and writes every accepted connection's
+	// socket through the standard net.Conn instead of with raw system
+	// calls (transport.Config.NetConn), as off Linux, where it is the only
+	// path. Verbs ignores it.
+	NetConn bool
 	// MaxGrantBytes is each connection's share of the pool for
 	// uncommitted set grants: it may always hold that much, and more only
 	// while a quarter of the pool stays free for other connections; past

@@ -32,21 +32,9 @@ func System() Env {
 		Rlimit: func(res int) (uint64, uint64, error) {
 			var l unix.Rlimit
 			err := unix.Getrlimit(res, &l)
-			return l.Cur, l.Max, err
+			return uint64(l.Cur), uint64(l.Max), err // int64 on some systems
 		},
-		AllowedCPUs: func() ([]int, error) {
-			var s unix.CPUSet
-			if err := unix.SchedGetaffinity(0, &s); err != nil {
-				return nil, err
-			}
-			var cpus []int
-			for i := range len(s) * 64 {
-				if s.IsSet(i) {
-					cpus = append(cpus, i)
-				}
-			}
-			return cpus, nil
-		},
+		AllowedCPUs: allowedCPUs,
 	}
 }
 

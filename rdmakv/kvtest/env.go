@@ -35,6 +35,11 @@ type Env struct {
 	// let the caller read its own reply (transport.CallerReader), a path
 	// of its own that the suite then covers.
 	Depth int
+	// NetConn, on tcp, has every server, client and peer of the suite
+	// read and write its sockets through the standard net.Conn
+	// (transport.Config.NetConn) rather than raw system calls, so that
+	// the suite holds both paths to the same behaviour.
+	NetConn bool
 }
 
 func (e Env) withDefaults() Env {

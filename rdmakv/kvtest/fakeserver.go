@@ -30,7 +30,7 @@ func lookup(t *testing.T, env Env) transport.Network {
 // Both close when the test ends.
 func listenFake(t *testing.T, env Env, accept transport.AcceptFunc) (transport.Listener, transport.Region) {
 	t.Helper()
-	cfg := transport.Config{MaxMessage: wire.MaxHeaderSize + fakeMaxEager + wire.MaxKeyLen, RecvDepth: 64, SendDepth: 64}
+	cfg := transport.Config{MaxMessage: wire.MaxHeaderSize + fakeMaxEager + wire.MaxKeyLen, RecvDepth: 64, SendDepth: 64, NetConn: env.NetConn}
 	ln, err := lookup(t, env).Listen(env.Addr, cfg, accept)
 	if err != nil {
 		t.Fatalf("listen for a fake server: %v", err)

@@ -70,7 +70,7 @@ func dialHolPeer(t *testing.T, env Env, addr string, maxEager int) *holPeer {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cfg := transport.Config{MaxMessage: wire.MaxHeaderSize + maxEager + wire.MaxKeyLen,
-		RecvDepth: holHeld, SendDepth: 16, OpTimeout: 10 * time.Second}
+		RecvDepth: holHeld, SendDepth: 16, OpTimeout: 10 * time.Second, NetConn: env.NetConn}
 	var err error
 	if p.conn, err = lookup(t, env).Dial(ctx, addr, cfg, p); err != nil {
 		t.Fatalf("stuck peer: %s dial %s: %v", env.Transport, addr, err)

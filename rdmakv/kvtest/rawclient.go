@@ -65,7 +65,7 @@ func rawConnect(t *testing.T, env Env, addr string, maxEager int) *rawClient {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	recv := wire.MaxHeaderSize + maxEager + wire.MaxKeyLen
-	cfg := transport.Config{MaxMessage: recv, RecvDepth: 16, SendDepth: 16, OpTimeout: 10 * time.Second}
+	cfg := transport.Config{MaxMessage: recv, RecvDepth: 16, SendDepth: 16, OpTimeout: 10 * time.Second, NetConn: env.NetConn}
 	var err error
 	r.conn, err = lookup(t, env).Dial(ctx, addr, cfg, r)
 	if err != nil {

@@ -22,6 +22,7 @@ func serverConfig(env Env) rdmakv.ServerConfig {
 		MaxKey:    1024,
 		MaxValue:  min(env.MaxValue, 4<<20),
 		Lease:     2 * time.Second,
+		NetConn:   env.NetConn,
 	}
 }
 
@@ -63,7 +64,7 @@ func dial(t *testing.T, env Env, addr string, opts ...rdmakv.Option) *rdmakv.Cli
 func dialErr(env Env, addr string, opts ...rdmakv.Option) (*rdmakv.Client, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	all := []rdmakv.Option{rdmakv.WithTransport(env.Transport), rdmakv.WithTimeout(10 * time.Second)}
+	all := []rdmakv.Option{rdmakv.WithTransport(env.Transport), rdmakv.WithTimeout(10 * time.Second), rdmakv.WithNetConn(env.NetConn)}
 	if env.Depth > 0 {
 		all = append(all, rdmakv.WithDepth(env.Depth))
 	}

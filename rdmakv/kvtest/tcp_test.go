@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"flag"
 	"io"
 	"net"
 	"sync"
@@ -14,8 +15,12 @@ import (
 	_ "github.com/kvbench/kvbench/rdmakv/tcp"
 )
 
+// netConn runs the suite with every socket read and written through
+// net.Conn (Env.NetConn): make test runs the package both ways.
+var netConn = flag.Bool("netconn", false, "read and write every socket through net.Conn (transport.Config.NetConn)")
+
 func tcpEnv() Env {
-	env := Env{Transport: "tcp", Addr: "127.0.0.1:0", MaxValue: 64 << 20, Clients: 32}
+	env := Env{Transport: "tcp", Addr: "127.0.0.1:0", MaxValue: 64 << 20, Clients: 32, NetConn: *netConn}
 	if testing.Short() {
 		env.MaxValue = 4 << 20
 		env.Clients = 8

@@ -1,3 +1,5 @@
+//go:build linux
+
 package rawsock
 
 import (
@@ -58,23 +60,8 @@ type BlockConn struct {
 	closed bool
 }
 
-// BlockDialer dials BlockConns.
-type BlockDialer struct {
-	// Timeout bounds a connect, as ctx's deadline does (0: ctx alone).
-	Timeout time.Duration
-	// Slack is how long after its deadline a wait may end: a deadline
-	// reaches the socket only when it would end a wait early or more than
-	// the slack late.
-	Slack time.Duration
-	// MaxWait, if not 0, bounds one wait in the kernel: a wait longer than
-	// that wakes to look at its deadline again, so that a deadline moved
-	// earlier takes effect within MaxWait plus the slack.
-	MaxWait time.Duration
-}
-
-// DialContext has net.Dialer.DialContext's signature, for client
-// libraries that take a dial function.
-func (d BlockDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+// dialConn is DialContext's: a BlockConn.
+func (d BlockDialer) dialConn(ctx context.Context, network, addr string) (net.Conn, error) {
 	c, err := d.Dial(ctx, network, addr)
 	if err != nil {
 		return nil, err // a nil net.Conn, not a nil *BlockConn in one
@@ -87,10 +74,8 @@ func (d BlockDialer) DialContext(ctx context.Context, network, addr string) (net
 // poller: a duplicate of its descriptor, made blocking, becomes the
 // BlockConn's, and the net.Conn closes.
 func (d BlockDialer) Dial(ctx context.Context, network, addr string) (*BlockConn, error) {
-	switch network {
-	case "tcp", "tcp4", "tcp6":
-	default:
-		return nil, &net.OpError{Op: "dial", Net: network, Err: fmt.Errorf("rawsock: network %q is not TCP", network)}
+	if err := checkTCP(network); err != nil {
+		return nil, err
 	}
 	nd := net.Dialer{Timeout: d.Timeout, KeepAlive: -1}
 	nc, err := nd.DialContext(ctx, network, addr)

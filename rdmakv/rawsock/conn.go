@@ -8,15 +8,16 @@ import (
 	"time"
 )
 
-// Conn is a TCP net.Conn whose reads and writes go through a Sock, for a
-// client library that takes a dial function. Such libraries also set a
-// deadline before each request, which on a net.Conn re-arms the runtime's
-// timers each time; a Conn passes a deadline to the socket only when it
-// would otherwise fire early or more than Slack late, so a deadline fires
-// at or up to Slack after the time it names, never before.
+// Conn is a TCP net.Conn whose reads and writes go through a Sock (off
+// Linux, through the net.TCPConn), for a client library that takes a dial
+// function. Such libraries also set a deadline before each request, which
+// on a net.Conn re-arms the runtime's timers each time; a Conn passes a
+// deadline to the socket only when it would otherwise fire early or more
+// than Slack late, so a deadline fires at or up to Slack after the time it
+// names, never before.
 type Conn struct {
 	*net.TCPConn
-	sock  *Sock
+	sock  sockIO
 	slack time.Duration
 
 	mu     sync.Mutex
@@ -25,7 +26,7 @@ type Conn struct {
 
 // NewConn is a Conn over nc, which it owns from then on.
 func NewConn(nc *net.TCPConn, slack time.Duration) (*Conn, error) {
-	s, err := New(nc)
+	s, err := newSockIO(nc)
 	if err != nil {
 		return nil, err
 	}
@@ -64,9 +65,9 @@ func (c *Conn) Write(p []byte) (int, error) {
 }
 
 // opErr names the operation and the addresses as net.Conn's errors do;
-// io.EOF stays itself.
+// io.EOF, and an error the net.TCPConn named so already, stay themselves.
 func (c *Conn) opErr(op string, err error) error {
-	if err == nil || err == io.EOF {
+	if oe, ok := err.(*net.OpError); ok && oe.Op == op || err == nil || err == io.EOF {
 		return err
 	}
 	return &net.OpError{Op: op, Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: err}

@@ -148,3 +148,23 @@ func TestStale(t *testing.T) {
 		}
 	}
 }
+
+// tcpPair is a connected pair of loopback TCP sockets.
+func tcpPair(t *testing.T) (a, b *net.TCPConn) {
+	t.Helper()
+	l, err := net.ListenTCP("tcp", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	a, err = net.DialTCP("tcp", nil, l.Addr().(*net.TCPAddr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err = l.AcceptTCP()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close(); b.Close() })
+	return a, b
+}

@@ -1,6 +1,5 @@
-// Package rawsock reads and writes TCP sockets with raw system calls under
-// Go's poller, for the data paths whose cost per request is the point:
-// rdmakv's TCP transport and the clients of the baselines kvbench drives.
+//go:build linux
+
 package rawsock
 
 import (

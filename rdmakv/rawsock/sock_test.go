@@ -1,3 +1,5 @@
+//go:build linux
+
 package rawsock
 
 import (
@@ -9,26 +11,6 @@ import (
 	"testing"
 	"time"
 )
-
-// tcpPair is a connected pair of loopback TCP sockets.
-func tcpPair(t *testing.T) (a, b *net.TCPConn) {
-	t.Helper()
-	l, err := net.ListenTCP("tcp", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	a, err = net.DialTCP("tcp", nil, l.Addr().(*net.TCPAddr))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err = l.AcceptTCP()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close(); b.Close() })
-	return a, b
-}
 
 // A write larger than the socket buffers waits for room and delivers
 // every byte in order; a read waits for data, sees the peer's end as

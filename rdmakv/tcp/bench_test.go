@@ -28,7 +28,7 @@ func (signal) Closed(transport.Conn, error) {}
 func benchPair(b *testing.B, h transport.Handler, srv transport.Handler) (transport.Listener, transport.Conn) {
 	b.Helper()
 	cfg := transport.Config{MaxMessage: 64 << 10, RecvDepth: 16, SendDepth: 16}
-	ln, err := network{}.Listen("127.0.0.1:0", cfg, func(transport.Conn) transport.Handler { return srv })
+	ln, err := network{}.Listen("127.0.0.1:0", withMode(cfg), func(transport.Conn) transport.Handler { return srv })
 	if err != nil {
 		b.Fatal(err)
 	}

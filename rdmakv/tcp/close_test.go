@@ -158,7 +158,7 @@ func TestConfigChecked(t *testing.T) {
 		{Poll: 9},
 	}
 	for _, cfg := range bad {
-		if _, err := (network{}).Listen("127.0.0.1:0", cfg, func(transport.Conn) transport.Handler { return nil }); err == nil {
+		if _, err := (network{}).Listen("127.0.0.1:0", withMode(cfg), func(transport.Conn) transport.Handler { return nil }); err == nil {
 			t.Errorf("config %+v accepted", cfg)
 		}
 	}
@@ -212,7 +212,7 @@ func TestCloseFromCallbacks(t *testing.T) {
 	h := closer{closed: make(chan error, 2)}
 	refused := make(chan struct{}, 1)
 	n := 0
-	ln, err := network{}.Listen("127.0.0.1:0", smallCfg(), func(c transport.Conn) transport.Handler {
+	ln, err := network{}.Listen("127.0.0.1:0", withMode(smallCfg()), func(c transport.Conn) transport.Handler {
 		n++
 		if n == 1 {
 			_ = c.Close() // from AcceptFunc
@@ -243,7 +243,7 @@ func TestCloseFromCallbacks(t *testing.T) {
 }
 
 func TestAcceptRefused(t *testing.T) {
-	ln, err := network{}.Listen("127.0.0.1:0", smallCfg(), func(transport.Conn) transport.Handler { return nil })
+	ln, err := network{}.Listen("127.0.0.1:0", withMode(smallCfg()), func(transport.Conn) transport.Handler { return nil })
 	if err != nil {
 		t.Fatal(err)
 	}

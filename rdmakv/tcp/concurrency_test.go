@@ -41,7 +41,7 @@ func TestConcurrentMixedOps(t *testing.T) {
 	const workers, iters, slice = 8, 160, 64 << 10 // iters a multiple of 4
 	cfg := transport.Config{MaxMessage: 4096, RecvDepth: 8, SendDepth: 4}
 	srvH := &counter{closed: make(chan error, 1)}
-	ln, err := network{}.Listen("127.0.0.1:0", cfg, func(transport.Conn) transport.Handler { return srvH })
+	ln, err := network{}.Listen("127.0.0.1:0", withMode(cfg), func(transport.Conn) transport.Handler { return srvH })
 	if err != nil {
 		t.Fatal(err)
 	}

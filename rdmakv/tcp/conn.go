@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/kvbench/kvbench/rdmakv/rawsock"
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 
@@ -91,9 +90,9 @@ type conn struct {
 	local, remote string
 
 	// Until ReadAhead, an accepted connection's reader takes whole
-	// frames one at a time (spoken.go); guarded, gate and peek are the
-	// reader's.
-	sock      *rawsock.Sock
+	// frames one at a time (spoken.go), peeking at inq; guarded, gate
+	// and peek are the reader's.
+	inq       peeker
 	guarded   bool
 	guardLeft int // frames still to take whole
 	gate      gate

@@ -12,12 +12,19 @@ import (
 )
 
 // blocking dials every test's connections with blocking sockets
-// (transport.Config.Blocking): make test runs the package both ways.
-var blocking = flag.Bool("blocking", false, "dial blocking sockets")
+// (transport.Config.Blocking), and netConn reads and writes every
+// socket, dialed or accepted, through net.Conn (transport.Config.NetConn):
+// make test runs the package each way.
+var (
+	blocking = flag.Bool("blocking", false, "dial blocking sockets")
+	netConn  = flag.Bool("netconn", false, "read and write every socket through net.Conn")
+)
 
-// withMode is cfg with Blocking set as the -blocking flag says.
+// withMode is cfg with Blocking and NetConn set as the -blocking and
+// -netconn flags say.
 func withMode(cfg transport.Config) transport.Config {
 	cfg.Blocking = cfg.Blocking || *blocking
+	cfg.NetConn = cfg.NetConn || *netConn
 	return cfg
 }
 
@@ -86,7 +93,7 @@ type server struct {
 func listen(t testing.TB, cfg transport.Config) *server {
 	t.Helper()
 	s := &server{conns: make(chan transport.Conn, 16), recs: make(chan *recorder, 16)}
-	ln, err := network{}.Listen("127.0.0.1:0", cfg, func(c transport.Conn) transport.Handler {
+	ln, err := network{}.Listen("127.0.0.1:0", withMode(cfg), func(c transport.Conn) transport.Handler {
 		r := newRecorder()
 		r.auto = s.auto
 		s.conns <- c

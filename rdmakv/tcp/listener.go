@@ -90,7 +90,7 @@ func (l *listener) acceptLoop() {
 // serve wires up one accepted connection. A connection that cannot get its
 // receive memory is dropped; the listener keeps going.
 func (l *listener) serve(nc *net.TCPConn) {
-	s, err := newPollStream(nc)
+	s, inq, err := acceptStream(nc, l.cfg)
 	if err != nil {
 		_ = nc.Close()
 		return
@@ -101,7 +101,7 @@ func (l *listener) serve(nc *net.TCPConn) {
 		return
 	}
 	c.ln = l
-	c.guard(s.sock)
+	c.guard(inq)
 	l.mu.Lock()
 	if l.closed {
 		l.mu.Unlock()

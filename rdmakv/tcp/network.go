@@ -20,6 +20,11 @@
 //     connection lost to its peer keeps them mapped until it is closed.
 //   - A refused one-sided access is answered with an ERROR frame; both ends
 //     then close that connection, as an RC QP goes to the error state.
+//
+// On Linux a connection's socket is read and written with raw system calls
+// under the runtime's poller (rdmakv/rawsock), or, dialed with
+// Config.Blocking, as a blocking socket; with Config.NetConn, and always
+// on other systems, through the standard net.Conn (stream.go).
 package tcp
 
 import (
@@ -29,7 +34,6 @@ import (
 	"net"
 	"net/netip"
 
-	"github.com/kvbench/kvbench/rdmakv/rawsock"
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 
@@ -93,7 +97,7 @@ func (network) Dial(ctx context.Context, addr string, cfg transport.Config, h tr
 	if h == nil {
 		return nil, errors.New("tcp: dial: nil Handler")
 	}
-	s, err := dialStream(ctx, addr, cfg.Blocking)
+	s, err := dialStream(ctx, addr, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("tcp: %w", netCause(err))
 	}
@@ -122,29 +126,6 @@ type opCause struct{ *net.OpError }
 
 func (e opCause) Error() string { return e.OpError.Err.Error() }
 func (e opCause) Unwrap() error { return e.OpError }
-
-// dialStream connects a socket under the poller, or a blocking one.
-func dialStream(ctx context.Context, addr string, blocking bool) (stream, error) {
-	if blocking {
-		d := rawsock.BlockDialer{Slack: blockSlack, MaxWait: blockMaxWait}
-		bc, err := d.Dial(ctx, "tcp", addr)
-		if err != nil {
-			return nil, err // not a nil *BlockConn in a non-nil stream
-		}
-		return bc, nil
-	}
-	var d net.Dialer
-	nc, err := d.DialContext(ctx, "tcp", addr)
-	if err != nil {
-		return nil, err
-	}
-	s, err := newPollStream(nc.(*net.TCPConn))
-	if err != nil {
-		_ = nc.Close()
-		return nil, err
-	}
-	return s, nil
-}
 
 // checkConfig fills zero sizes with the defaults and reports every field
 // out of range.

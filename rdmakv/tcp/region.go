@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
@@ -33,7 +34,7 @@ func newMapping(size int) (*mapping, error) {
 	if size <= 0 || size > maxRegion {
 		return nil, fmt.Errorf("tcp: region size %d out of range (1..%d)", size, int64(maxRegion))
 	}
-	mem, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	mem, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
 	if err != nil {
 		return nil, fmt.Errorf("tcp: mmap %d bytes: %w", size, err)
 	}
@@ -67,7 +68,7 @@ func (m *mapping) unmap() error {
 		if old := m.state.Or(closingBit); old&^closingBit != 0 {
 			<-m.drained
 		}
-		m.err = syscall.Munmap(m.mem)
+		m.err = unix.Munmap(m.mem)
 	})
 	return m.err
 }

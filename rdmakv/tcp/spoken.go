@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 
-	"github.com/kvbench/kvbench/rdmakv/rawsock"
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 
@@ -18,6 +17,12 @@ import (
 // run. A frame that cannot be a handshake's (malformed, or larger than
 // guardMax), or a peer that hangs up mid-frame, ends the guard, and the
 // reader meets it as usual.
+//
+// On the net.Conn path (transport.Config.NetConn) there is no peek at the
+// socket: the reader reads ahead into a buffer that stands for its queue
+// (readAhead), and a frame is seen once the reader has read it there: not
+// before the reader first runs, nor while the runtime has yet to run it
+// once the frame is in the socket.
 
 // guardMax is the largest frame a guarded connection waits to hold whole.
 // Frames that wait unread hold the socket's receive buffer, which never
@@ -50,9 +55,9 @@ func (g *gate) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// guard starts an accepted connection guarded; sock is its socket.
-func (c *conn) guard(sock *rawsock.Sock) {
-	c.sock, c.guarded, c.guardLeft = sock, true, transport.SpokenMessages
+// guard starts an accepted connection guarded; inq is what it peeks at.
+func (c *conn) guard(inq peeker) {
+	c.inq, c.guarded, c.guardLeft = inq, true, transport.SpokenMessages
 	c.gate = gate{r: c.nc}
 	c.src = &c.gate
 }
@@ -77,7 +82,7 @@ func (c *conn) awaitWhole() {
 	}
 	var n int
 	var whole bool
-	_, err := c.sock.AwaitPeek(c.peek[:], func(pk rawsock.Peeked) bool {
+	_, err := c.inq.AwaitPeek(c.peek[:], func(pk peeked) bool {
 		var settled bool
 		n, whole, settled = wholeFrame(c.peek[:], pk)
 		return settled
@@ -102,7 +107,7 @@ func (c *conn) took() {
 // head, whether all of it is queued, and whether waiting longer is
 // pointless (it is whole, or can never be: malformed, larger than
 // guardMax, or cut short by the peer's hang-up).
-func wholeFrame(hb []byte, pk rawsock.Peeked) (n int, whole, settled bool) {
+func wholeFrame(hb []byte, pk peeked) (n int, whole, settled bool) {
 	if pk.N < headerSize {
 		return 0, false, pk.Hup
 	}
@@ -126,14 +131,14 @@ func wholeFrame(hb []byte, pk rawsock.Peeked) (n int, whole, settled bool) {
 // taking catches a frame the reader took during the peek: it marks the
 // frame before it reads it.
 func (c *conn) Spoken() bool {
-	if c.sock == nil || c.spokeAll.Load() || c.readAhead.Load() {
+	if c.inq == nil || c.spokeAll.Load() || c.readAhead.Load() {
 		return false
 	}
 	if c.taking.Load() {
 		return true
 	}
 	var hb [headerSize]byte
-	if pk, err := c.sock.Peek(hb[:]); err == nil {
+	if pk, err := c.inq.Peek(hb[:]); err == nil {
 		if _, whole, _ := wholeFrame(hb[:], pk); whole {
 			return true
 		}

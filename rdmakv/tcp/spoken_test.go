@@ -33,6 +33,16 @@ func (h *holder) Deliver(c transport.Conn, m *transport.Message) {
 
 func (h *holder) Closed(transport.Conn, error) {}
 
+// paths runs fn once for each path to the socket this system has, with
+// cfg on it: raw system calls (Linux), and net.Conn.
+func paths(t *testing.T, cfg transport.Config, fn func(t *testing.T, cfg transport.Config)) {
+	if rawSockets {
+		t.Run("raw", func(t *testing.T) { fn(t, cfg) })
+	}
+	cfg.NetConn = true
+	t.Run("netconn", func(t *testing.T) { fn(t, cfg) })
+}
+
 // listenHeld listens with accepted connections handed to the test before
 // their reader starts: accept returns only once the test sends the
 // handler on start.
@@ -55,112 +65,127 @@ func sendFrame(b byte, n int) []byte {
 	return encodeFrame(header{op: opSend, len: uint32(n)}, bytes.Repeat([]byte{b}, n))
 }
 
-// awaitQueued waits until c's socket holds n bytes unread.
+// awaitQueued waits until c has n bytes unread: in its socket on the raw
+// path, read ahead on the net.Conn path.
 func awaitQueued(t *testing.T, c *conn, n int) {
 	t.Helper()
 	var hb [headerSize]byte
 	for deadline := time.Now().Add(hangGuard); ; time.Sleep(time.Millisecond) {
-		pk, err := c.sock.Peek(hb[:])
+		pk, err := c.inq.Peek(hb[:])
 		if err == nil && pk.Queued == n {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the socket holds %d bytes unread (%v), want %d", pk.Queued, err, n)
+			t.Fatalf("%d bytes unread (%v), want %d", pk.Queued, err, n)
 		}
 	}
 }
 
 // An accepted connection tells a peer that has sent a whole frame from
-// one that has sent nothing or part of one, before its reader runs and
-// while its handler holds the frame; it reads no byte past the frame it
-// delivers; after transport.SpokenMessages frames it reads ahead again.
+// one that has sent nothing or part of one, while its handler holds the
+// frame and, on the raw path, before its reader runs; it reads no byte
+// past the frame it delivers; after transport.SpokenMessages frames it
+// reads ahead again. On the net.Conn path a frame is seen once the reader
+// has read it ahead.
 func TestSpoken(t *testing.T) {
-	ln, conns, start := listenHeld(t, smallCfg())
-	peer := rawDial(t, ln.Addr())
-	c := <-conns
-	if c.Spoken() {
-		t.Fatal("Spoken with nothing sent")
-	}
-	first := sendFrame('a', 100)
-	peer.Write(first[:headerSize+50])
-	awaitQueued(t, c, headerSize+50)
-	if c.Spoken() {
-		t.Fatal("Spoken with half a frame sent")
-	}
-	peer.Write(first[headerSize+50:])
-	awaitQueued(t, c, len(first))
-	if !c.Spoken() {
-		t.Fatal("not Spoken with a whole frame queued and the reader not started")
-	}
-
-	h := newHolder()
-	start <- h
-	await(t, h.msgs, "the first frame was not delivered")
-	if !c.Spoken() {
-		t.Fatal("not Spoken while the handler holds the frame")
-	}
-	second, third := sendFrame('b', 10), sendFrame('c', 20)
-	peer.Write(append(bytes.Clone(second), third...))
-	awaitQueued(t, c, len(second)+len(third))
-	h.proceed <- struct{}{}
-	if m := await(t, h.msgs, "the second frame was not delivered"); !bytes.Equal(m, second[headerSize:]) {
-		t.Fatalf("second delivery %q", m)
-	}
-	awaitQueued(t, c, len(third)) // the reader took the second frame and nothing of the third
-	h.proceed <- struct{}{}
-	if m := await(t, h.msgs, "the third frame was not delivered"); !bytes.Equal(m, third[headerSize:]) {
-		t.Fatalf("third delivery %q", m)
-	}
-	if c.Spoken() || c.guarded {
-		t.Fatalf("past %d frames: Spoken %v, guarded %v; want neither", transport.SpokenMessages, c.Spoken(), c.guarded)
-	}
-	h.proceed <- struct{}{}
+	paths(t, smallCfg(), func(t *testing.T, cfg transport.Config) {
+		ln, conns, start := listenHeld(t, cfg)
+		peer := rawDial(t, ln.Addr())
+		c := <-conns
+		if c.Spoken() {
+			t.Fatal("Spoken with nothing sent")
+		}
+		h := newHolder()
+		if cfg.NetConn {
+			start <- h // what the reader has not read is not seen
+		}
+		first := sendFrame('a', 100)
+		peer.Write(first[:headerSize+50])
+		awaitQueued(t, c, headerSize+50)
+		if c.Spoken() {
+			t.Fatal("Spoken with half a frame sent")
+		}
+		peer.Write(first[headerSize+50:])
+		if !cfg.NetConn {
+			awaitQueued(t, c, len(first))
+			if !c.Spoken() {
+				t.Fatal("not Spoken with a whole frame queued and the reader not started")
+			}
+			start <- h
+		}
+		await(t, h.msgs, "the first frame was not delivered")
+		if !c.Spoken() {
+			t.Fatal("not Spoken while the handler holds the frame")
+		}
+		second, third := sendFrame('b', 10), sendFrame('c', 20)
+		peer.Write(append(bytes.Clone(second), third...))
+		if !cfg.NetConn { // the reader, in Deliver, reads nothing ahead
+			awaitQueued(t, c, len(second)+len(third))
+		}
+		h.proceed <- struct{}{}
+		if m := await(t, h.msgs, "the second frame was not delivered"); !bytes.Equal(m, second[headerSize:]) {
+			t.Fatalf("second delivery %q", m)
+		}
+		awaitQueued(t, c, len(third)) // the reader took the second frame and nothing of the third
+		h.proceed <- struct{}{}
+		if m := await(t, h.msgs, "the third frame was not delivered"); !bytes.Equal(m, third[headerSize:]) {
+			t.Fatalf("third delivery %q", m)
+		}
+		if c.Spoken() || c.guarded {
+			t.Fatalf("past %d frames: Spoken %v, guarded %v; want neither", transport.SpokenMessages, c.Spoken(), c.guarded)
+		}
+		h.proceed <- struct{}{}
+	})
 }
 
 // ReadAhead ends the guard once the frame being delivered is handled.
 func TestSpokenReadAhead(t *testing.T) {
-	ln, conns, start := listenHeld(t, smallCfg())
-	peer := rawDial(t, ln.Addr())
-	c := <-conns
-	h := newHolder()
-	start <- h
-	peer.Write(sendFrame('a', 10))
-	await(t, h.msgs, "the first frame was not delivered")
-	c.ReadAhead()
-	if c.Spoken() {
-		t.Fatal("Spoken after ReadAhead")
-	}
-	h.proceed <- struct{}{}
-	peer.Write(append(sendFrame('d', 5), sendFrame('e', 6)...))
-	for _, want := range []string{"ddddd", "eeeeee"} {
-		if m := await(t, h.msgs, "a frame after ReadAhead was not delivered"); string(m) != want {
-			t.Fatalf("delivered %q, want %q", m, want)
-		}
-		if c.guarded {
-			t.Fatal("still guarded after ReadAhead")
+	paths(t, smallCfg(), func(t *testing.T, cfg transport.Config) {
+		ln, conns, start := listenHeld(t, cfg)
+		peer := rawDial(t, ln.Addr())
+		c := <-conns
+		h := newHolder()
+		start <- h
+		peer.Write(sendFrame('a', 10))
+		await(t, h.msgs, "the first frame was not delivered")
+		c.ReadAhead()
+		if c.Spoken() {
+			t.Fatal("Spoken after ReadAhead")
 		}
 		h.proceed <- struct{}{}
-	}
+		peer.Write(append(sendFrame('d', 5), sendFrame('e', 6)...))
+		for _, want := range []string{"ddddd", "eeeeee"} {
+			if m := await(t, h.msgs, "a frame after ReadAhead was not delivered"); string(m) != want {
+				t.Fatalf("delivered %q, want %q", m, want)
+			}
+			if c.guarded {
+				t.Fatal("still guarded after ReadAhead")
+			}
+			h.proceed <- struct{}{}
+		}
+	})
 }
 
 // A first frame larger than a guarded connection waits for whole ends the
 // guard: it is delivered as usual.
 func TestSpokenLargeFrameEndsGuard(t *testing.T) {
-	ln, conns, start := listenHeld(t, transport.Config{MaxMessage: 2 * guardMax})
-	peer := rawDial(t, ln.Addr())
-	c := <-conns
-	big := sendFrame('x', 3*guardMax/2)
-	peer.Write(big[:guardMax])
-	h := newHolder()
-	start <- h
-	peer.Write(big[guardMax:])
-	if m := await(t, h.msgs, "the large frame was not delivered"); !bytes.Equal(m, big[headerSize:]) {
-		t.Fatalf("delivered %d bytes, not the %d sent", len(m), len(big)-headerSize)
-	}
-	if c.Spoken() {
-		t.Fatal("Spoken after the guard ended")
-	}
-	h.proceed <- struct{}{}
+	paths(t, transport.Config{MaxMessage: 2 * guardMax}, func(t *testing.T, cfg transport.Config) {
+		ln, conns, start := listenHeld(t, cfg)
+		peer := rawDial(t, ln.Addr())
+		c := <-conns
+		big := sendFrame('x', 3*guardMax/2)
+		peer.Write(big[:guardMax])
+		h := newHolder()
+		start <- h
+		peer.Write(big[guardMax:])
+		if m := await(t, h.msgs, "the large frame was not delivered"); !bytes.Equal(m, big[headerSize:]) {
+			t.Fatalf("delivered %d bytes, not the %d sent", len(m), len(big)-headerSize)
+		}
+		if c.Spoken() {
+			t.Fatal("Spoken after the guard ended")
+		}
+		h.proceed <- struct{}{}
+	})
 }
 
 // Reset ends the peer's connection with a reset and leaves nothing in
@@ -193,7 +218,7 @@ func TestResetLeavesNoTimeWait(t *testing.T) {
 		}
 	}
 
-	ln, err := network{}.Listen("127.0.0.1:0", smallCfg(), func(transport.Conn) transport.Handler { return nil })
+	ln, err := network{}.Listen("127.0.0.1:0", withMode(smallCfg()), func(transport.Conn) transport.Handler { return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,6 +250,9 @@ func freePort(t *testing.T) int {
 func tcpStates(t *testing.T, server string, peerPort int) string {
 	t.Helper()
 	b, err := os.ReadFile("/proc/net/tcp")
+	if errors.Is(err, os.ErrNotExist) {
+		t.Skip("no /proc/net/tcp to read the server's sockets' states from")
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,17 +1,21 @@
 package tcp
 
 import (
+	"context"
 	"io"
 	"net"
 	"time"
-
-	"github.com/kvbench/kvbench/rdmakv/rawsock"
 )
 
 // stream is a connection's socket. One goroutine reads at a time (the
 // holder of rtok) and one writes (under wmu). A read deadline moved into
 // the past ends a read under way: at once under the poller, within
 // blockMaxWait plus blockSlack on a blocking socket.
+//
+// There are two paths to the socket: on Linux, raw system calls under the
+// runtime's poller (rdmakv/rawsock; stream_linux.go), and everywhere the
+// standard net.Conn (netStream), which transport.Config.NetConn asks for
+// on Linux and every connection takes elsewhere.
 type stream interface {
 	io.Reader
 	io.Writer
@@ -26,37 +30,76 @@ type stream interface {
 	RemoteAddr() net.Addr
 }
 
-// A dialed connection with transport.Config.Blocking waits on a blocking
-// socket (rawsock.BlockConn) in waits of at most blockMaxWait, each ending
-// up to blockSlack past its deadline: so a deadline moved into the past
-// (an Await taking the stream back, Wake) ends a read within a few
-// milliseconds, while a reply that comes sooner ends the wait with no
-// change to the socket's timeout.
-const (
-	blockMaxWait = 2 * time.Millisecond
-	blockSlack   = time.Millisecond
-)
+// peeked is what a look at what the peer has sent, without taking it,
+// found (as rawsock.Peeked).
+type peeked struct {
+	// N bytes at the head were copied, not taken.
+	N int
+	// Queued is how many bytes there are in all.
+	Queued int
+	// Hup: the peer has shut its side down, so no more bytes will come.
+	Hup bool
+}
 
-// pollStream is a socket under the runtime's poller, read and written with
-// raw system calls (rawsock.Sock), and with writev through net.
-type pollStream struct {
+// peeker looks at what an accepted connection's peer has sent before the
+// reader takes it, for the guard (spoken.go): on the raw path the
+// socket's receive queue itself, on the net.Conn path what the reader
+// read ahead into a buffer of its own (readAhead).
+type peeker interface {
+	// Peek copies the bytes at the head into p without taking them. It
+	// never waits, and it may run beside the reader on any goroutine.
+	Peek(p []byte) (peeked, error)
+	// AwaitPeek peeks until done says what it saw will do, waiting for
+	// more bytes between looks; the reader's, who holds the read side.
+	// It ends early with the read deadline or Close as a Read does, and
+	// with io.EOF once the peer has shut down with nothing left.
+	AwaitPeek(p []byte, done func(peeked) bool) (peeked, error)
+}
+
+// netStream is a socket read and written through the standard net.Conn:
+// the runtime's poller, and net.Buffers' writev.
+type netStream struct {
 	*net.TCPConn
-	sock *rawsock.Sock
 }
 
-func newPollStream(nc *net.TCPConn) (pollStream, error) {
+func newNetStream(nc *net.TCPConn) netStream {
 	_ = nc.SetNoDelay(true)
-	sock, err := rawsock.New(nc)
+	return netStream{nc}
+}
+
+func (s netStream) Writev(bufs *net.Buffers) (int64, error) { return bufs.WriteTo(s.TCPConn) }
+
+// dialNetStream dials a netStream.
+func dialNetStream(ctx context.Context, addr string) (stream, error) {
+	nc, err := dialTCP(ctx, addr)
 	if err != nil {
-		return pollStream{}, err
+		return nil, err
 	}
-	return pollStream{TCPConn: nc, sock: sock}, nil
+	return newNetStream(nc), nil
 }
 
-func (s pollStream) Read(p []byte) (int, error)  { return s.sock.Read(p) }
-func (s pollStream) Write(p []byte) (int, error) { return s.sock.Write(p) }
-
-func (s pollStream) Writev(bufs *net.Buffers) (int64, error) {
-	s.sock.RaceWrote() // the reader reads these bytes with a rawsock.Sock
-	return bufs.WriteTo(s.TCPConn)
+// acceptNetStream is an accepted connection's netStream, with the
+// read-ahead its guard peeks at.
+func acceptNetStream(nc *net.TCPConn) (stream, peeker, error) {
+	ra := &readAhead{nc: nc}
+	return aheadStream{netStream: newNetStream(nc), ra: ra}, ra, nil
 }
+
+// dialTCP connects a socket under the poller.
+func dialTCP(ctx context.Context, addr string) (*net.TCPConn, error) {
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	return nc.(*net.TCPConn), nil
+}
+
+// aheadStream is an accepted netStream whose reads take what its guard
+// read ahead first.
+type aheadStream struct {
+	netStream
+	ra *readAhead
+}
+
+func (s aheadStream) Read(p []byte) (int, error) { return s.ra.Read(p) }

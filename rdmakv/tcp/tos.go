@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // setTOS gives a connection's socket the IP type of service asked for
@@ -21,12 +23,12 @@ func setTOS(s stream, tos int) error {
 	if err != nil {
 		return fmt.Errorf("tcp: type of service %#x: %w", tos, err)
 	}
-	level, opt := syscall.IPPROTO_IP, syscall.IP_TOS
+	level, opt := unix.IPPROTO_IP, unix.IP_TOS
 	if a, ok := s.LocalAddr().(*net.TCPAddr); ok && a.IP.To4() == nil {
-		level, opt = syscall.IPPROTO_IPV6, syscall.IPV6_TCLASS
+		level, opt = unix.IPPROTO_IPV6, unix.IPV6_TCLASS
 	}
 	var serr error
-	if err := rc.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), level, opt, tos) }); err != nil {
+	if err := rc.Control(func(fd uintptr) { serr = unix.SetsockoptInt(int(fd), level, opt, tos) }); err != nil {
 		return fmt.Errorf("tcp: type of service %#x: %w", tos, err)
 	}
 	if serr != nil {

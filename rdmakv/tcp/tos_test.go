@@ -41,7 +41,7 @@ func TestTOS(t *testing.T) {
 	}
 	cfg := smallCfg()
 	cfg.TOS = 256
-	if _, err := (network{}).Listen("127.0.0.1:0", cfg, nil); err == nil {
+	if _, err := (network{}).Listen("127.0.0.1:0", withMode(cfg), nil); err == nil {
 		t.Error("TOS 256 accepted")
 	}
 }

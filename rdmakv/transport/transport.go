@@ -257,8 +257,17 @@ type Config struct {
 	// the poller's system calls and wake-ups while the process has fewer
 	// connections than Ps; past that, the runtime hands the Ps of waiting
 	// threads to others and back.
-	// Other transports ignore it.
+	// Without raw system calls (NetConn, or off Linux) there are no
+	// blocking sockets and it is ignored. Other transports ignore it.
 	Blocking bool
+	// NetConn, on tcp, reads and writes the connection's socket through
+	// the standard net.Conn (its Read and Write, net.Buffers for writev,
+	// and a read-ahead buffer where the transport peeks) instead of with
+	// raw system calls under the poller (rdmakv/rawsock). Off Linux every
+	// connection takes that path; on Linux the option keeps it tested
+	// beside the raw one. On a listener it holds for every connection
+	// accepted. Other transports ignore it.
+	NetConn bool
 	// TOS is the IP type-of-service byte of the connection's traffic (DSCP
 	// in its top six bits, ECN in the low two): on verbs the RoCE traffic
 	// class (rdma_cm's RDMA_OPTION_ID_TOS), on tcp the socket's IP_TOS or

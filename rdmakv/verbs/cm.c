@@ -1,3 +1,5 @@
+//go:build linux && cgo
+
 /* cm.c: rdma_cm plumbing. Events are read non-blocking: Go waits on the
  * channel's fd through its netpoller, so no thread sleeps in C. */
 #include <errno.h>

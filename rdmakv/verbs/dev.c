@@ -1,3 +1,5 @@
+//go:build linux && cgo
+
 /* dev.c: device discovery, protection domains, asynchronous events and
  * link description. */
 #define _GNU_SOURCE

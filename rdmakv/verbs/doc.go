@@ -1,5 +1,7 @@
 // Package verbs is the rdmakv transport over libibverbs and librdmacm
 // (cgo). It registers itself as "verbs"; import it for that side effect.
+// Built without cgo, or off Linux, it is a stub (stub.go) that registers
+// "verbs" all the same and fails every use with transport.ErrNoDevice.
 //
 // # Layout
 //

@@ -1,3 +1,5 @@
+//go:build linux && cgo
+
 /* fake.c: a provider that lives only in memory. The tests drive the
  * shim's handling of what real providers return (fake.go) without a
  * device: posts go through the context's ops, as libibverbs' inline

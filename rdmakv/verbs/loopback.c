@@ -1,3 +1,5 @@
+//go:build linux && cgo
+
 /*
  * loopback.c: the doctor's proof that a device does what the transport
  * asks of it, on two RC QPs of its first port connected to each other

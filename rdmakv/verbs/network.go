@@ -1,3 +1,5 @@
+//go:build linux && cgo
+
 package verbs
 
 /*
@@ -14,19 +16,6 @@ import (
 	"syscall"
 
 	"github.com/kvbench/kvbench/rdmakv/transport"
-)
-
-// Name is the transport's registry name.
-const Name = transport.Verbs
-
-// Defaults and limits for Config fields (see transport.Config.Check), the
-// same as the TCP transport's so the two compare like for like.
-const (
-	DefaultMaxMessage = transport.DefaultMaxMessage
-	DefaultRecvDepth  = transport.DefaultRecvDepth
-	DefaultSendDepth  = transport.DefaultSendDepth
-	MaxMessageLimit   = transport.MaxMessageLimit
-	MaxDepth          = 1 << 14
 )
 
 // ackTimeout is the QP's local ACK timeout exponent: 4.096 us * 2^17, about

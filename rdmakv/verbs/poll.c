@@ -1,3 +1,5 @@
+//go:build linux && cgo
+
 /* poll.c: batched completion polling into the CQ's kv_wc array. */
 #include <errno.h>
 #include <sched.h>

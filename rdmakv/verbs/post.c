@@ -1,3 +1,5 @@
+//go:build linux && cgo
+
 /* post.c: work requests, built here from scalars. */
 #include <errno.h>
 #include <string.h>

@@ -1,3 +1,5 @@
+//go:build linux && cgo
+
 /* qp.c: completion queues, shared receive queues, queue pairs, registered
  * buffers and memory windows. Each constructor unwinds in reverse on error. */
 #include <errno.h>

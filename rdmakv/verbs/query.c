@@ -1,3 +1,5 @@
+//go:build linux && cgo
+
 /* query.c: what each RDMA device offers, for a report (Devices). */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-//go:build rdmavm
+//go:build rdmavm && linux && cgo
 
 package verbs
 
