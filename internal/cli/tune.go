@@ -18,6 +18,7 @@ import (
 	"github.com/kvbench/kvbench/internal/report"
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/tune"
+	"github.com/kvbench/kvbench/internal/tune/tunebench"
 	"github.com/kvbench/kvbench/internal/units"
 	"github.com/kvbench/kvbench/internal/workload"
 	"github.com/kvbench/kvbench/rdmakv"
@@ -166,14 +167,14 @@ func announceTune(stderr io.Writer, w *workload.Workload, cfg tune.Config, trans
 // measurements force, so eager is measured wherever rendezvous is; the
 // server's other limits are checked up front, and the harness is sized
 // for the heaviest load.
-func tuneHarness(ctx context.Context, w *workload.Workload, cfg tune.Config, stderr io.Writer) (*bench.Harness, *tune.BenchMeasurer, error) {
+func tuneHarness(ctx context.Context, w *workload.Workload, cfg tune.Config, stderr io.Writer) (*bench.Harness, *tunebench.Measurer, error) {
 	if w.Target.Server == "" {
 		if err := cfg.CheckEagerLimit(rdmakv.MaxEagerLimit); err != nil {
 			return nil, nil, fmt.Errorf("embedded server: %w", err)
 		}
 	}
 	h, err := bench.OpenHarness(bench.HarnessConfig{
-		Workload: cfg.HarnessWorkload(w), MaxValue: slices.Max(cfg.Sizes), MaxThreshold: cfg.MaxEagerThreshold(),
+		Workload: tunebench.HarnessWorkload(&cfg, w), MaxValue: slices.Max(cfg.Sizes), MaxThreshold: cfg.MaxEagerThreshold(),
 		Host: results.CollectHost(), Logger: noticeLogger(stderr),
 	})
 	if err != nil {
@@ -182,11 +183,11 @@ func tuneHarness(ctx context.Context, w *workload.Workload, cfg tune.Config, std
 	bcfg := bench.FromWorkload(w)
 	bcfg.Codec, bcfg.Dialer, bcfg.CPUProcess = bench.Values{}, h.Dialer(), h.Embedded != nil
 	bcfg.ServerCPU, bcfg.DeviceCounters, bcfg.Logger = h.ServerCPU(), h.DeviceCounters(), noticeLogger(stderr)
-	if err := checkServer(ctx, h, cfg.LimitCells(bcfg)); err != nil {
+	if err := checkServer(ctx, h, tunebench.LimitCells(&cfg, bcfg)); err != nil {
 		h.Close()
 		return nil, nil, err
 	}
-	return h, &tune.BenchMeasurer{
+	return h, &tunebench.Measurer{
 		Config: bcfg,
 		// A server whose eager limit is below the forced threshold refuses
 		// the connection: eager cannot carry that size there.

@@ -7,13 +7,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kvbench/kvbench/internal/tune"
+	"github.com/kvbench/kvbench/internal/tune/tunebench"
 	"github.com/kvbench/kvbench/internal/workload"
 )
 
 // config is the tuning plan for w and the flags, checked; a plan that
 // cannot decide anything is warned about on stderr.
 func (f *tuneFlags) config(cmd *cobra.Command, w *workload.Workload, stderr io.Writer) (tune.Config, error) {
-	p := tune.Plan{Ops: f.ops, CPUSide: f.cpuSide, SLO: f.slo,
+	p := tunebench.Plan{Ops: f.ops, CPUSide: f.cpuSide, SLO: f.slo,
 		Connections: f.lists.conns, Depths: f.lists.depths, Rates: f.lists.rates}
 	// Only flags the user gave are asked for; the rest are tune's defaults.
 	set := cmd.Flags().Changed

@@ -108,6 +108,18 @@ func (c *Config) MinOps() int64 {
 	return 0
 }
 
+// CheckMeasureOps refuses, before anything is measured, a measure phase
+// counted in fewer operations (ops, 0 when timed) than the compared
+// percentile needs. A capacity search sets its own count.
+func (c *Config) CheckMeasureOps(ops int64) error {
+	n := c.MinOps()
+	if c.SLO == nil && n > 0 && ops > 0 && ops < n {
+		return fmt.Errorf("phases.measure.ops %d: a %s tune can compare needs at least %d operations per measurement (%d beyond the percentile)",
+			ops, c.Objective, n, TailSamples)
+	}
+	return nil
+}
+
 // Validate reports every problem with c.
 func (c *Config) Validate() error {
 	var errs []error

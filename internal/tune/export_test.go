@@ -10,8 +10,6 @@ var (
 	NewLoadModel = newLoadModel
 	Pow2         = pow2
 	C1C16        = c1c16
-	BenchConfig  = benchConfig
-	Failures     = failures
 )
 
 // LimitedRun is limitedRun.

@@ -6,26 +6,28 @@
 // throughput or CPU per operation) or by capacity under a latency goal,
 // and repeats the comparison at every load asked for. Its Result is the
 // decision as data: package report puts it in words (tune.txt,
-// tune.json) and package plot draws it.
+// tune.json) and package plot draws it. It measures through a Measurer
+// and imports no harness (package tunebench measures with the load
+// generator), so that report and plot, which read a Result, stay readers
+// of results.
 package tune
 
 import (
 	"context"
 	"errors"
 
-	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
-// Protocol is the protocol a measurement forces (rdmakv's, through the
-// harness).
-type Protocol = bench.Protocol
+// Protocol is the protocol a measurement forces: rdmakv's, which the
+// harness reports as it is.
+type Protocol = rdmakv.Protocol
 
 // Protocols.
 const (
-	Eager      = bench.Eager
-	Rendezvous = bench.Rendezvous
+	Eager      = rdmakv.Eager
+	Rendezvous = rdmakv.Rendezvous
 )
 
 // Request is one measurement: op (get or set) on values of Size bytes

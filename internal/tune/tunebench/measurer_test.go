@@ -1,4 +1,4 @@
-package tune
+package tunebench
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/bench/benchtest"
+	"github.com/kvbench/kvbench/internal/tune"
 	"github.com/kvbench/kvbench/internal/workload"
 	"github.com/kvbench/kvbench/rdmakv"
 )
@@ -26,13 +27,13 @@ func benchConfig(d bench.Dialer) bench.Config {
 
 func TestBenchMeasurerForcesProtocol(t *testing.T) {
 	fake := &benchtest.Fake{Record: true}
-	m := &BenchMeasurer{Config: benchConfig(fake)}
+	m := &Measurer{Config: benchConfig(fake)}
 	for _, op := range []rdmakv.Op{rdmakv.OpGet, rdmakv.OpSet} {
-		for _, p := range []Protocol{Eager, Rendezvous} {
+		for _, p := range []tune.Protocol{tune.Eager, tune.Rendezvous} {
 			// The fake answers eager only when key+value is below the
 			// threshold, so a wrongly placed threshold shows up as the
 			// other protocol and an error here.
-			s, err := m.Measure(context.Background(), Request{Op: op, Size: 4096, Protocol: p, Load: Load{Connections: 1, Depth: 1}})
+			s, err := m.Measure(context.Background(), tune.Request{Op: op, Size: 4096, Protocol: p, Load: tune.Load{Connections: 1, Depth: 1}})
 			if err != nil {
 				t.Fatalf("%s %s: %v", op, p, err)
 			}
@@ -63,23 +64,23 @@ func (c capped) Dial(ctx context.Context, threshold int) (bench.Conn, error) {
 }
 
 func TestBenchMeasurerUnsupported(t *testing.T) {
-	m := &BenchMeasurer{Config: benchConfig(capped{&benchtest.Fake{}, 1024})}
-	if _, err := m.Measure(context.Background(), Request{Op: rdmakv.OpSet, Size: 512, Protocol: Eager, Load: Load{Connections: 1, Depth: 1}}); err != nil {
+	m := &Measurer{Config: benchConfig(capped{&benchtest.Fake{}, 1024})}
+	if _, err := m.Measure(context.Background(), tune.Request{Op: rdmakv.OpSet, Size: 512, Protocol: tune.Eager, Load: tune.Load{Connections: 1, Depth: 1}}); err != nil {
 		t.Fatalf("eager below the cap: %v", err)
 	}
-	_, err := m.Measure(context.Background(), Request{Op: rdmakv.OpSet, Size: 4096, Protocol: Eager, Load: Load{Connections: 1, Depth: 1}})
-	if !errors.Is(err, ErrUnsupported) {
+	_, err := m.Measure(context.Background(), tune.Request{Op: rdmakv.OpSet, Size: 4096, Protocol: tune.Eager, Load: tune.Load{Connections: 1, Depth: 1}})
+	if !errors.Is(err, tune.ErrUnsupported) {
 		t.Errorf("eager above the cap: %v, want ErrUnsupported", err)
 	}
-	if _, err := m.Measure(context.Background(), Request{Op: rdmakv.OpDelete, Size: 64, Protocol: Eager, Load: Load{Connections: 1, Depth: 1}}); err == nil {
+	if _, err := m.Measure(context.Background(), tune.Request{Op: rdmakv.OpDelete, Size: 64, Protocol: tune.Eager, Load: tune.Load{Connections: 1, Depth: 1}}); err == nil {
 		t.Error("delete accepted")
 	}
 	dialErr := errors.New("threshold too large")
-	m = &BenchMeasurer{
+	m = &Measurer{
 		Config:      benchConfig(bench.DialerFunc(func(context.Context, int) (bench.Conn, error) { return nil, dialErr })),
 		Unsupported: func(err error) bool { return errors.Is(err, dialErr) },
 	}
-	if _, err := m.Measure(context.Background(), Request{Op: rdmakv.OpGet, Size: 64, Protocol: Eager, Load: Load{Connections: 1, Depth: 1}}); !errors.Is(err, ErrUnsupported) {
+	if _, err := m.Measure(context.Background(), tune.Request{Op: rdmakv.OpGet, Size: 64, Protocol: tune.Eager, Load: tune.Load{Connections: 1, Depth: 1}}); !errors.Is(err, tune.ErrUnsupported) {
 		t.Errorf("dial error: %v", err)
 	}
 }
@@ -87,8 +88,8 @@ func TestBenchMeasurerUnsupported(t *testing.T) {
 func TestRunOverBench(t *testing.T) {
 	// End to end through the runner: with no latency difference the fake
 	// gives no crossover, and the run completes with every point measured.
-	m := &BenchMeasurer{Config: benchConfig(&benchtest.Fake{})}
-	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: []int{64, 1024}, Repeats: 2, KeySize: 16}, m)
+	m := &Measurer{Config: benchConfig(&benchtest.Fake{})}
+	res, err := tune.Run(context.Background(), tune.Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: []int{64, 1024}, Repeats: 2, KeySize: 16}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,8 +114,8 @@ func TestRunOverBenchServerLimit(t *testing.T) {
 		}
 		return fake.Dial(ctx, th)
 	})
-	m := &BenchMeasurer{Config: benchConfig(d), Unsupported: func(err error) bool { return errors.Is(err, errThreshold) }}
-	res, err := Run(context.Background(), Config{Ops: []rdmakv.Op{rdmakv.OpGet, rdmakv.OpSet}, Sizes: []int{64, 1024, 4096, 8192}, Repeats: 2, KeySize: 16}, m)
+	m := &Measurer{Config: benchConfig(d), Unsupported: func(err error) bool { return errors.Is(err, errThreshold) }}
+	res, err := tune.Run(context.Background(), tune.Config{Ops: []rdmakv.Op{rdmakv.OpGet, rdmakv.OpSet}, Sizes: []int{64, 1024, 4096, 8192}, Repeats: 2, KeySize: 16}, m)
 	if err != nil {
 		t.Fatal(err)
 	}

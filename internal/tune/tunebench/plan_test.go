@@ -1,4 +1,4 @@
-package tune
+package tunebench
 
 import (
 	"reflect"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kvbench/kvbench/internal/tune"
 	"github.com/kvbench/kvbench/internal/workload"
 	"github.com/kvbench/kvbench/rdmakv"
 )
@@ -56,8 +57,8 @@ func TestPlanDefaults(t *testing.T) {
 	if err != nil || len(warnings) != 0 {
 		t.Fatalf("%v, warnings %q", err, warnings)
 	}
-	want := Config{Ops: []rdmakv.Op{rdmakv.OpGet, rdmakv.OpSet}, Sizes: []int{256, 64 << 10}, Repeats: DefaultRepeats, Alpha: DefaultAlpha,
-		KeySize: 16, Objective: ObjP50, Loads: []Load{{Connections: 2, Depth: 4}}, Measure: 2}
+	want := tune.Config{Ops: []rdmakv.Op{rdmakv.OpGet, rdmakv.OpSet}, Sizes: []int{256, 64 << 10}, Repeats: tune.DefaultRepeats, Alpha: tune.DefaultAlpha,
+		KeySize: 16, Objective: tune.ObjP50, Loads: []tune.Load{{Connections: 2, Depth: 4}}, Measure: 2}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("config\n%+v, want\n%+v", cfg, want)
 	}
@@ -88,14 +89,14 @@ func TestPlanSLO(t *testing.T) {
 // fixed load to compare at.
 func TestPlanLoads(t *testing.T) {
 	cfg, _, err := Plan{Connections: []int{1, 4}, Depths: []int{1, 8}}.Config(planWorkload())
-	want := []Load{{Connections: 1, Depth: 1}, {Connections: 1, Depth: 8}, {Connections: 4, Depth: 1}, {Connections: 4, Depth: 8}}
+	want := []tune.Load{{Connections: 1, Depth: 1}, {Connections: 1, Depth: 8}, {Connections: 4, Depth: 1}, {Connections: 4, Depth: 8}}
 	if err != nil || !slices.Equal(cfg.Loads, want) {
 		t.Errorf("loads %v, %v; want %v", cfg.Loads, err, want)
 	}
 	w := planWorkload()
 	w.Load = workload.Load{Mode: "open", Connections: 2, Depth: 1, Rate: 5000}
 	cfg, _, err = Plan{Connections: []int{1, 2}}.Config(w)
-	want = []Load{{Connections: 1, Depth: 1, Rate: 5000}, {Connections: 2, Depth: 1, Rate: 5000}}
+	want = []tune.Load{{Connections: 1, Depth: 1, Rate: 5000}, {Connections: 2, Depth: 1, Rate: 5000}}
 	if err != nil || !slices.Equal(cfg.Loads, want) {
 		t.Errorf("open loop: loads %v, %v; want %v", cfg.Loads, err, want)
 	}

@@ -1,4 +1,9 @@
-package tune
+// Package tunebench runs package tune over the load generator: it reads a
+// tune's plan from a workload and the flags (Plan), sizes the harness for
+// it (HarnessWorkload, LimitCells) and measures each request with
+// bench.Run (Measurer). It is apart from tune so that tune, whose Result
+// report and plot read, imports no harness.
+package tunebench
 
 import (
 	"context"
@@ -9,15 +14,16 @@ import (
 
 	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/tune"
 	"github.com/kvbench/kvbench/internal/workload"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
-// BenchMeasurer measures with the load runner: each call is one bench.Run
+// Measurer measures with the load runner: each call is one bench.Run
 // of a single cell whose mix is only the op, with the threshold forcing the
 // protocol: 0 for rendezvous, key size + value size + 1 for eager (the
 // threshold counts key plus value bytes and eager needs strictly fewer).
-type BenchMeasurer struct {
+type Measurer struct {
 	// Config is the template: seed, keys, phases, load, dialer and codec.
 	// ValueSizes, Thresholds, Mix, Preload and Verify are set per call.
 	Config bench.Config
@@ -27,14 +33,14 @@ type BenchMeasurer struct {
 	Unsupported func(error) bool
 }
 
-// Measure implements Measurer.
-func (b *BenchMeasurer) Measure(ctx context.Context, r Request) (Sample, error) {
+// Measure implements tune.Measurer.
+func (b *Measurer) Measure(ctx context.Context, r tune.Request) (tune.Sample, error) {
 	op, size, p := r.Op, r.Size, r.Protocol
 	cfg := b.Config
 	cfg.ValueSizes = []int{size}
 	cfg.Thresholds = []int{0}
-	if p == Eager {
-		cfg.Thresholds = []int{EagerThreshold(cfg.Keys.Size, size)}
+	if p == tune.Eager {
+		cfg.Thresholds = []int{tune.EagerThreshold(cfg.Keys.Size, size)}
 	}
 	cfg.Verify = false
 	withLoad(&cfg, r)
@@ -45,17 +51,17 @@ func (b *BenchMeasurer) Measure(ctx context.Context, r Request) (Sample, error) 
 	case rdmakv.OpSet:
 		cfg.Mix, cfg.Preload, want = workload.Mix{Set: 1}, false, bench.OpSet
 	default:
-		return Sample{}, fmt.Errorf("op %s cannot be tuned (get or set)", op)
+		return tune.Sample{}, fmt.Errorf("op %s cannot be tuned (get or set)", op)
 	}
 	rep, err := bench.Run(ctx, cfg)
 	if err != nil {
 		if b.Unsupported != nil && b.Unsupported(err) {
-			return Sample{}, fmt.Errorf("%w: %v", ErrUnsupported, err)
+			return tune.Sample{}, fmt.Errorf("%w: %v", tune.ErrUnsupported, err)
 		}
-		return Sample{}, err
+		return tune.Sample{}, err
 	}
 	if rep.Interrupted {
-		return Sample{}, context.Canceled
+		return tune.Sample{}, context.Canceled
 	}
 	var other bool
 	for _, m := range rep.Measurements {
@@ -67,16 +73,16 @@ func (b *BenchMeasurer) Measure(ctx context.Context, r Request) (Sample, error) 
 			continue
 		}
 		if failed := failures(&m); 2*failed > m.Count {
-			return Sample{}, fmt.Errorf("%d of %d operations failed", failed, m.Count)
+			return tune.Sample{}, fmt.Errorf("%d of %d operations failed", failed, m.Count)
 		}
 		return sample(&m)
 	}
 	if other {
 		// The target chose the other protocol despite the forced threshold:
 		// this one cannot carry the size.
-		return Sample{}, fmt.Errorf("%w: target used another protocol", ErrUnsupported)
+		return tune.Sample{}, fmt.Errorf("%w: target used another protocol", tune.ErrUnsupported)
 	}
-	return Sample{}, fmt.Errorf("no %s operation completed", op)
+	return tune.Sample{}, fmt.Errorf("no %s operation completed", op)
 }
 
 // failures are m's failed operations, counted as every errors figure is
@@ -89,7 +95,7 @@ func failures(m *bench.Measurement) int64 {
 // loop or open at its rate. An open loop's measure phase is counted in
 // operations when r needs a minimum: at least that many, else as many
 // as the workload's measure duration holds at the rate.
-func withLoad(cfg *bench.Config, r Request) {
+func withLoad(cfg *bench.Config, r tune.Request) {
 	l := &cfg.Load
 	l.Connections, l.Depth, l.Ramp = r.Load.Connections, r.Load.Depth, nil
 	if !r.Load.Open() {
@@ -104,14 +110,14 @@ func withLoad(cfg *bench.Config, r Request) {
 }
 
 // sample is what tune reads of a measurement.
-func sample(m *bench.Measurement) (Sample, error) {
+func sample(m *bench.Measurement) (tune.Sample, error) {
 	secs := m.Duration.Seconds()
 	if secs <= 0 {
-		return Sample{}, errors.New("measure phase took no time")
+		return tune.Sample{}, errors.New("measure phase took no time")
 	}
 	ops := float64(m.Count) / secs
 	q := func(pct float64) float64 { return float64(m.Hist.ValueAtQuantile(pct)) }
-	s := Sample{P50: q(50), P90: q(90), P99: q(99), P999: q(99.9), Count: m.Count,
+	s := tune.Sample{P50: q(50), P90: q(90), P99: q(99), P999: q(99.9), Count: m.Count,
 		OpsPerSec: ops, BytesPerSec: ops * float64(m.ValueSize), Phases: phaseP50s(&m.Phases), Warnings: m.Warnings()}
 	if c := m.CPU; c != nil && c.Ops > 0 {
 		perOp := func(t bench.CPUTime) float64 { return float64(t.User+t.Sys) / float64(c.Ops) }

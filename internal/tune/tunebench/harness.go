@@ -1,9 +1,10 @@
-package tune
+package tunebench
 
 import (
 	"slices"
 
 	"github.com/kvbench/kvbench/internal/bench"
+	"github.com/kvbench/kvbench/internal/tune"
 	"github.com/kvbench/kvbench/internal/workload"
 	"github.com/kvbench/kvbench/rdmakv"
 )
@@ -11,7 +12,7 @@ import (
 // HarnessWorkload is the workload to open tune's harness for: w with the
 // most connections and the deepest depth of c's loads, so that the
 // embedded server admits the heaviest load and its staging fits it.
-func (c *Config) HarnessWorkload(w *workload.Workload) *workload.Workload {
+func HarnessWorkload(c *tune.Config, w *workload.Workload) *workload.Workload {
 	hw := *w
 	for _, l := range c.Loads {
 		hw.Load.Connections, hw.Load.Depth = max(hw.Load.Connections, l.Connections), max(hw.Load.Depth, l.Depth)
@@ -22,9 +23,9 @@ func (c *Config) HarnessWorkload(w *workload.Workload) *workload.Workload {
 // LimitCells is what c's measurements ask of the server, as cells for
 // bench.CheckLimits: every size, preloaded when get is tuned, at the
 // deepest load. It has no thresholds: a size whose forced eager threshold
-// the server refuses is left unmeasured by design (CheckEagerLimit), not
-// an error.
-func (c *Config) LimitCells(b bench.Config) bench.Config {
+// the server refuses is left unmeasured by design
+// (tune.Config.CheckEagerLimit), not an error.
+func LimitCells(c *tune.Config, b bench.Config) bench.Config {
 	b.Thresholds, b.ValueSizes = nil, c.Sizes
 	b.Preload = slices.Contains(c.Ops, rdmakv.OpGet)
 	for _, l := range c.Loads {

@@ -1,4 +1,4 @@
-package tune
+package tunebench
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kvbench/kvbench/internal/stats"
+	"github.com/kvbench/kvbench/internal/tune"
 	"github.com/kvbench/kvbench/internal/workload"
 	"github.com/kvbench/kvbench/rdmakv"
 )
@@ -17,21 +18,22 @@ import (
 type Plan struct {
 	// Ops are the ops to tune, comma-separated (SelectOps).
 	Ops string
-	// Repeats is Config.Repeats; nil: DefaultRepeats, or one search under
-	// an SLO, since a capacity search is long.
+	// Repeats is tune.Config.Repeats; nil: tune.DefaultRepeats, or one
+	// search under an SLO, since a capacity search is long.
 	Repeats *int
-	// Alpha is Config.Alpha; nil: DefaultAlpha. 0 is refused rather than
-	// read as the default, since a user who gives it means none.
+	// Alpha is tune.Config.Alpha; nil: tune.DefaultAlpha. 0 is refused
+	// rather than read as the default, since a user who gives it means
+	// none.
 	Alpha *float64
-	// Objective is Config.Objective; nil: p50, or none under an SLO, which
-	// compares capacities.
+	// Objective is tune.Config.Objective; nil: p50, or none under an SLO,
+	// which compares capacities.
 	Objective *string
-	// CPUSide is Config.CPUSide.
+	// CPUSide is tune.Config.CPUSide.
 	CPUSide string
-	// SLO is a latency goal as ParseSLO reads it; empty: none.
+	// SLO is a latency goal as tune.ParseSLO reads it; empty: none.
 	SLO string
 	// Connections, Depths and Rates list the loads to compare at, every
-	// combination (Loads); an empty list is the workload's.
+	// combination (tune.Loads); an empty list is the workload's.
 	Connections, Depths []int
 	Rates               []float64
 }
@@ -39,9 +41,9 @@ type Plan struct {
 // Config is the tuning plan for w, checked, with every problem found
 // reported at once. Its warnings are for a plan that runs but cannot
 // decide anything.
-func (p Plan) Config(w *workload.Workload) (Config, []string, error) {
+func (p Plan) Config(w *workload.Workload) (tune.Config, []string, error) {
 	ops, opsErr := SelectOps(p.Ops, w.Mix)
-	cfg := Config{Ops: ops, Repeats: DefaultRepeats, Alpha: DefaultAlpha, KeySize: w.Keys.Size,
+	cfg := tune.Config{Ops: ops, Repeats: tune.DefaultRepeats, Alpha: tune.DefaultAlpha, KeySize: w.Keys.Size,
 		CPUSide: p.CPUSide, Measure: time.Duration(w.Phases.Measure.Duration).Seconds()}
 	for _, s := range w.ValueSizes() {
 		cfg.Sizes = append(cfg.Sizes, int(s))
@@ -57,15 +59,15 @@ func (p Plan) Config(w *workload.Workload) (Config, []string, error) {
 		cfg.Repeats = 1
 	}
 	if p.SLO != "" {
-		slo, err := ParseSLO(p.SLO)
+		slo, err := tune.ParseSLO(p.SLO)
 		errs = append(errs, err)
 		cfg.SLO = slo
 	}
 	switch {
 	case p.Objective != nil:
-		cfg.Objective = Objective(*p.Objective)
+		cfg.Objective = tune.Objective(*p.Objective)
 	case p.SLO == "":
-		cfg.Objective = ObjP50
+		cfg.Objective = tune.ObjP50
 	}
 	loads, err := p.loads(w.Load)
 	errs = append(errs, err)
@@ -73,7 +75,7 @@ func (p Plan) Config(w *workload.Workload) (Config, []string, error) {
 	if cfg.Alpha == 0 {
 		errs = append(errs, errors.New("--alpha 0: want a significance level in (0, 0.5)"))
 	}
-	errs = append(errs, cfg.Validate(), cfg.checkMeasureOps(w.Phases.Measure.Ops))
+	errs = append(errs, cfg.Validate(), cfg.CheckMeasureOps(w.Phases.Measure.Ops))
 	if err := errors.Join(errs...); err != nil {
 		return cfg, nil, err
 	}
@@ -87,7 +89,7 @@ func (p Plan) Config(w *workload.Workload) (Config, []string, error) {
 
 // loads are every combination of p's connections, depths and rates, each
 // list defaulting to the workload's load l.
-func (p Plan) loads(l workload.Load) ([]Load, error) {
+func (p Plan) loads(l workload.Load) ([]tune.Load, error) {
 	if l.Ramp != nil {
 		return nil, errors.New("load.ramp: tune compares at fixed loads; give --rate RATES, or a closed loop")
 	}
@@ -101,19 +103,7 @@ func (p Plan) loads(l workload.Load) ([]Load, error) {
 	if len(rates) == 0 && l.Mode == "open" {
 		rates = []float64{l.Rate}
 	}
-	return Loads(conns, depths, rates), nil
-}
-
-// checkMeasureOps refuses, before anything is measured, a measure phase
-// counted in fewer operations (ops, 0 when timed) than the compared
-// percentile needs. A capacity search sets its own count.
-func (c *Config) checkMeasureOps(ops int64) error {
-	n := c.MinOps()
-	if c.SLO == nil && n > 0 && ops > 0 && ops < n {
-		return fmt.Errorf("phases.measure.ops %d: a %s tune can compare needs at least %d operations per measurement (%d beyond the percentile)",
-			ops, c.Objective, n, TailSamples)
-	}
-	return nil
+	return tune.Loads(conns, depths, rates), nil
 }
 
 // SelectOps are the ops to tune: those listed (comma-separated, blanks

@@ -1,4 +1,4 @@
-package tune_test
+package tunebench_test
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"github.com/kvbench/kvbench/internal/report"
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/tune"
+	"github.com/kvbench/kvbench/internal/tune/tunebench"
 	"github.com/kvbench/kvbench/internal/workload"
 	"github.com/kvbench/kvbench/rdmakv"
 )
@@ -25,7 +26,7 @@ import (
 // operations all give the timeouts alone as the cell's errors, the misses
 // being the store's answers.
 func TestEveryErrorsFigureLeavesOutMisses(t *testing.T) {
-	cfg := tune.BenchConfig(&benchtest.Fake{FailEvery: 10, FailErr: bench.ErrTimeout})
+	cfg := tunebench.BenchConfig(&benchtest.Fake{FailEvery: 10, FailErr: bench.ErrTimeout})
 	cfg.ValueSizes, cfg.Thresholds, cfg.Mix = []int{64}, []int{4096}, workload.Mix{Get: 1}
 	rep, err := bench.Run(context.Background(), cfg)
 	if err != nil || len(rep.Measurements) != 1 {
@@ -36,7 +37,7 @@ func TestEveryErrorsFigureLeavesOutMisses(t *testing.T) {
 	if timeouts != 20 || misses != 180 {
 		t.Fatalf("%d timeouts and %d misses of %d gets, want 20 and 180", timeouts, misses, m.Count)
 	}
-	if got := tune.Failures(m); got != timeouts {
+	if got := tunebench.Failures(m); got != timeouts {
 		t.Errorf("tune counts %d failed operations, want %d", got, timeouts)
 	}
 
@@ -83,7 +84,7 @@ func TestEveryErrorsFigureLeavesOutMisses(t *testing.T) {
 
 // A tune measurement whose GETs all miss measured answers: tune takes it.
 func TestTuneTakesMisses(t *testing.T) {
-	m := &tune.BenchMeasurer{Config: tune.BenchConfig(&benchtest.Fake{NoStore: true})}
+	m := &tunebench.Measurer{Config: tunebench.BenchConfig(&benchtest.Fake{NoStore: true})}
 	if _, err := m.Measure(context.Background(), tune.Request{Op: rdmakv.OpGet, Size: 64, Protocol: tune.Eager, Load: tune.Load{Connections: 1, Depth: 1}}); err != nil {
 		t.Errorf("a measurement of misses: %v", err)
 	}

@@ -1,10 +1,11 @@
-package tune
+package tunebench
 
 import (
 	"slices"
 	"testing"
 
 	"github.com/kvbench/kvbench/internal/bench"
+	"github.com/kvbench/kvbench/internal/tune"
 	"github.com/kvbench/kvbench/internal/workload"
 	"github.com/kvbench/kvbench/rdmakv"
 )
@@ -13,12 +14,12 @@ import (
 // its own, and never below the workload's own load.
 func TestHarnessWorkload(t *testing.T) {
 	w := &workload.Workload{Load: workload.Load{Connections: 2, Depth: 2}}
-	c := Config{Loads: []Load{{Connections: 16, Depth: 1}, {Connections: 1, Depth: 8}}}
-	if hw := c.HarnessWorkload(w); hw.Load.Connections != 16 || hw.Load.Depth != 8 || w.Load.Connections != 2 {
+	c := tune.Config{Loads: []tune.Load{{Connections: 16, Depth: 1}, {Connections: 1, Depth: 8}}}
+	if hw := HarnessWorkload(&c, w); hw.Load.Connections != 16 || hw.Load.Depth != 8 || w.Load.Connections != 2 {
 		t.Errorf("harness load %+v (workload's now %+v), want 16 connections x depth 8 and the workload untouched", hw.Load, w.Load)
 	}
-	c.Loads = []Load{{Connections: 1, Depth: 1}}
-	if hw := c.HarnessWorkload(w); hw.Load.Connections != 2 || hw.Load.Depth != 2 {
+	c.Loads = []tune.Load{{Connections: 1, Depth: 1}}
+	if hw := HarnessWorkload(&c, w); hw.Load.Connections != 2 || hw.Load.Depth != 2 {
 		t.Errorf("harness load %+v, want the workload's 2 x 2", hw.Load)
 	}
 }
@@ -28,13 +29,13 @@ func TestHarnessWorkload(t *testing.T) {
 func TestLimitCells(t *testing.T) {
 	b := bench.Config{Thresholds: []int{4096}, ValueSizes: []int{64}}
 	b.Load.Depth = 2
-	c := Config{Ops: []rdmakv.Op{rdmakv.OpSet}, Sizes: []int{256, 65536}, Loads: []Load{{Connections: 1, Depth: 8}, {Connections: 4, Depth: 1}}}
-	got := c.LimitCells(b)
+	c := tune.Config{Ops: []rdmakv.Op{rdmakv.OpSet}, Sizes: []int{256, 65536}, Loads: []tune.Load{{Connections: 1, Depth: 8}, {Connections: 4, Depth: 1}}}
+	got := LimitCells(&c, b)
 	if got.Thresholds != nil || !slices.Equal(got.ValueSizes, c.Sizes) || got.Preload || got.Load.Depth != 8 {
 		t.Errorf("set: thresholds %v sizes %v preload %v depth %d", got.Thresholds, got.ValueSizes, got.Preload, got.Load.Depth)
 	}
 	c.Ops = []rdmakv.Op{rdmakv.OpSet, rdmakv.OpGet}
-	if got := c.LimitCells(b); !got.Preload {
+	if got := LimitCells(&c, b); !got.Preload {
 		t.Error("get tuned without a preload")
 	}
 }
