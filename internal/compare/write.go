@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/units"
 )
 
@@ -98,7 +99,7 @@ func (c CellDiff) verdict() string {
 // where a baseline store has no threshold, or two have no protocol in
 // common.
 func (k Key) columns() []string {
-	th, proto := units.Bytes(int64(k.Threshold)), k.Protocol
+	th, proto := units.Bytes(int64(k.Threshold)), results.ProtocolLabel(k.Store, k.Protocol)
 	if k.baseline() {
 		th = "-"
 	}

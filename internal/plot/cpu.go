@@ -82,8 +82,12 @@ func cpuLines(run *results.Run, op string) []cpuLine {
 	protocols, cells := cpuCells(run, op)
 	var lines []cpuLine
 	for i, p := range protocols {
+		name := p
+		if cs := cells[p]; len(cs) > 0 && cs[0].Baseline() {
+			name = cs[0].Store // a baseline's one protocol: its store names it
+		}
 		for _, side := range cpuSides {
-			l := cpuLine{name: p + " " + side.name, color: i, dash: side.dash}
+			l := cpuLine{name: name + " " + side.name, color: i, dash: side.dash}
 			for _, c := range cells[p] {
 				if y, ok := side.get(c.CPU); ok && y > 0 && !math.IsInf(y, 0) {
 					l.pts = append(l.pts, plotter.XY{X: float64(c.ValueSize), Y: y})
