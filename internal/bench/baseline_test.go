@@ -46,7 +46,7 @@ func runBaseline(t *testing.T, kind, addr, extra string) (*bench.Report, *result
 	defer h.Close()
 	cfg := bench.FromWorkload(w)
 	cfg.Codec, cfg.Dialer, cfg.ServerCPU = bench.Values{}, h.Dialer(), h.ServerCPU()
-	if err := h.Baseline.Check(context.Background(), cfg.Cells()); err != nil {
+	if err := h.Check(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
 	rep, err := bench.Run(context.Background(), cfg)
@@ -62,8 +62,8 @@ func runBaseline(t *testing.T, kind, addr, extra string) (*bench.Report, *result
 
 // Redis and memcached run the same verified workload as rdmakv: every get
 // checked against what the run wrote, no failures, every measured op in
-// a cell named after the store with no threshold, the server's version
-// and CPU recorded.
+// an eager cell of the store with no threshold, its interval log named
+// after the store, the server's version and CPU recorded.
 func TestBaselinesRunVerifiedWorkloads(t *testing.T) {
 	for _, tc := range []struct{ kind, addr string }{
 		{redis.Kind, testutil.Redis(t)},
@@ -74,7 +74,7 @@ func TestBaselinesRunVerifiedWorkloads(t *testing.T) {
 			if v := rep.Verify; v.Checked == 0 || v.Failed() {
 				t.Errorf("verify %+v", v)
 			}
-			if run.TargetKind() != tc.kind || run.Target.ServerVersion == "" || run.Transport.Name != "tcp" || run.Transport.Server != tc.addr {
+			if run.TargetKind() != tc.kind || run.Target.ServerVersion == "" || run.Protocol != 0 || run.Transport.Name != "tcp" || run.Transport.Server != tc.addr || run.Transport.Embedded {
 				t.Errorf("target %+v, transport %+v", run.Target, run.Transport)
 			}
 			if len(cells) != 2*3 {
@@ -83,8 +83,11 @@ func TestBaselinesRunVerifiedWorkloads(t *testing.T) {
 			perSize := map[int]int64{}
 			for _, c := range cells {
 				cell := c.Cell
-				if cell.Protocol != tc.kind || cell.Threshold != 0 || !strings.Contains(cell.Hlog, tc.kind) {
-					t.Errorf("cell %s/%d: protocol %q threshold %d hlog %q", cell.Op, cell.ValueSize, cell.Protocol, cell.Threshold, cell.Hlog)
+				if cell.Store != tc.kind || cell.Protocol != "eager" || cell.Threshold != 0 || cell.Hlog != "hlog/"+tc.kind+"-t0-v"+fmt.Sprint(cell.ValueSize)+"-"+cell.Op+"-eager.hlog" {
+					t.Errorf("cell %s: store %q protocol %q threshold %d hlog %q", cell.Name(), cell.Store, cell.Protocol, cell.Threshold, cell.Hlog)
+				}
+				if want := tc.kind + " " + cell.Op + "/"; !strings.HasPrefix(cell.Name(), want) || !strings.HasSuffix(cell.Name(), "/t=0B/eager") {
+					t.Errorf("cell named %q", cell.Name())
 				}
 				if f := cell.Failures(); f != 0 {
 					t.Errorf("cell %s/%d: %d failures %v", cell.Op, cell.ValueSize, f, cell.Errors)

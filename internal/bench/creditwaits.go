@@ -1,12 +1,10 @@
 package bench
 
+import "github.com/kvbench/kvbench/internal/store"
+
 // CreditWaiter is a Conn that counts the times a message of its waited
-// for the server's credit (rdmakv: Client.CreditWaits): the server held
-// fewer receives for it than it had requests to send, so the wait is in
-// the cell's latencies.
-type CreditWaiter interface {
-	CreditWaits() uint64
-}
+// for the server's credit (store.CreditWaiter).
+type CreditWaiter = store.CreditWaiter
 
 // creditWaits is the waits the phase's connections have counted so far,
 // each connection once however many workers share it; ok is false when

@@ -1,6 +1,6 @@
 package bench
 
-import "github.com/kvbench/kvbench/rdmakv"
+import "github.com/kvbench/kvbench/internal/store"
 
 // Exported to the bench_test package.
 
@@ -14,8 +14,8 @@ var (
 // SetClock times cfg's phases on clock, in nanoseconds.
 func SetClock(cfg *Config, clock func() int64) { cfg.clock = clock }
 
-// HarnessOnLink is a harness whose first connection reported info (nil:
-// none dialed yet) and whose DeviceCounters reads devices under sysfs.
-func HarnessOnLink(info *rdmakv.Info, sysfs string) *Harness {
-	return &Harness{Rdmakv: &RdmakvDialer{info: info}, sysfs: sysfs}
+// HarnessOf is a harness over st whose DeviceCounters reads devices under
+// sysfs.
+func HarnessOf(st store.Store, sysfs string) *Harness {
+	return &Harness{Store: st, sysfs: sysfs}
 }

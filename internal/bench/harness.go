@@ -2,10 +2,9 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
-	"math/bits"
-	"sync"
 	"time"
 
 	"github.com/kvbench/kvbench/internal/results"
@@ -16,7 +15,7 @@ import (
 
 // HarnessConfig is what a harness must know before a run: the workload's
 // target, keys and load, and the largest value and eager threshold the run
-// uses, which size the embedded server and the staging regions.
+// uses, which size a server the store starts and the staging regions.
 type HarnessConfig struct {
 	Workload     *workload.Workload
 	MaxValue     int
@@ -29,171 +28,106 @@ type HarnessConfig struct {
 	Logger *slog.Logger
 }
 
-// Harness is a run's target: the workload's server, or one embedded in
-// this process and sized for the workload, and a dialer for it. Commands
-// open one, hand Dialer() to their measurements, and describe what they
-// measured against with Record.
+// Harness is a run's target: the store the workload names, opened
+// through its kind's driver (store.Open), whose server is the workload's
+// or one the driver started in this process. Commands open one, hand
+// Dialer() to their measurements, and describe what they measured
+// against with Record. It drives every kind alike; what only some
+// stores tell it asks of their optional interfaces.
 type Harness struct {
-	// Rdmakv dials an rdmakv server; nil for a baseline.
-	Rdmakv *RdmakvDialer
-	// Baseline is the Redis or memcached server the workload names; nil
-	// for rdmakv.
-	Baseline Baseline
-	Embedded *Embedded // nil against an external server
+	// Store is the store the run drives.
+	Store    store.Store
 	host     results.Host
-	version  string // a baseline's, asked once
+	version  string // the server's, asked once
 	blocking bool   // TCP connections get blocking sockets (store.BlockingSockets)
 	sysfs    string // where DeviceCounters finds devices: hwcounters.Root when empty (tests set it)
-
-	ctlMu sync.Mutex
-	ctl   *rdmakv.Client // the control connection of ServerCPU
 }
 
-// OpenHarness starts the embedded server when the workload names none and
-// prepares the dialer: each connection gets staging room for depth
-// rendezvous payloads of the largest size.
+// OpenHarness opens the workload's store and asks its server's version,
+// which the run's results record.
 func OpenHarness(c HarnessConfig) (*Harness, error) {
 	w := c.Workload
-	if w.Target.Baseline() {
-		return openBaselineHarness(c)
+	t := w.Target
+	cfg := store.Config{
+		Kind: t.Kind, Addr: t.Server, Timeout: time.Duration(w.Timeout), Depth: w.Load.Depth,
+		Connections: w.Load.Connections, AuthFile: t.AuthFile,
+		Transport: t.Transport, Poll: t.Poll, TOS: t.TOS, OpPhases: w.OpPhases,
+		Keys: w.Keys.Count, KeySize: w.Keys.Size, MaxValue: c.MaxValue, MaxThreshold: c.MaxThreshold,
+		MemBytes: c.Host.MemBytes, Logger: c.Logger,
 	}
-	log := c.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
+	if cfg.Kind == "" {
+		cfg.Kind = store.Rdmakv
 	}
-	s := &Harness{host: c.Host, blocking: store.BlockingSockets(w.Load.Connections)}
-	var secret []byte
-	if f := w.Target.AuthFile; f != "" {
-		var err error
-		if secret, err = rdmakv.ReadSecret(f); err != nil {
-			return nil, fmt.Errorf("target.auth_file: %w", err)
-		}
-	}
-	addr, tr := w.Target.Server, w.Target.Transport
-	if addr == "" {
-		emb, err := StartEmbedded(EmbeddedConfig{
-			Transport: tr, Poll: w.Target.Poll, Keys: w.Keys.Count, KeySize: w.Keys.Size, MaxValue: c.MaxValue,
-			MaxThreshold: c.MaxThreshold, Workers: w.Load.Connections * w.Load.Depth, Logger: log, AuthSecret: secret,
-			TOS: w.Target.TOS,
-		}, c.Host.MemBytes)
-		if err != nil {
-			return nil, err
-		}
-		s.Embedded = emb
-		addr, tr = emb.Addr(), emb.Info().Transport
-	}
-	s.Rdmakv = &RdmakvDialer{
-		Addr: addr, Transport: tr, Poll: w.Target.Poll, Timeout: time.Duration(w.Timeout), Depth: w.Load.Depth,
-		StagingSize: StagingSize(w.Load.Depth, w.Keys.Size+c.MaxValue), Logger: log, Auth: secret,
-		OpPhases: w.OpPhases, Blocking: s.blocking, TOS: w.Target.TOS,
-	}
-	return s, nil
-}
-
-// openBaselineHarness connects to a Redis or memcached server and asks
-// its version, which the run's results record.
-func openBaselineHarness(c HarnessConfig) (*Harness, error) {
-	t := c.Workload.Target
-	bc := BaselineConfig{Kind: t.Kind, Addr: t.Server, Timeout: time.Duration(c.Workload.Timeout), Depth: c.Workload.Load.Depth,
-		Connections: c.Workload.Load.Connections}
-	if t.AuthFile != "" {
-		pw, err := workload.ReadPassword(t.AuthFile)
-		if err != nil {
-			return nil, fmt.Errorf("target.auth_file: %w", err)
-		}
-		bc.Password = pw
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), max(bc.Timeout, 5*time.Second))
+	ctx, cancel := context.WithTimeout(context.Background(), max(cfg.Timeout, 5*time.Second))
 	defer cancel()
-	b, err := OpenBaseline(ctx, bc)
+	s, err := store.Open(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	v, err := b.Version(ctx)
+	v, err := s.Version(ctx)
 	if err != nil {
-		b.Close()
-		return nil, fmt.Errorf("%s %s: asking its version: %w", t.Kind, t.Server, err)
+		s.Close()
+		return nil, fmt.Errorf("%s %s: asking its version: %w", s.Kind(), s.Addr(), err)
 	}
-	return &Harness{Baseline: b, host: c.Host, version: v, blocking: bc.Blocking()}, nil
+	return &Harness{Store: s, host: c.Host, version: v, blocking: store.BlockingSockets(cfg.Connections)}, nil
 }
 
 // Dialer opens the run's connections.
-func (s *Harness) Dialer() Dialer {
-	if s.Baseline != nil {
-		return s.Baseline
-	}
-	return s.Rdmakv
-}
+func (s *Harness) Dialer() Dialer { return s.Store }
 
 // Addr is the server's host:port.
-func (s *Harness) Addr() string {
-	if s.Baseline != nil {
-		return s.Baseline.Addr()
-	}
-	return s.Rdmakv.Addr
-}
+func (s *Harness) Addr() string { return s.Store.Addr() }
 
 // Kind is the kind of store the harness drives.
-func (s *Harness) Kind() string {
-	if s.Baseline != nil {
-		return s.Baseline.Kind()
-	}
-	return results.KindRdmakv
+func (s *Harness) Kind() string { return s.Store.Kind() }
+
+// Embedded says the server runs inside this process (store.Embedder): it
+// started empty for the run, and its CPU time is the process's.
+func (s *Harness) Embedded() bool {
+	e, ok := s.Store.(store.Embedder)
+	return ok && e.Embedded()
 }
 
 // Transport is the transport the harness runs over: the one settled once
-// a connection or the embedded server made the choice, else the one asked.
-// A baseline speaks tcp.
-func (s *Harness) Transport() string {
-	if s.Baseline != nil {
-		return rdmakv.TransportTCP
+// a connection or the embedded server made the choice, else the one asked
+// (store.LinkDescriber); tcp for a store that tells no other.
+func (s *Harness) Transport() string { return s.link().Name }
+
+// Check refuses, before anything is measured, the cells of cfg the server
+// cannot run (store.Store.Check), naming each; an error wrapping
+// store.ErrUnreachable when it could not ask the server.
+func (s *Harness) Check(ctx context.Context, cfg Config) error {
+	err := s.Store.Check(ctx, cfg.Cells())
+	if err == nil {
+		return nil
 	}
-	if info, _, ok := s.Rdmakv.Info(); ok {
-		return info.Transport
+	if errors.Is(err, store.ErrUnreachable) {
+		return err
 	}
-	return s.Rdmakv.Transport
+	addr := s.Addr()
+	if s.Embedded() {
+		addr += " (embedded)"
+	}
+	return fmt.Errorf("%s %s cannot run every cell, so nothing was measured:\n%w", s.Kind(), addr, err)
 }
 
-// Limits are the server's limits as its HELLO reply announced them. The
-// first call, before any run dialed, opens a probe connection at
-// threshold 0, which every server accepts, so that a run can be checked
-// against them (CheckLimits) before it measures; against an external
-// server the probe stays open as ServerCPU's control connection.
-func (s *Harness) Limits(ctx context.Context) (rdmakv.Limits, error) {
-	if _, lim, ok := s.Rdmakv.Info(); ok {
-		return lim, nil
-	}
-	c, err := s.Rdmakv.Dial(ctx, 0)
-	if err != nil {
-		return rdmakv.Limits{}, fmt.Errorf("asking the server for its limits: %w", err)
-	}
-	c.Close()
-	_, lim, _ := s.Rdmakv.Info()
-	return lim, nil
-}
+// Close closes the store: its control connection, and a server it
+// started.
+func (s *Harness) Close() error { return s.Store.Close() }
 
-// Close closes the control connection and stops the embedded server, if
-// any.
-func (s *Harness) Close() error {
-	s.ctlMu.Lock()
-	if s.ctl != nil {
-		s.ctl.Close()
-		s.ctl = nil
+// link is results.json's transport section: tcp to the server, unless
+// the store describes its link (store.LinkDescriber), with how the
+// client's TCP sockets wait.
+func (s *Harness) link() results.Transport {
+	t := results.Transport{Name: rdmakv.TransportTCP, Server: s.Addr(), Embedded: s.Embedded()}
+	if d, ok := s.Store.(store.LinkDescriber); ok {
+		d.DescribeLink(&t)
 	}
-	s.ctlMu.Unlock()
-	if s.Baseline != nil {
-		return s.Baseline.Close()
+	if t.Name == rdmakv.TransportTCP {
+		t.ClientSockets = results.SocketsPoller
+		if s.blocking {
+			t.ClientSockets = results.SocketsBlocking
+		}
 	}
-	if s.Embedded != nil {
-		return s.Embedded.Close()
-	}
-	return nil
-}
-
-// StagingSize gives each connection room for depth rendezvous payloads of
-// the largest size at once, between 1 MiB and 256 MiB; a payload that does
-// not fit still works through a temporary registration, only slower.
-func StagingSize(depth, largest int) int {
-	per := 1 << bits.Len(uint(max(largest, 1)-1))
-	return min(max(depth*per, 1<<20), 256<<20)
+	return t
 }

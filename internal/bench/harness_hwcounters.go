@@ -2,17 +2,19 @@ package bench
 
 import (
 	"github.com/kvbench/kvbench/internal/hwcounters"
+	"github.com/kvbench/kvbench/internal/store"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // DeviceCounters is the Config.DeviceCounters of a run against this
 // harness: the hardware counters, under sysfs, of the RDMA device and
-// port the run's connections use, as the first connection's Info named
-// them. It reads nothing before a connection settled the transport, over
-// tcp, or for a baseline (nil); the run calls it once its connections are
-// dialed.
+// port the run's connections use, as the store describes its link
+// (store.LinkDescriber: rdmakv's first connection names them). It reads
+// nothing before a connection settled the transport or over tcp, and is
+// nil for a store that describes no link; the run calls it once its
+// connections are dialed.
 func (s *Harness) DeviceCounters() func() (hwcounters.Counters, error) {
-	if s.Baseline != nil {
+	if _, ok := s.Store.(store.LinkDescriber); !ok {
 		return nil
 	}
 	root := s.sysfs
@@ -20,10 +22,10 @@ func (s *Harness) DeviceCounters() func() (hwcounters.Counters, error) {
 		root = hwcounters.Root
 	}
 	return func() (hwcounters.Counters, error) {
-		info, _, ok := s.Rdmakv.Info()
-		if !ok || info.Transport != rdmakv.TransportVerbs || info.Device == "" {
+		t := s.link()
+		if t.Name != rdmakv.TransportVerbs || t.Device == "" {
 			return nil, nil
 		}
-		return hwcounters.Read(root, info.Device, info.Port)
+		return hwcounters.Read(root, t.Device, t.Port)
 	}
 }

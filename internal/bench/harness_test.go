@@ -11,7 +11,9 @@ import (
 	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/report"
 	"github.com/kvbench/kvbench/internal/results"
+	rdmakvstore "github.com/kvbench/kvbench/internal/store/rdmakv"
 	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv/wire"
 )
 
 const harnessWorkload = `
@@ -43,11 +45,15 @@ func TestHarnessRecordsTheLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	if h.Embedded == nil || h.Transport() != "tcp" {
-		t.Fatalf("embedded %v, transport %q", h.Embedded != nil, h.Transport())
+	st, ok := h.Store.(*rdmakvstore.Store)
+	if !ok || h.Kind() != "rdmakv" || !h.Embedded() || h.Transport() != "tcp" {
+		t.Fatalf("store %T %q, embedded %v, transport %q", h.Store, h.Kind(), h.Embedded(), h.Transport())
 	}
-	if got := h.Rdmakv.StagingSize; got != 1<<20 {
+	if got := st.Dialer.StagingSize; got != 1<<20 {
 		t.Errorf("staging %d, want the 1 MiB floor", got)
+	}
+	if h.ServerCPU() != nil {
+		t.Error("an embedded server's CPU is the process's, yet the harness asks it")
 	}
 	cfg := bench.FromWorkload(w)
 	cfg.Codec, cfg.Dialer, cfg.FreshServer = bench.Values{}, h.Dialer(), true
@@ -67,9 +73,17 @@ func TestHarnessRecordsTheLink(t *testing.T) {
 	if w.Load.Connections < runtime.GOMAXPROCS(0) {
 		sockets = results.SocketsBlocking
 	}
-	if tr.ClientSockets != sockets || h.Rdmakv.Blocking != (sockets == results.SocketsBlocking) {
+	if tr.ClientSockets != sockets || st.Dialer.Blocking != (sockets == results.SocketsBlocking) {
 		t.Errorf("%d connections on %d Ps: client_sockets %q, dialer blocking %v; want %q",
-			w.Load.Connections, runtime.GOMAXPROCS(0), tr.ClientSockets, h.Rdmakv.Blocking, sockets)
+			w.Load.Connections, runtime.GOMAXPROCS(0), tr.ClientSockets, st.Dialer.Blocking, sockets)
+	}
+	if run.TargetKind() != "rdmakv" || run.Protocol != wire.ProtocolVersion {
+		t.Errorf("target %+v, protocol %d", run.Target, run.Protocol)
+	}
+	for _, c := range cells {
+		if c.Cell.Store != "rdmakv" || c.Cell.Hlog != results.HlogName(results.Cell{Threshold: c.Cell.Threshold, ValueSize: c.Cell.ValueSize, Op: c.Cell.Op, Protocol: c.Cell.Protocol}) {
+			t.Errorf("cell %s: store %q, hlog %q", c.Cell.Name(), c.Cell.Store, c.Cell.Hlog)
+		}
 	}
 	if run.EndReason != results.EndCompleted || run.Version != "v-test" || len(cells) != len(rep.Measurements) || len(cells) == 0 {
 		t.Errorf("run %q %q with %d cells for %d measurements", run.EndReason, run.Version, len(cells), len(rep.Measurements))

@@ -17,6 +17,7 @@ import (
 	"github.com/kvbench/kvbench/internal/bench/benchtest"
 	"github.com/kvbench/kvbench/internal/hwcounters"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/store"
 	"github.com/kvbench/kvbench/internal/workload"
 	"github.com/kvbench/kvbench/rdmakv"
 )
@@ -128,9 +129,26 @@ func TestDeviceCountersFail(t *testing.T) {
 	}
 }
 
-// The harness reads the device and port its first connection named, under
+// linkStore is a store whose link, as its first connection named it, is
+// link (nil: none dialed yet).
+type linkStore struct{ link *results.Transport }
+
+func (linkStore) Dial(context.Context, int) (bench.Conn, error) { return nil, errors.New("no server") }
+func (linkStore) Kind() string                                  { return "rdmakv" }
+func (linkStore) Addr() string                                  { return "127.0.0.1:1" }
+func (linkStore) Version(context.Context) (string, error)       { return "", nil }
+func (linkStore) Check(context.Context, store.Cells) error      { return nil }
+func (linkStore) Close() error                                  { return nil }
+func (s linkStore) DescribeLink(t *results.Transport) {
+	if s.link != nil {
+		t.Name, t.Link = s.link.Name, s.link.Link
+	}
+}
+
+// The harness reads the device and port the store's link names, under
 // its sysfs root; over tcp, before any connection, or for a device whose
-// counters are absent it reads nothing.
+// counters are absent it reads nothing, and for a store that describes
+// no link it has no reader.
 func TestHarnessDeviceCounters(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "rxe0", "ports", "1", "hw_counters")
@@ -140,17 +158,20 @@ func TestHarnessDeviceCounters(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "send_rnr_err"), []byte("5\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	verbs := rdmakv.Info{Transport: rdmakv.TransportVerbs, Link: rdmakv.Link{Device: "rxe0", Port: 1}}
-	got, err := bench.HarnessOnLink(&verbs, root).DeviceCounters()()
+	verbs := results.Transport{Name: rdmakv.TransportVerbs, Link: rdmakv.Link{Device: "rxe0", Port: 1}}
+	got, err := bench.HarnessOf(linkStore{&verbs}, root).DeviceCounters()()
 	if err != nil || !maps.Equal(got, hwcounters.Counters{"send_rnr_err": 5}) {
 		t.Errorf("verbs on rxe0: %v, %v", got, err)
 	}
 	other := verbs
 	other.Device = "mlx5_0"
-	tcp := rdmakv.Info{Transport: rdmakv.TransportTCP}
-	for name, info := range map[string]*rdmakv.Info{"tcp": &tcp, "not dialed": nil, "no counters": &other} {
-		if got, err := bench.HarnessOnLink(info, root).DeviceCounters()(); got != nil || err != nil {
+	tcp := results.Transport{Name: rdmakv.TransportTCP}
+	for name, link := range map[string]*results.Transport{"tcp": &tcp, "not dialed": nil, "no counters": &other} {
+		if got, err := bench.HarnessOf(linkStore{link}, root).DeviceCounters()(); got != nil || err != nil {
 			t.Errorf("%s: %v, %v; want nothing", name, got, err)
 		}
+	}
+	if f := bench.HarnessOf(struct{ store.Store }{linkStore{&verbs}}, root).DeviceCounters(); f != nil {
+		t.Error("a store that describes no link has a counter reader")
 	}
 }

@@ -14,7 +14,7 @@ func FromWorkload(w *workload.Workload) Config {
 		c.ValueSizes = append(c.ValueSizes, int(s))
 	}
 	if w.Target.Baseline() {
-		c.Thresholds = []int{0} // one pass; the cells are renamed by Harness.Record
+		c.Thresholds = []int{0} // one pass: the store has no eager threshold
 		return c
 	}
 	for _, t := range w.SortedThresholds() {

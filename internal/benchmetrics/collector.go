@@ -23,9 +23,10 @@ var (
 	opsDesc        = desc("operations_total", "Operations measured, by operation and protocol, updated each second of a measure phase.", "op", "protocol")
 	errsDesc       = desc("errors_total", "Operations measured that failed, by operation and protocol, as each cell's measure phase ends.", "op", "protocol")
 	latencyDesc    = desc("latency_seconds", "Measured latency (a native histogram), by operation and protocol.", "op", "protocol")
+	storeDesc      = desc("store_info", "1, labelled with the kind of store the run drives (rdmakv, redis, memcached).", "store")
 	phases         = []string{"preload", "warmup", "measure"}
 	collectorDescs = []*prometheus.Desc{cellDesc, cellsDesc, thresholdDesc, valueSizeDesc, phaseDesc,
-		phaseOpsDesc, phaseErrsDesc, achievedDesc, targetDesc, opsDesc, errsDesc, latencyDesc}
+		phaseOpsDesc, phaseErrsDesc, achievedDesc, targetDesc, opsDesc, errsDesc, latencyDesc, storeDesc}
 )
 
 // collector reads Metrics at scrape time.
@@ -50,6 +51,9 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 		target = s.Rate
 	}
 	gauge(targetDesc, target)
+	if m.Store != "" {
+		gauge(storeDesc, 1, m.Store)
+	}
 	if m.seen {
 		gauge(cellDesc, float64(s.Cell+1))
 		gauge(cellsDesc, float64(s.Cells))
@@ -68,9 +72,6 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 	}
 	for k, st := range m.ops {
 		op, p := k.op.String(), k.proto.String()
-		if m.Protocol != "" {
-			p = m.Protocol
-		}
 		ch <- prometheus.MustNewConstMetric(opsDesc, prometheus.CounterValue, float64(st.count), op, p)
 		ch <- prometheus.MustNewConstMetric(errsDesc, prometheus.CounterValue, float64(st.errors), op, p)
 		ch <- prometheus.MustNewConstNativeHistogram(latencyDesc, st.count, st.sum, st.buckets, nil, 0, schema, 0, time.Time{}, op, p)

@@ -17,9 +17,9 @@ import (
 // reads.
 type Metrics struct {
 	target float64
-	// Protocol, if set, is every operation's protocol label: a baseline's
-	// kind, whose requests all carry their value inline.
-	Protocol string
+	// Store, if set, is the kind of store the run drives, the label of
+	// kvbench_store_info.
+	Store string
 
 	mu     sync.Mutex
 	status bench.Status

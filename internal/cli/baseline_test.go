@@ -63,8 +63,8 @@ func checkBaselineRun(t *testing.T, r *results.Run, kind string, sizes int) {
 	seen := map[int]bool{}
 	for _, c := range r.Cells {
 		seen[c.ValueSize] = true
-		if c.Protocol != kind || c.Threshold != 0 || c.Failures() != 0 || c.Count == 0 {
-			t.Errorf("cell %s/%d: protocol %q threshold %d count %d errors %v", c.Op, c.ValueSize, c.Protocol, c.Threshold, c.Count, c.Errors)
+		if c.Store != kind || c.Protocol != "eager" || c.Threshold != 0 || c.Failures() != 0 || c.Count == 0 {
+			t.Errorf("cell %s: store %q protocol %q threshold %d count %d errors %v", c.Name(), c.Store, c.Protocol, c.Threshold, c.Count, c.Errors)
 		}
 	}
 	if len(seen) != sizes {

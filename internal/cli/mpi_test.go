@@ -256,7 +256,7 @@ func TestMPILimits(t *testing.T) {
 	out := t.TempDir()
 	log, err := mpirun(t, "-np", "2", bin, "run", "../../workloads/connections-sweep.yaml", "--server", srv, "-q", "-o", out,
 		"--warmup", "0", "--duration", "200ms")
-	if err == nil || !regexp.MustCompile(`rank \d of 2 on \S+ failed, ending the job: server \S+ cannot run every cell`).MatchString(log) ||
+	if err == nil || !regexp.MustCompile(`rank \d of 2 on \S+ failed, ending the job: rdmakv \S+ cannot run every cell`).MatchString(log) ||
 		!strings.Contains(log, "threshold 2MiB is above the server's max eager 64KiB") {
 		t.Fatalf("a job the server cannot run: %v\n%s", err, log)
 	}

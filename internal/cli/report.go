@@ -21,7 +21,8 @@ func newReportCmd() *cobra.Command {
 		Long: `report reads RESULTS_DIR/results.json (or a results.json path) and prints
 the store measured (rdmakv, or redis or memcached with the server's
 version) and one row per cell: op, value size, threshold ("-" for redis
-and memcached, which have none), protocol, count, errors
+and memcached, which have none), protocol (a baseline's after its store,
+"redis eager"; csv and json have the store in a field of its own), count, errors
 (failed operations; a miss, not_found, is an answer and not one),
 throughput, latency percentiles and, for a run that measured it, CPU time
 per operation of the cell's measure phase: the client's (cpu_c) and the

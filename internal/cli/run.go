@@ -204,7 +204,7 @@ func openRunHarness(cmd *cobra.Command, w *workload.Workload, cfg bench.Config, 
 func wireRun(cmd *cobra.Command, f *runFlags, cfg *bench.Config, w *workload.Workload, h *bench.Harness, world *mpi.World) (ck *merge.Checkpoint) {
 	// An embedded server starts empty: verify then knows unwritten keys are
 	// absent; and its CPU time is the process's, not to be told apart.
-	cfg.Dialer, cfg.FreshServer, cfg.CPUProcess = h.Dialer(), h.Embedded != nil, h.Embedded != nil
+	cfg.Dialer, cfg.FreshServer, cfg.CPUProcess = h.Dialer(), h.Embedded(), h.Embedded()
 	cfg.ServerCPU, cfg.DeviceCounters = h.ServerCPU(), h.DeviceCounters()
 	cfg.Logger = noticeLogger(cmd.ErrOrStderr())
 	if world != nil {
@@ -213,11 +213,7 @@ func wireRun(cmd *cobra.Command, f *runFlags, cfg *bench.Config, w *workload.Wor
 	if !f.quiet {
 		cfg.Observer, cfg.Tick = progressObserver(cmd.OutOrStdout())
 	}
-	var baseline string
-	if h.Baseline != nil {
-		baseline = h.Baseline.Kind()
-	}
-	f.mon.observe(cfg, baseline, cmd.ErrOrStderr())
+	f.mon.observe(cfg, h.Kind(), cmd.ErrOrStderr())
 	return ck
 }
 

@@ -27,9 +27,9 @@ func listenRunMetrics(addr string) (*runMetrics, error) {
 }
 
 // observe makes cfg's observer report to the metrics too, serving them
-// from the first run on (and saying where on out). A baseline's kind
-// (baseline, else empty) labels its operations' protocol.
-func (r *runMetrics) observe(cfg *bench.Config, baseline string, out io.Writer) {
+// from the first run on (and saying where on out), which name the kind
+// of store driven.
+func (r *runMetrics) observe(cfg *bench.Config, kind string, out io.Writer) {
 	if r == nil {
 		return
 	}
@@ -39,7 +39,7 @@ func (r *runMetrics) observe(cfg *bench.Config, baseline string, out io.Writer) 
 	}
 	if r.m == nil {
 		r.m = benchmetrics.New(target)
-		r.m.Protocol = baseline
+		r.m.Store = kind
 		reg := metricsrv.NewRegistry()
 		r.m.Register(reg)
 		r.srv.Serve(reg)

@@ -36,14 +36,15 @@ func (s *scrapeAtEnd) Write(b []byte) (int, error) {
 
 // TestRunMetricsMatchResults: what run --metrics serves at the end of a
 // run counts the operations and failures results.json records, per
-// operation and protocol (a baseline's kind for a baseline), and says
-// which cell and phase ran last.
+// operation and protocol (eager for a baseline, as its cells say), names
+// the store as results.json does, and says which cell and phase ran
+// last.
 func TestRunMetricsMatchResults(t *testing.T) {
-	t.Run("rdmakv", func(t *testing.T) { checkRunMetrics(t) })
-	t.Run("redis", func(t *testing.T) { checkRunMetrics(t, "--kind", "redis", "--server", testutil.Redis(t)) })
+	t.Run("rdmakv", func(t *testing.T) { checkRunMetrics(t, "rdmakv") })
+	t.Run("redis", func(t *testing.T) { checkRunMetrics(t, "redis", "--kind", "redis", "--server", testutil.Redis(t)) })
 }
 
-func checkRunMetrics(t *testing.T, args ...string) {
+func checkRunMetrics(t *testing.T, kind string, args ...string) {
 	s := &scrapeAtEnd{t: t, stderr: &logbuf.Buffer{}}
 	root := NewRoot()
 	root.SetArgs(append([]string{"run", "testdata/run-quick.yaml", "-o", t.TempDir(), "-q", "--metrics", "127.0.0.1:0"}, args...))
@@ -61,6 +62,9 @@ func checkRunMetrics(t *testing.T, args ...string) {
 	}
 	ops, fails := map[string]float64{}, map[string]float64{}
 	for _, c := range r.Cells {
+		if c.Store != kind {
+			t.Errorf("%s: store %q, want %q", c.Name(), c.Store, kind)
+		}
 		k := "op=" + c.Op + ",protocol=" + c.Protocol
 		ops[k] += float64(c.Count)
 		fails[k] += float64(c.Failures())
@@ -83,7 +87,8 @@ func checkRunMetrics(t *testing.T, args ...string) {
 		t.Errorf("%d operation series, results.json has %d", n, len(ops))
 	}
 	for name, want := range map[string]float64{"kvbench_cell": 2, "kvbench_cells": 2, "kvbench_phase phase=measure": 1,
-		"kvbench_phase phase=warmup": 0, "kvbench_phase_operations": 1000, "kvbench_target_rate": 0} {
+		"kvbench_phase phase=warmup": 0, "kvbench_phase_operations": 1000, "kvbench_target_rate": 0,
+		"kvbench_store_info store=" + kind: 1} {
 		n, labels, _ := strings.Cut(name, " ")
 		if got := metricstest.Value(t, s.fams, n, labels); got != want {
 			t.Errorf("%s = %v, want %v", name, got, want)

@@ -181,7 +181,7 @@ func tuneHarness(ctx context.Context, w *workload.Workload, cfg tune.Config, std
 		return nil, nil, err
 	}
 	bcfg := bench.FromWorkload(w)
-	bcfg.Codec, bcfg.Dialer, bcfg.CPUProcess = bench.Values{}, h.Dialer(), h.Embedded != nil
+	bcfg.Codec, bcfg.Dialer, bcfg.CPUProcess = bench.Values{}, h.Dialer(), h.Embedded()
 	bcfg.ServerCPU, bcfg.DeviceCounters, bcfg.Logger = h.ServerCPU(), h.DeviceCounters(), noticeLogger(stderr)
 	if err := checkServer(ctx, h, tunebench.LimitCells(&cfg, bcfg)); err != nil {
 		h.Close()

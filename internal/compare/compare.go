@@ -31,22 +31,32 @@ type Options struct {
 	DirA, DirB string
 }
 
-// Key identifies a cell across runs.
+// Key identifies a cell across runs. Store is the cell's kind of store
+// (results.Cell.Store); empty, with Protocol, in the key two baselines'
+// cells are shown under (shownKey).
 type Key struct {
 	Op        string `json:"op"`
 	ValueSize int    `json:"value_size"`
 	Threshold int    `json:"threshold"`
 	Protocol  string `json:"protocol"`
+	Store     string `json:"store,omitempty"`
 }
 
+// String is the cell's name (results.CellName), a baseline's without
+// the threshold it has not: redis get/64B/eager, or get/64B for two
+// baselines'.
 func (k Key) String() string {
 	if k.baseline() {
-		return strings.TrimSuffix(fmt.Sprintf("%s/%s/%s", k.Op, units.Bytes(int64(k.ValueSize)), k.Protocol), "/")
+		s := strings.TrimSuffix(fmt.Sprintf("%s/%s/%s", k.Op, units.Bytes(int64(k.ValueSize)), k.Protocol), "/")
+		if k.Store != "" {
+			s = k.Store + " " + s
+		}
+		return s
 	}
-	return fmt.Sprintf("%s/%s/t=%s/%s", k.Op, units.Bytes(int64(k.ValueSize)), units.Bytes(int64(k.Threshold)), k.Protocol)
+	return results.CellName(k.Store, k.Op, k.ValueSize, k.Threshold, k.Protocol)
 }
 
-func keyOf(c results.Cell) Key { return Key{c.Op, c.ValueSize, c.Threshold, c.Protocol} }
+func keyOf(c results.Cell) Key { return Key{c.Op, c.ValueSize, c.Threshold, c.Protocol, c.Store} }
 
 // Metric is one quantity compared between the runs.
 type Metric struct {
@@ -142,7 +152,7 @@ func Compare(a, b *results.Run, opt Options) (*Result, error) {
 
 func orderKeys(x, y Key) int {
 	return cmp.Or(cmp.Compare(x.Op, y.Op), cmp.Compare(x.ValueSize, y.ValueSize),
-		cmp.Compare(x.Threshold, y.Threshold), cmp.Compare(x.Protocol, y.Protocol))
+		cmp.Compare(x.Threshold, y.Threshold), cmp.Compare(x.Protocol, y.Protocol), cmp.Compare(x.Store, y.Store))
 }
 
 func compareCell(ca, cb results.Cell, opt Options) (CellDiff, error) {

@@ -94,4 +94,4 @@ func keysOf(cells []results.Cell) []Key {
 
 // baseline says the key has no threshold: a baseline store's cell, or
 // two baselines' matched by op and size.
-func (k Key) baseline() bool { return k.Protocol == "" || results.BaselineProtocol(k.Protocol) }
+func (k Key) baseline() bool { return k.Protocol == "" || results.BaselineStore(k.Store) }

@@ -88,8 +88,19 @@ func TestTwoBaselines(t *testing.T) {
 	}
 	// Runs of one store match on the whole key and carry no note.
 	same, err := Compare(b, b, Options{MinEffect: DefaultMinEffect})
-	if err != nil || same.TargetNote != "" || len(same.Cells) != 4 || same.Cells[0].Key.Protocol != "redis" {
+	if err != nil || same.TargetNote != "" || len(same.Cells) != 4 || same.Cells[0].Key.Store != "redis" || same.Cells[0].Key.Protocol != "eager" ||
+		same.Cells[0].Key.String() != "redis get/64B/eager" {
 		t.Errorf("redis against redis: %v, note %q, cells %+v", err, same.TargetNote, same.Cells)
+	}
+	// Its rows show no threshold, and the store before the protocol.
+	out.Reset()
+	if err := same.Write(&out, "table"); err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(out.String()) {
+		if f := strings.Fields(line); len(f) > 5 && f[0] == "get" && (f[2] != "-" || f[3] != "redis" || f[4] != "eager") {
+			t.Errorf("row %q: want threshold - and protocol redis eager", line)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/kvbench/kvbench/internal/figure"
+	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/units"
 )
 
@@ -143,7 +144,7 @@ func (c CellDiff) verdict() string {
 // where a baseline store has no threshold, or two have no protocol in
 // common.
 func (k Key) columns() []string {
-	th, proto := units.Bytes(int64(k.Threshold)), k.Protocol
+	th, proto := units.Bytes(int64(k.Threshold)), results.ProtocolLabel(k.Store, k.Protocol)
 	if k.baseline() {
 		th = "-"
 	}

@@ -45,7 +45,7 @@ func Runs(parts []Part) (*results.Run, []results.CellLog, []string, error) {
 	out := &results.Run{
 		SchemaVersion: results.SchemaVersion, Workload: first.Workload, Seed: first.Seed,
 		Version: first.Version, Revision: first.Revision, Protocol: first.Protocol, Start: first.Start, End: first.End,
-		EndReason: results.EndCompleted, Host: first.Host, Transport: first.Transport,
+		EndReason: results.EndCompleted, Host: first.Host, Target: first.Target, Transport: first.Transport,
 	}
 	for _, p := range parts {
 		r := p.Run

@@ -148,13 +148,19 @@ func lineStyles(gs []group) (names []string, dash [][]vg.Length, ok bool) {
 			continue
 		}
 		p := groupProtocol(g)
+		if g.cells[0].Baseline() {
+			// A baseline store has one line, named by the store and
+			// solid as eager's: it has no second protocol to set it off
+			// from.
+			names = append(names, g.name())
+			dash = append(dash, nil)
+			continue
+		}
 		names = append(names, p)
 		switch {
 		case p == "rendezvous":
 			dash = append(dash, dashes[1])
-		case p == "eager" || g.cells[0].Baseline():
-			// A baseline store has one line, solid as eager's: it has
-			// no second protocol to set it off from.
+		case p == "eager":
 			dash = append(dash, nil)
 		default:
 			dash = append(dash, dashes[2])

@@ -60,8 +60,12 @@ func lines(run *results.Run, op string, f figure.Figure, decl figure.Lines) []li
 	protocols, cells := figureCells(run, op, f)
 	var out []line
 	for i, p := range protocols {
+		name := p
+		if cs := cells[p]; len(cs) > 0 && cs[0].Baseline() {
+			name = cs[0].Store // a baseline's one protocol: its store names it
+		}
 		for _, s := range decl.Series {
-			l := line{name: p + " " + s.Name, color: i, dash: dashes[0]}
+			l := line{name: name + " " + s.Name, color: i, dash: dashes[0]}
 			if s.Dashed {
 				l.dash = dashes[1]
 			}

@@ -24,10 +24,14 @@ type group struct {
 }
 
 // name is the line's legend entry: "t=4KiB", "t=4KiB eager", or for a
-// baseline store, whose threshold means nothing, its name ("redis").
+// baseline store, whose threshold means nothing, its name ("redis"; with
+// the protocol when its cells split by protocol, "redis unknown").
 func (g group) name() string {
 	if len(g.cells) > 0 && g.cells[0].Baseline() {
-		return g.cells[0].Protocol
+		if g.protocol != "" {
+			return g.cells[0].Store + " " + g.protocol
+		}
+		return g.cells[0].Store
 	}
 	s := "t=" + units.Bytes(int64(g.threshold))
 	if g.protocol != "" {
@@ -40,7 +44,7 @@ func (g group) name() string {
 // baseline store's.
 func cellLine(c results.Cell) string {
 	if c.Baseline() {
-		return c.Protocol
+		return c.Store
 	}
 	return "t=" + units.Bytes(int64(c.Threshold)) + " " + c.Protocol
 }

@@ -39,7 +39,7 @@ func PhaseRows(run *results.Run) ([]PhaseRow, []string) {
 	}
 	var rows []PhaseRow
 	for _, r := range Rows(run) {
-		if ph, ok := byKey[results.CellName(r.Op, r.ValueSize, r.Threshold, r.Protocol)]; ok {
+		if ph, ok := byKey[results.CellName(r.Store, r.Op, r.ValueSize, r.Threshold, r.Protocol)]; ok {
 			rows = append(rows, PhaseRow{Row: r, Phases: ph})
 		}
 	}
@@ -80,7 +80,7 @@ func WritePhases(w io.Writer, run *results.Run, format string) error {
 }
 
 func phaseTableRow(r PhaseRow, names []string) []string {
-	out := []string{r.Op, units.Bytes(int64(r.ValueSize)), thresholdText(r.Threshold, r.Protocol), r.Protocol,
+	out := []string{r.Op, units.Bytes(int64(r.ValueSize)), thresholdText(r.Threshold, r.Store), results.ProtocolLabel(r.Store, r.Protocol),
 		strconv.FormatInt(r.Count, 10), units.Duration(float64(r.P50))}
 	var sum int64
 	for _, n := range names {
@@ -126,7 +126,7 @@ func writePhaseCSV(w io.Writer, rows []PhaseRow, names []string) error {
 			if !ok {
 				continue
 			}
-			_ = cw.Write([]string{r.Op, strconv.Itoa(r.ValueSize), thresholdField(r.Threshold, r.Protocol), r.Protocol, n,
+			_ = cw.Write([]string{r.Op, strconv.Itoa(r.ValueSize), thresholdField(r.Threshold, r.Store), r.Protocol, n,
 				strconv.FormatInt(p.Count, 10), strconv.FormatInt(p.P50, 10), strconv.FormatInt(p.P90, 10),
 				strconv.FormatInt(p.P99, 10), strconv.FormatInt(p.Max, 10)})
 		}

@@ -34,6 +34,7 @@ type Row struct {
 	ValueSize   int     `json:"value_size"`
 	Threshold   int     `json:"threshold"`
 	Protocol    string  `json:"protocol"`
+	Store       string  `json:"store"` // the kind of store the cell measured (results.Cell.Store)
 	Count       int64   `json:"count"`
 	Errors      int64   `json:"errors"` // results.Cell.Failures: misses are not errors
 	OpsPerSec   float64 `json:"throughput_ops"`
@@ -55,7 +56,7 @@ func Rows(run *results.Run) []Row {
 	rows := make([]Row, 0, len(run.Cells))
 	for _, c := range sorted(run) {
 		rows = append(rows, Row{
-			Op: c.Op, ValueSize: c.ValueSize, Threshold: c.Threshold, Protocol: c.Protocol,
+			Op: c.Op, ValueSize: c.ValueSize, Threshold: c.Threshold, Protocol: c.Protocol, Store: c.Store,
 			Count: c.Count, Errors: c.Failures(),
 			OpsPerSec: c.ThroughputOps, BytesPerSec: c.ThroughputBytes,
 			P50: c.Latency.P50, P90: c.Latency.P90, P99: c.Latency.P99, P999: c.Latency.P999, Max: c.Latency.Max,
@@ -149,7 +150,7 @@ func columns(figs []figure.Figure) []string {
 }
 
 func humanRow(r Row, figs []figure.Figure) []string {
-	out := []string{r.Op, units.Bytes(int64(r.ValueSize)), thresholdText(r.Threshold, r.Protocol), r.Protocol,
+	out := []string{r.Op, units.Bytes(int64(r.ValueSize)), thresholdText(r.Threshold, r.Store), results.ProtocolLabel(r.Store, r.Protocol),
 		strconv.FormatInt(r.Count, 10), strconv.FormatInt(r.Errors, 10),
 		units.Rate(r.OpsPerSec), units.MiB(r.BytesPerSec),
 		units.Duration(float64(r.P50)), units.Duration(float64(r.P90)), units.Duration(float64(r.P99)),
@@ -241,14 +242,14 @@ func mdTable(b *strings.Builder, cols []string, rows [][]string) {
 func writeCSV(w io.Writer, run *results.Run) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write(append(append([]string{"op", "value_size", "threshold", "protocol", "count", "errors",
-		"throughput_ops", "throughput_bytes", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"}, csvFigureHeads()...), "warning_kinds", "warnings"))
+		"throughput_ops", "throughput_bytes", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"}, csvFigureHeads()...), "warning_kinds", "warnings", "store"))
 	for _, r := range Rows(run) {
 		kinds, msgs := csvWarnings(r.Warnings)
-		_ = cw.Write(append(append([]string{r.Op, strconv.Itoa(r.ValueSize), thresholdField(r.Threshold, r.Protocol), r.Protocol,
+		_ = cw.Write(append(append([]string{r.Op, strconv.Itoa(r.ValueSize), thresholdField(r.Threshold, r.Store), r.Protocol,
 			strconv.FormatInt(r.Count, 10), strconv.FormatInt(r.Errors, 10),
 			strconv.FormatFloat(r.OpsPerSec, 'f', -1, 64), strconv.FormatFloat(r.BytesPerSec, 'f', -1, 64),
 			strconv.FormatInt(r.P50, 10), strconv.FormatInt(r.P90, 10), strconv.FormatInt(r.P99, 10),
-			strconv.FormatInt(r.P999, 10), strconv.FormatInt(r.Max, 10)}, csvFigures(r.cell)...), kinds, msgs))
+			strconv.FormatInt(r.P999, 10), strconv.FormatInt(r.Max, 10)}, csvFigures(r.cell)...), kinds, msgs, r.Store))
 	}
 	cw.Flush()
 	return cw.Error()

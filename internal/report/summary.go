@@ -61,7 +61,7 @@ func summaryTable(b *bytes.Buffer, cells []results.Cell) error {
 	for _, c := range cells {
 		l := c.Latency
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%.2f\t",
-			summaryThreshold(c), c.ValueSize, c.Protocol, c.Op, c.Count, c.Errors[results.NotFound], c.Failures(),
+			summaryThreshold(c), c.ValueSize, results.ProtocolLabel(c.Store, c.Protocol), c.Op, c.Count, c.Errors[results.NotFound], c.Failures(),
 			us(float64(l.Min)), us(float64(l.P50)), us(l.Mean), us(float64(l.P99)), us(float64(l.P999)), us(float64(l.Max)),
 			c.ThroughputOps, c.ThroughputBytes/(1<<20))
 		for _, f := range figureCells(c, figs, summaryNum) {

@@ -36,15 +36,15 @@ func storeOf(run *results.Run) results.Target {
 // has none, so "-" (thresholdText) or an empty field (thresholdField)
 // rather than a 0 that reads as "everything rendezvous".
 
-func thresholdText(threshold int, protocol string) string {
-	if results.BaselineProtocol(protocol) {
+func thresholdText(threshold int, store string) string {
+	if results.BaselineStore(store) {
 		return "-"
 	}
 	return units.Bytes(int64(threshold))
 }
 
-func thresholdField(threshold int, protocol string) string {
-	if results.BaselineProtocol(protocol) {
+func thresholdField(threshold int, store string) string {
+	if results.BaselineStore(store) {
 		return ""
 	}
 	return strconv.Itoa(threshold)

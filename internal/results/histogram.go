@@ -87,10 +87,15 @@ func CellHistogram(c Cell) (*hdrhistogram.Histogram, error) {
 }
 
 // Name is the cell's name in messages and file names (CellName).
-func (c Cell) Name() string { return CellName(c.Op, c.ValueSize, c.Threshold, c.Protocol) }
+func (c Cell) Name() string { return CellName(c.Store, c.Op, c.ValueSize, c.Threshold, c.Protocol) }
 
 // CellName names a measured cell for messages and file names:
-// get/4KiB/t=8KiB/eager.
-func CellName(op string, valueSize, threshold int, protocol string) string {
-	return fmt.Sprintf("%s/%s/t=%s/%s", op, units.Bytes(int64(valueSize)), units.Bytes(int64(threshold)), protocol)
+// get/4KiB/t=8KiB/eager for rdmakv's (store rdmakv or ""), a baseline's
+// after its store: redis get/64B/t=0B/eager.
+func CellName(store, op string, valueSize, threshold int, protocol string) string {
+	name := fmt.Sprintf("%s/%s/t=%s/%s", op, units.Bytes(int64(valueSize)), units.Bytes(int64(threshold)), protocol)
+	if BaselineStore(store) {
+		return store + " " + name
+	}
+	return name
 }

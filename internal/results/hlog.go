@@ -12,9 +12,17 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
-// HlogName is a cell's interval log path relative to the run directory.
+// HlogName is a cell's interval log path relative to the run directory:
+// t4096-v64-get-eager.hlog for rdmakv's, a baseline's after its store
+// (redis-t0-v64-get-eager.hlog), so that no two stores' logs share a
+// name. Readers go by Cell.Hlog, so the logs of runs recorded under
+// older names (t0-v64-get-redis.hlog) still read.
 func HlogName(c Cell) string {
-	return path.Join(HlogDir, fmt.Sprintf("t%d-v%d-%s-%s.hlog", c.Threshold, c.ValueSize, c.Op, c.Protocol))
+	name := fmt.Sprintf("t%d-v%d-%s-%s.hlog", c.Threshold, c.ValueSize, c.Op, c.Protocol)
+	if c.Baseline() {
+		name = c.Store + "-" + name
+	}
+	return path.Join(HlogDir, name)
 }
 
 // EncodeHlog renders interval histograms in the HdrHistogram interval log
@@ -96,7 +104,7 @@ func ReadHlog(file string) ([]*hdrhistogram.Histogram, error) {
 // CellIntervals reads a cell's interval histograms from run directory dir.
 func CellIntervals(dir string, c Cell) ([]*hdrhistogram.Histogram, error) {
 	if c.Hlog == "" {
-		return nil, fmt.Errorf("cell %s/%s/%d/%d has no interval log", c.Op, c.Protocol, c.ValueSize, c.Threshold)
+		return nil, fmt.Errorf("cell %s has no interval log", c.Name())
 	}
 	return ReadHlog(filepath.Join(dir, filepath.FromSlash(c.Hlog)))
 }

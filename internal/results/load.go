@@ -57,6 +57,7 @@ func Decode(b []byte) (*Run, error) {
 	if r.SchemaVersion < 1 || r.SchemaVersion > SchemaVersion {
 		return nil, fmt.Errorf("schema_version %d not supported (this kvbench reads 1..%d)", r.SchemaVersion, SchemaVersion)
 	}
+	r.upgradeStores()
 	if err := r.checkCells(); err != nil {
 		return nil, err
 	}

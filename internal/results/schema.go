@@ -173,6 +173,11 @@ type Cell struct {
 	ValueSize int    `json:"value_size"`
 	Threshold int    `json:"threshold"`
 	Protocol  string `json:"protocol"` // "eager" or "rendezvous"
+	// Store is the kind of store the cell measured (Target.Kind: rdmakv,
+	// redis, memcached), in each cell so that a cell read apart from its
+	// run, or set beside another run's, still says what it measured.
+	// Files recorded before it was kept get it when they load (Decode).
+	Store string `json:"store"`
 	// Phase is "measure" (warmup is never recorded).
 	Count  int64            `json:"count"`
 	Errors map[string]int64 `json:"errors"` // by kind: "timeout", "not_found", "verify_mismatch", ...; see Failures

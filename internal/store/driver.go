@@ -13,12 +13,13 @@ import (
 	"time"
 
 	"github.com/kvbench/kvbench/internal/units"
+	"github.com/kvbench/kvbench/rdmakv"
 	"github.com/kvbench/kvbench/rdmakv/rawsock"
 )
 
 // What the drivers share: the sockets their client libraries dial, the
-// errors the harness counts, and how they refuse what the server cannot
-// store.
+// errors the harness counts, a password file, and how they refuse what
+// the server cannot store.
 
 // Err turns a client library's transport errors into the sentinels the
 // harness counts: deadlines as timeouts, a connection the server closed
@@ -97,4 +98,18 @@ func RefuseSizes(cells Cells, bad func(size int) bool, format string, args ...an
 		return nil
 	}
 	return fmt.Errorf("values %s: %s", strings.Join(refused, ", "), fmt.Sprintf(format, args...))
+}
+
+// ReadPassword reads a server's password (Redis's requirepass) from path
+// (Config.AuthFile): a file kept from other users, as rdmakv's secrets
+// are, trailing newline dropped.
+func ReadPassword(path string) (string, error) {
+	b, err := rdmakv.ReadPrivateFile(path)
+	if err != nil {
+		return "", err
+	}
+	if len(b) == 0 {
+		return "", fmt.Errorf("%s: empty password", path)
+	}
+	return string(b), nil
 }

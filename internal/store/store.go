@@ -1,28 +1,35 @@
 // Package store is what kvbench's engine asks of a store it drives, and
-// the registry of the stores: rdmakv, which the engine drives itself, and
-// the baselines (Redis, memcached), each a driver package under
-// internal/store that registers its kind as it is linked in (the CLI
-// imports them). Workloads, flags and results take the list of kinds from
-// here, so a new store is one package and one import.
+// the registry of the stores: each is a driver package under
+// internal/store (rdmakv, Redis, memcached) that registers its kind as it
+// is linked in (the CLI imports them). The engine holds one Store and
+// drives every kind alike; what only some stores can tell (their
+// server's CPU, the link under their connections, an in-process server)
+// are optional interfaces it asks for. Workloads, flags and results take
+// the list of kinds from here, so a new store is one package and one
+// import.
 package store
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
-// Rdmakv is the store kvbench was built for, always known.
-const Rdmakv = "rdmakv"
+// Rdmakv is the store kvbench was built for: the kind of a workload that
+// names none, listed first. Its driver registers it like any other.
+const Rdmakv = results.KindRdmakv
 
-// Protocol is how an operation moved its value (rdmakv's); a baseline's
-// operations are all Eager, a request and its reply.
+// Protocol is how an operation moved its value (rdmakv's); a store
+// without an eager threshold moves every value Eager, in a request and
+// its reply.
 type Protocol = rdmakv.Protocol
 
 // Unknown is an operation whose protocol the target could not tell (it
@@ -51,7 +58,8 @@ type Conn interface {
 }
 
 // Dialer opens connections; the eager threshold is a connection option, so
-// each threshold of a sweep gets a fresh set (a baseline ignores it).
+// each threshold of a sweep gets a fresh set (a store without one ignores
+// it).
 type Dialer interface {
 	Dial(ctx context.Context, threshold int) (Conn, error)
 }
@@ -65,38 +73,93 @@ var (
 	ErrClosed   = errors.New("connection closed")
 )
 
-// Baseline is a store other than rdmakv that a run drives with the same
-// workload, so that rdmakv's figures stand beside ones a reader knows. It
-// has no eager threshold; each operation is one request and its reply,
-// carrying the value inline.
-type Baseline interface {
-	// Dialer opens the measured connections; the threshold is ignored.
+// ErrUnreachable wraps what Check returns when it could not reach the
+// server to ask it anything: nothing is known of what it can store, and
+// a rank of an MPI job leaves the failure to the run, where every rank
+// learns of it.
+var ErrUnreachable = errors.New("server unreachable")
+
+// Store is one server a run drives with a workload: rdmakv's, or another
+// store's, so that rdmakv's figures stand beside ones a reader knows.
+type Store interface {
+	// Dialer opens the measured connections.
 	Dialer
 	// Kind is the store's kind, as registered.
 	Kind() string
 	// Addr is the server's host:port.
 	Addr() string
-	// Version is the server's version as it reports it.
+	// Version is the server's version as it reports it; "" for a store
+	// whose results carry a protocol version instead (ProtocolVersioner).
 	Version(ctx context.Context) (string, error)
-	// CPU is the server process's CPU time so far, as it reports it.
-	CPU(ctx context.Context) (user, sys time.Duration, err error)
 	// Check refuses, in one error naming each, the cells the server
-	// cannot store.
+	// cannot run; an error wrapping ErrUnreachable when it could not ask.
 	Check(ctx context.Context, cells Cells) error
-	// Close closes the control connection.
+	// Close closes the control connection and stops a server the store
+	// started.
 	Close() error
 }
 
-// Cells are what a run will store: keys of KeySize bytes and values of
-// each of ValueSizes.
-type Cells struct {
-	KeySize    int
-	ValueSizes []int
+// Optional interfaces of a Store, which the engine asks for with a type
+// assertion; a store without one has the answer given.
+
+// CPUReporter is a store whose server reports its CPU time (without:
+// the server's CPU is not measured).
+type CPUReporter interface {
+	// CPU is the server process's CPU time so far.
+	CPU(ctx context.Context) (user, sys time.Duration, err error)
 }
 
-// Config is how to reach a baseline and drive its connections.
+// Embedder is a store that may run its server inside this process
+// (rdmakv's embedded server; without: never). Such a server starts empty,
+// and its CPU time is the process's, not to be told apart.
+type Embedder interface {
+	Embedded() bool
+}
+
+// LinkDescriber is a store that knows more of its link than that it is
+// TCP to Addr (without: tcp): it fills in results.json's transport
+// section, whose Server and ClientSockets the engine sets. A Device in
+// it names the RDMA device whose hardware counters a run reads.
+type LinkDescriber interface {
+	DescribeLink(t *results.Transport)
+}
+
+// ProtocolVersioner is a store whose client speaks a versioned protocol of
+// kvbench's (rdmakv's wire protocol; without: none, 0), recorded with
+// its results.
+type ProtocolVersioner interface {
+	ProtocolVersion() int
+}
+
+// CreditWaiter is a Conn that counts the times a message of its waited
+// for the server's credit (rdmakv: Client.CreditWaits): the server held
+// fewer receives for it than it had requests to send, so the wait is in
+// the cell's latencies.
+type CreditWaiter interface {
+	CreditWaits() uint64
+}
+
+// Cells are what a run will ask of the server: keys.count keys of KeySize
+// bytes, values of each of ValueSizes, at each eager threshold of
+// Thresholds (none: a store without one, or a tune, which places its
+// own), Depth requests in flight per connection, and whether the keys are
+// preloaded (all of them held at once).
+type Cells struct {
+	Keys       int
+	KeySize    int
+	ValueSizes []int
+	Thresholds []int
+	Depth      int
+	Preload    bool
+}
+
+// Config is how to reach a store's server, or start one, and drive its
+// connections: the workload's target, key space and load.
 type Config struct {
 	Kind string
+	// Addr is the server's host:port; empty asks the driver to start one
+	// in this process (rdmakv's embedded server), which a driver that
+	// cannot refuses.
 	Addr string
 	// Timeout bounds each request and each dial (0: 5 s).
 	Timeout time.Duration
@@ -104,23 +167,45 @@ type Config struct {
 	Depth int
 	// Connections is the measured connections the process opens (0: 1).
 	Connections int
-	// Password is the server's password (empty: none); only a kind with
-	// Kind.Password takes one.
-	Password string
+	// AuthFile holds the server's password or shared secret (empty:
+	// none); only a kind with Kind.Password takes one.
+	AuthFile string
+	// Transport, Poll and TOS are the workload's target.transport,
+	// target.poll and target.tos, which only rdmakv has (validation
+	// refuses them for the others).
+	Transport string
+	Poll      string
+	TOS       int
+	// OpPhases has the connections time each request's phases where the
+	// store can (OpPhasesFrom).
+	OpPhases bool
+	// Keys and KeySize are the key space, MaxValue the largest value and
+	// MaxThreshold the largest eager threshold: what a server the driver
+	// starts, and each connection's buffers, are sized for.
+	Keys, KeySize          int
+	MaxValue, MaxThreshold int
+	// MemBytes is this machine's memory (0: unknown), which bounds a
+	// server the driver starts.
+	MemBytes uint64
+	// Logger receives the driver's notices (a transport chosen,
+	// connection faults); nil discards them.
+	Logger *slog.Logger
 }
 
-// Kind is a registered baseline: its name, what a workload may ask of it,
+// Kind is a registered store: its name, what a workload may ask of it,
 // and how to open it.
 type Kind struct {
 	Name string
-	// MaxKey is the longest key the store takes (0: rdmakv's limit).
+	// MaxKey is the longest key the store takes (0: no limit known ahead;
+	// the server's Check says).
 	MaxKey int
 	// Password: target.auth_file holds the server's password; without it
-	// the store has no authentication and a workload must not give one.
+	// the store has no authentication and a workload must not give one
+	// (rdmakv validates its own shared secret).
 	Password bool
-	// Open connects a control connection to the server at cfg.Addr, which
-	// also proves the server is there and speaks the kind's protocol.
-	Open func(ctx context.Context, cfg Config) (Baseline, error)
+	// Open connects to the server at cfg.Addr (or starts one), which also
+	// proves the server is there and speaks the kind's protocol.
+	Open func(ctx context.Context, cfg Config) (Store, error)
 }
 
 var (
@@ -128,30 +213,40 @@ var (
 	kinds = map[string]Kind{}
 )
 
-// Register adds a baseline kind; a name registered twice is a programming
-// error.
+// Register adds a kind; a name registered twice is a programming error.
 func Register(k Kind) {
 	mu.Lock()
 	defer mu.Unlock()
-	if _, dup := kinds[k.Name]; dup || k.Name == Rdmakv || k.Open == nil {
+	if _, dup := kinds[k.Name]; dup || k.Name == "" || k.Open == nil {
 		panic(fmt.Sprintf("store: kind %q registered twice or without Open", k.Name))
 	}
 	kinds[k.Name] = k
 }
 
-// Kinds are the known kinds, rdmakv first, then the baselines in order.
+// Kinds are the registered kinds: rdmakv first, the default, then the
+// others in order.
 func Kinds() []string {
 	mu.RLock()
 	defer mu.RUnlock()
-	out := make([]string, 0, len(kinds)+1)
+	out := make([]string, 0, len(kinds))
 	for name := range kinds {
 		out = append(out, name)
 	}
-	slices.Sort(out)
-	return append([]string{Rdmakv}, out...)
+	slices.SortFunc(out, func(a, b string) int {
+		switch {
+		case a == b:
+			return 0
+		case a == Rdmakv:
+			return -1
+		case b == Rdmakv:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	return out
 }
 
-// Lookup is the baseline kind of that name.
+// Lookup is the kind of that name.
 func Lookup(name string) (Kind, bool) {
 	mu.RLock()
 	defer mu.RUnlock()
@@ -159,16 +254,19 @@ func Lookup(name string) (Kind, bool) {
 	return k, ok
 }
 
-// Open connects to the baseline cfg names.
-func Open(ctx context.Context, cfg Config) (Baseline, error) {
+// Open opens the store cfg names through its kind's driver.
+func Open(ctx context.Context, cfg Config) (Store, error) {
 	k, ok := Lookup(cfg.Kind)
 	if !ok {
-		return nil, fmt.Errorf("target.kind %q is not a baseline (baselines: %s)", cfg.Kind, strings.Join(Kinds()[1:], ", "))
+		return nil, fmt.Errorf("target.kind %q is not a kind of store (kinds: %s)", cfg.Kind, strings.Join(Kinds(), ", "))
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 5 * time.Second
 	}
 	cfg.Depth = max(cfg.Depth, 1)
 	cfg.Connections = max(cfg.Connections, 1)
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
 	return k.Open(ctx, cfg)
 }

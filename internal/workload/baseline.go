@@ -1,8 +1,6 @@
 package workload
 
 import (
-	"fmt"
-
 	"github.com/kvbench/kvbench/internal/store"
 	"github.com/kvbench/kvbench/rdmakv"
 )
@@ -30,7 +28,7 @@ func (w *Workload) checkBaseline(c *checker) {
 	if t.AuthFile != "" {
 		if !k.Password {
 			c.add("target.auth_file", "%s has no authentication kvbench speaks (leave it out)", kind)
-		} else if _, err := ReadPassword(t.AuthFile); err != nil {
+		} else if _, err := store.ReadPassword(t.AuthFile); err != nil {
 			c.add("target.auth_file", "%v", err)
 		}
 	}
@@ -40,20 +38,6 @@ func (w *Workload) checkBaseline(c *checker) {
 	if k.MaxKey > 0 && w.Keys.Size > k.MaxKey {
 		c.add("keys.size", "%d: %s takes keys of at most %d bytes", w.Keys.Size, kind, k.MaxKey)
 	}
-}
-
-// ReadPassword reads a baseline's password (Redis's requirepass) from
-// path: a file kept from other users, as rdmakv's secrets are, trailing
-// newline dropped.
-func ReadPassword(path string) (string, error) {
-	b, err := rdmakv.ReadPrivateFile(path)
-	if err != nil {
-		return "", err
-	}
-	if len(b) == 0 {
-		return "", fmt.Errorf("%s: empty password", path)
-	}
-	return string(b), nil
 }
 
 // IgnoredThresholds are the thresholds the workload lists that a run

@@ -49,10 +49,11 @@ type Spec struct {
 	// Scale multiplies every latency of the given op (1 when absent), to
 	// build a regressed copy of a run.
 	Scale map[string]float64
-	// Kind is the target kind (rdmakv when empty). A baseline kind (redis,
-	// memcached) has one cell per op and size, threshold 0 and protocol
-	// the kind's name, whatever Thresholds says; its latency follows the
-	// eager model, as a store that sends every value inline.
+	// Kind is the target kind (rdmakv when empty), every cell's store. A
+	// baseline kind (redis, memcached) has one cell per op and size,
+	// threshold 0 and protocol eager, whatever Thresholds says; its
+	// latency follows the eager model, as a store that sends every value
+	// inline.
 	Kind          string
 	ServerVersion string
 	// Start is when the first interval begins (a fixed day when zero).
@@ -62,8 +63,8 @@ type Spec struct {
 // cellShape is the threshold, protocol and whether rendezvous of the cell
 // Build makes for size at threshold t.
 func (s Spec) cellShape(size, t int) (threshold int, proto string, rdv bool) {
-	if s.Kind != "" && s.Kind != results.KindRdmakv {
-		return 0, s.Kind, false
+	if results.BaselineStore(s.Kind) {
+		return 0, "eager", false
 	}
 	if size >= t {
 		return t, "rendezvous", true
@@ -73,7 +74,7 @@ func (s Spec) cellShape(size, t int) (threshold int, proto string, rdv bool) {
 
 // thresholds are the thresholds Build loops over: one for a baseline.
 func (s Spec) thresholds() []int {
-	if s.Kind != "" && s.Kind != results.KindRdmakv {
+	if results.BaselineStore(s.Kind) {
 		return []int{0}
 	}
 	return s.Thresholds
@@ -109,8 +110,10 @@ func Build(dir string, s Spec) (*results.Run, error) {
 		EndReason: results.EndCompleted,
 		Transport: results.Transport{Name: "tcp", Server: "127.0.0.1:0", Embedded: true},
 	}
+	store := results.KindRdmakv
 	if s.Kind != "" {
 		run.Target = &results.Target{Kind: s.Kind, ServerVersion: s.ServerVersion}
+		store = s.Kind
 	}
 	for _, op := range s.Ops {
 		scale := 1.0
@@ -138,7 +141,7 @@ func Build(dir string, s Spec) (*results.Run, error) {
 				// connection of depth 1; the interval logs keep their own
 				// counts per second.
 				c := results.Cell{
-					Op: op, ValueSize: size, Threshold: th, Protocol: proto,
+					Op: op, ValueSize: size, Threshold: th, Protocol: proto, Store: store,
 					Count: merged.TotalCount(), Errors: map[string]int64{},
 					DurationNs:    int64(float64(merged.TotalCount()) * mean),
 					ThroughputOps: 1e9 / mean,

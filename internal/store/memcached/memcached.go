@@ -21,6 +21,9 @@ type memcachedBaseline struct {
 }
 
 func openMemcached(ctx context.Context, c store.Config) (*memcachedBaseline, error) {
+	if c.Addr == "" {
+		return nil, fmt.Errorf("memcached: no server address: kvbench starts only rdmakv servers itself")
+	}
 	ctl, err := dialMemcachedControl(ctx, c.Addr, c.Timeout)
 	if err != nil {
 		return nil, fmt.Errorf("memcached %s: %w", c.Addr, err)
@@ -126,8 +129,11 @@ const Kind = "memcached"
 // MaxKey is the longest key memcached's text protocol takes.
 const MaxKey = 250
 
+// The server reports its CPU time.
+var _ store.CPUReporter = (*memcachedBaseline)(nil)
+
 func init() {
-	store.Register(store.Kind{Name: Kind, MaxKey: MaxKey, Open: func(ctx context.Context, c store.Config) (store.Baseline, error) {
+	store.Register(store.Kind{Name: Kind, MaxKey: MaxKey, Open: func(ctx context.Context, c store.Config) (store.Store, error) {
 		return openMemcached(ctx, c)
 	}})
 }

@@ -18,12 +18,23 @@ import (
 // one socket (PipelineMultiplex -1). A lone request is written and read
 // by its caller; concurrent ones (depth > 1) are pipelined on the socket.
 type redisBaseline struct {
-	cfg store.Config
-	ctl rueidis.Client
+	cfg      store.Config
+	password string
+	ctl      rueidis.Client
 }
 
 func openRedis(ctx context.Context, c store.Config) (*redisBaseline, error) {
+	if c.Addr == "" {
+		return nil, fmt.Errorf("redis: no server address: kvbench starts only rdmakv servers itself")
+	}
 	b := &redisBaseline{cfg: c}
+	if c.AuthFile != "" {
+		pw, err := store.ReadPassword(c.AuthFile)
+		if err != nil {
+			return nil, fmt.Errorf("target.auth_file: %w", err)
+		}
+		b.password = pw
+	}
 	ctl, err := b.client()
 	if err != nil {
 		return nil, fmt.Errorf("redis %s: %w", c.Addr, err)
@@ -37,7 +48,7 @@ func openRedis(ctx context.Context, c store.Config) (*redisBaseline, error) {
 // client-side caching, which would answer gets without the server.
 func (b *redisBaseline) client() (rueidis.Client, error) {
 	opt := rueidis.ClientOption{
-		InitAddress: []string{b.cfg.Addr}, Password: b.cfg.Password, ForceSingleClient: true,
+		InitAddress: []string{b.cfg.Addr}, Password: b.password, ForceSingleClient: true,
 		DisableCache: true, DisableRetry: true, PipelineMultiplex: -1,
 		ConnWriteTimeout: b.cfg.Timeout, Dialer: store.NetDialer(b.cfg.Timeout),
 	}
@@ -159,8 +170,11 @@ func (t redisConn) Close() error {
 // Kind is the store's name in workloads and results.
 const Kind = "redis"
 
+// The server reports its CPU time.
+var _ store.CPUReporter = (*redisBaseline)(nil)
+
 func init() {
-	store.Register(store.Kind{Name: Kind, Password: true, Open: func(ctx context.Context, c store.Config) (store.Baseline, error) {
+	store.Register(store.Kind{Name: Kind, Password: true, Open: func(ctx context.Context, c store.Config) (store.Store, error) {
 		return openRedis(ctx, c)
 	}})
 }

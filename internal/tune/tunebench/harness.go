@@ -21,7 +21,7 @@ func HarnessWorkload(c *tune.Config, w *workload.Workload) *workload.Workload {
 }
 
 // LimitCells is what c's measurements ask of the server, as cells for
-// bench.CheckLimits: every size, preloaded when get is tuned, at the
+// bench.Harness.Check: every size, preloaded when get is tuned, at the
 // deepest load. It has no thresholds: a size whose forced eager threshold
 // the server refuses is left unmeasured by design
 // (tune.Config.CheckEagerLimit), not an error.

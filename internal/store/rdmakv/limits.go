@@ -1,37 +1,38 @@
-package bench
+package rdmakvstore
 
 import (
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/kvbench/kvbench/internal/store"
 	"github.com/kvbench/kvbench/internal/units"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
-// CheckLimits reports every cell of cfg that a server with limits lim (what
+// CheckLimits reports every cell of cells that a server with limits lim (what
 // its HELLO reply announced) cannot run, in one error, so that a run fails
 // before it measures rather than at its first impossible cell. A cell is a
 // (threshold, value size); problems that rule out every cell (the key size,
 // the depth) are said once. A config without thresholds has its value
 // sizes checked alone (tune, which places its own thresholds).
-func CheckLimits(cfg Config, lim rdmakv.Limits) error {
+func CheckLimits(cells store.Cells, lim rdmakv.Limits) error {
 	var errs []error
-	if cfg.Keys.Size > lim.MaxKey {
+	if cells.KeySize > lim.MaxKey {
 		errs = append(errs, fmt.Errorf("keys.size %d is above the server's max key %d, so it refuses every operation: lower keys.size or raise kvserver --max-key",
-			cfg.Keys.Size, lim.MaxKey))
+			cells.KeySize, lim.MaxKey))
 	}
-	if d := cfg.Load.Depth; lim.MaxInflight > 0 && d > lim.MaxInflight {
+	if d := cells.Depth; lim.MaxInflight > 0 && d > lim.MaxInflight {
 		errs = append(errs, fmt.Errorf("load.depth %d is above the server's %d requests in flight per connection, so workers would queue for a free slot and every cell would measure that wait: lower load.depth (--depth) or raise kvserver --recv-depth",
 			d, lim.MaxInflight))
 	}
-	for _, t := range cfg.Thresholds {
+	for _, t := range cells.Thresholds {
 		if t > lim.MaxEager {
-			errs = append(errs, thresholdProblem(t, cfg.ValueSizes, lim))
+			errs = append(errs, thresholdProblem(t, cells.ValueSizes, lim))
 		}
 	}
-	for _, s := range cfg.ValueSizes {
-		if err := sizeProblem(cfg, s, lim); err != nil {
+	for _, s := range cells.ValueSizes {
+		if err := sizeProblem(cells, s, lim); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -51,10 +52,10 @@ func thresholdProblem(t int, sizes []int, lim rdmakv.Limits) error {
 
 // sizeProblem is a value size the server cannot take, or cannot hold
 // keys.count of for the preload: its cells at every threshold fail.
-func sizeProblem(cfg Config, s int, lim rdmakv.Limits) error {
+func sizeProblem(c store.Cells, s int, lim rdmakv.Limits) error {
 	cells := ""
-	if len(cfg.Thresholds) > 0 {
-		cells = fmt.Sprintf(", so its cells at thresholds %s cannot run", byteList(cfg.Thresholds))
+	if len(c.Thresholds) > 0 {
+		cells = fmt.Sprintf(", so its cells at thresholds %s cannot run", byteList(c.Thresholds))
 	}
 	if int64(s) > lim.MaxValue {
 		return fmt.Errorf("value size %s is above the server's max value %s%s: lower the workload's values or raise kvserver --max-value (at most its --pool-size)",
@@ -62,9 +63,9 @@ func sizeProblem(cfg Config, s int, lim rdmakv.Limits) error {
 	}
 	// Only what cannot fit in any case: the pool's block rounding and
 	// fragmentation make the real need larger.
-	if need := int64(cfg.Keys.Count) * int64(s); cfg.Preload && need > lim.PoolSize {
+	if need := int64(c.Keys) * int64(s); c.Preload && need > lim.PoolSize {
 		return fmt.Errorf("preloading keys.count %d values of %s needs %s (%d bytes), above the server's pool of %s (%d bytes)%s: lower keys.count or the value size, or raise kvserver --pool-size",
-			cfg.Keys.Count, units.Bytes(int64(s)), units.Bytes(need), need, units.Bytes(lim.PoolSize), lim.PoolSize, cells)
+			c.Keys, units.Bytes(int64(s)), units.Bytes(need), need, units.Bytes(lim.PoolSize), lim.PoolSize, cells)
 	}
 	return nil
 }

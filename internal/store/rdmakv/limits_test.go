@@ -1,14 +1,16 @@
-package bench_test
+package rdmakvstore_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/kvbench/kvbench/internal/bench"
-	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/internal/store"
+	rdmakvstore "github.com/kvbench/kvbench/internal/store/rdmakv"
 	"github.com/kvbench/kvbench/rdmakv"
+	_ "github.com/kvbench/kvbench/rdmakv/tcp"
 )
 
 // defaultLimits are what a kvserver with no flags announces.
@@ -17,13 +19,13 @@ var defaultLimits = rdmakv.Limits{MaxEager: rdmakv.DefaultMaxEager, MaxKey: rdma
 
 // sweepConfig is workloads/connections-sweep.yaml: 64 B to 1 MiB (x4) at
 // thresholds 0 and 2 MiB, 64 keys preloaded.
-func sweepConfig() bench.Config {
-	return bench.Config{
-		Keys:       workload.Keys{Count: 64, Size: 16},
+func sweepConfig() store.Cells {
+	return store.Cells{
+		Keys: 64, KeySize: 16,
 		ValueSizes: []int{64, 256, 1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20},
 		Thresholds: []int{0, 2 << 20},
 		Preload:    true,
-		Load:       workload.Load{Mode: "closed", Connections: 1, Depth: 1},
+		Depth:      1,
 	}
 }
 
@@ -37,7 +39,7 @@ func lines(err error) []string {
 // Against a default server, threshold 2 MiB is refused at HELLO: its cells,
 // every value size, are named in one line; threshold 0 is fine.
 func TestCheckLimitsThresholdAboveMaxEager(t *testing.T) {
-	err := bench.CheckLimits(sweepConfig(), defaultLimits)
+	err := rdmakvstore.CheckLimits(sweepConfig(), defaultLimits)
 	l := lines(err)
 	if len(l) != 1 {
 		t.Fatalf("error %v: want one problem", err)
@@ -52,12 +54,12 @@ func TestCheckLimitsThresholdAboveMaxEager(t *testing.T) {
 func TestCheckLimitsFits(t *testing.T) {
 	cfg := sweepConfig()
 	cfg.Thresholds = []int{0, 64 << 10}
-	if err := bench.CheckLimits(cfg, defaultLimits); err != nil {
+	if err := rdmakvstore.CheckLimits(cfg, defaultLimits); err != nil {
 		t.Errorf("cells within every limit: %v", err)
 	}
 	// A preload that fills the pool exactly still fits.
-	cfg.Keys.Count, cfg.ValueSizes = 256, []int{1 << 20}
-	if err := bench.CheckLimits(cfg, defaultLimits); err != nil {
+	cfg.Keys, cfg.ValueSizes = 256, []int{1 << 20}
+	if err := rdmakvstore.CheckLimits(cfg, defaultLimits); err != nil {
 		t.Errorf("256 x 1MiB in a 256MiB pool: %v", err)
 	}
 }
@@ -65,12 +67,12 @@ func TestCheckLimitsFits(t *testing.T) {
 // Every problem is reported at once, each with its numbers and its remedy.
 func TestCheckLimitsEveryProblem(t *testing.T) {
 	cfg := sweepConfig()
-	cfg.Keys.Size, cfg.Load.Depth = 2000, 32
+	cfg.KeySize, cfg.Depth = 2000, 32
 	cfg.Thresholds = []int{4 << 10, 1 << 20, 32 << 20}
 	cfg.ValueSizes = []int{64, 8 << 20, 128 << 20}
 	lim := defaultLimits
 	lim.MaxInflight = 16
-	l := lines(bench.CheckLimits(cfg, lim))
+	l := lines(rdmakvstore.CheckLimits(cfg, lim))
 	want := [][]string{
 		{"keys.size 2000", "max key 1024", "--max-key"},
 		{"load.depth 32", "16 requests in flight", "--recv-depth"},
@@ -93,7 +95,7 @@ func TestCheckLimitsEveryProblem(t *testing.T) {
 	}
 	// Without a preload the pool holds what the run writes as it goes.
 	cfg.Preload = false
-	if l := lines(bench.CheckLimits(cfg, lim)); len(l) != len(want)-1 {
+	if l := lines(rdmakvstore.CheckLimits(cfg, lim)); len(l) != len(want)-1 {
 		t.Errorf("without preload: %d problems, want %d:\n%s", len(l), len(want)-1, strings.Join(l, "\n"))
 	}
 }
@@ -104,7 +106,7 @@ func TestCheckLimitsSizesAlone(t *testing.T) {
 	cfg.Thresholds = nil
 	lim := defaultLimits
 	lim.MaxValue = 64 << 10
-	l := lines(bench.CheckLimits(cfg, lim))
+	l := lines(rdmakvstore.CheckLimits(cfg, lim))
 	if len(l) != 2 || !strings.Contains(l[0], "value size 256KiB") || !strings.Contains(l[1], "value size 1MiB") {
 		t.Fatalf("problems:\n%s", strings.Join(l, "\n"))
 	}
@@ -122,35 +124,46 @@ func containsAll(s string, subs []string) bool {
 	return true
 }
 
-// The harness asks the server for its limits over a probe at threshold 0,
-// which it accepts whatever the run's thresholds.
-func TestHarnessLimits(t *testing.T) {
+// The store asks the server for its limits over a probe at threshold 0,
+// which it accepts whatever the run's thresholds, and Check holds the
+// cells against them; a server that is not there is unreachable.
+func TestStoreLimits(t *testing.T) {
 	s, err := rdmakv.Listen(rdmakv.ServerConfig{Listen: "127.0.0.1:0", Transport: "tcp", MaxEager: 8 << 10, RecvDepth: 8, PoolSize: 16 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	w, err := workload.Parse("limits.yaml", []byte(strings.Replace(harnessWorkload, "transport: auto", "transport: tcp, server: "+s.Addr(), 1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := bench.OpenHarness(bench.HarnessConfig{Workload: w, MaxValue: 8192, MaxThreshold: 4096})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	lim, err := h.Limits(ctx)
+	st, err := store.Open(ctx, store.Config{Kind: rdmakvstore.Kind, Addr: s.Addr(), Transport: "tcp", KeySize: 8, MaxValue: 8192, MaxThreshold: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	lim, err := st.(*rdmakvstore.Store).Limits(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if lim.MaxEager != 8<<10 || lim.MaxInflight != 8 || lim.PoolSize != 16<<20 || lim.MaxValue != 16<<20 {
 		t.Errorf("limits %+v, want the server's", lim)
 	}
-	cfg := bench.FromWorkload(w)
-	cfg.Thresholds = []int{0, 64 << 10}
-	if err := bench.CheckLimits(cfg, lim); err == nil || !strings.Contains(err.Error(), "threshold 64KiB") {
+	cells := store.Cells{Keys: 16, KeySize: 8, ValueSizes: []int{64, 8192}, Thresholds: []int{0, 64 << 10}, Depth: 2}
+	if err := st.Check(ctx, cells); err == nil || !strings.Contains(err.Error(), "threshold 64KiB") || errors.Is(err, store.ErrUnreachable) {
 		t.Errorf("threshold 64KiB against max eager 8KiB: %v", err)
+	}
+	cells.Thresholds = cells.Thresholds[:1]
+	if err := st.Check(ctx, cells); err != nil {
+		t.Errorf("cells the server takes: %v", err)
+	}
+
+	addr := s.Addr()
+	s.Close()
+	gone, err := store.Open(ctx, store.Config{Kind: rdmakvstore.Kind, Addr: addr, Transport: "tcp", Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gone.Close()
+	if err := gone.Check(ctx, cells); !errors.Is(err, store.ErrUnreachable) || !strings.Contains(err.Error(), "asking the server for its limits") {
+		t.Errorf("a server that is gone: %v", err)
 	}
 }

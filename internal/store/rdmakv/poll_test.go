@@ -1,4 +1,4 @@
-package bench
+package rdmakvstore
 
 import (
 	"errors"
@@ -58,5 +58,12 @@ func TestEmbeddedWithoutVerbs(t *testing.T) {
 	defer emb.Close()
 	if emb.Info().Transport != "tcp" {
 		t.Errorf("auto chose %s", emb.Info().Transport)
+	}
+}
+
+func TestEmbeddedMemoryLimit(t *testing.T) {
+	_, err := EmbeddedConfig{Transport: "tcp", Keys: 1 << 20, KeySize: 16, MaxValue: 64 << 20, MaxThreshold: 4096, Workers: 8}.Plan(16 << 30)
+	if err == nil || !strings.Contains(err.Error(), "reduce keys.count") {
+		t.Errorf("a 64 TiB pool was accepted or explained poorly: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package bench
+package rdmakvstore
 
 import (
 	"context"
@@ -7,14 +7,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kvbench/kvbench/internal/store"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
-// rdmakvConn is a Target over one rdmakv client connection.
-type rdmakvConn struct{ c *rdmakv.Client }
+// conn is a store.Target over one rdmakv client connection.
+type conn struct{ c *rdmakv.Client }
 
-// NewRdmakvConn adapts an rdmakv client to Conn.
-func NewRdmakvConn(c *rdmakv.Client) Conn { return rdmakvConn{c} }
+// NewConn adapts an rdmakv client to store.Conn.
+func NewConn(c *rdmakv.Client) store.Conn { return conn{c} }
 
 // mapErr turns rdmakv's errors into the sentinels the harness counts,
 // returning them unwrapped so that classifying does not allocate.
@@ -23,35 +24,35 @@ func mapErr(err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, rdmakv.ErrNotFound):
-		return ErrNotFound
+		return store.ErrNotFound
 	case errors.Is(err, rdmakv.ErrTimeout):
-		return ErrTimeout
+		return store.ErrTimeout
 	case errors.Is(err, rdmakv.ErrNoSpace):
-		return ErrNoSpace
+		return store.ErrNoSpace
 	case errors.Is(err, rdmakv.ErrClosed):
-		return ErrClosed
+		return store.ErrClosed
 	}
 	return err
 }
 
-// CreditWaits is the client's (CreditWaiter).
-func (t rdmakvConn) CreditWaits() uint64 { return t.c.CreditWaits() }
+// CreditWaits is the client's (store.CreditWaiter).
+func (t conn) CreditWaits() uint64 { return t.c.CreditWaits() }
 
-func (t rdmakvConn) Set(ctx context.Context, key, value []byte) (Protocol, error) {
+func (t conn) Set(ctx context.Context, key, value []byte) (store.Protocol, error) {
 	p := t.c.ProtocolFor(len(key), len(value))
 	return p, mapErr(t.c.Set(ctx, key, value))
 }
 
 // Get reports the protocol the server answered with. A failed get has no
 // value to move: not_found is an eager reply; other failures are Unknown.
-func (t rdmakvConn) Get(ctx context.Context, key []byte, view func([]byte)) (Protocol, error) {
+func (t conn) Get(ctx context.Context, key []byte, view func([]byte)) (store.Protocol, error) {
 	v, err := t.c.Get(ctx, key)
 	if err != nil {
 		err = mapErr(err)
-		if err == ErrNotFound {
-			return Eager, err
+		if err == store.ErrNotFound {
+			return store.Eager, err
 		}
-		return Unknown, err
+		return store.Unknown, err
 	}
 	if view != nil {
 		view(v.Bytes())
@@ -62,14 +63,14 @@ func (t rdmakvConn) Get(ctx context.Context, key []byte, view func([]byte)) (Pro
 }
 
 // Delete carries no value, so it always travels eager.
-func (t rdmakvConn) Delete(ctx context.Context, key []byte) (Protocol, error) {
-	return Eager, mapErr(t.c.Delete(ctx, key))
+func (t conn) Delete(ctx context.Context, key []byte) (store.Protocol, error) {
+	return store.Eager, mapErr(t.c.Delete(ctx, key))
 }
 
-func (t rdmakvConn) Close() error { return t.c.Close() }
+func (t conn) Close() error { return t.c.Close() }
 
-// RdmakvDialer dials rdmakv clients for a run.
-type RdmakvDialer struct {
+// Dialer dials rdmakv clients for a run.
+type Dialer struct {
 	// Addr is the server's host:port.
 	Addr string
 	// Transport is "tcp", "verbs" or "auto". rdmakv settles auto on the
@@ -104,17 +105,17 @@ type RdmakvDialer struct {
 	limits rdmakv.Limits
 }
 
-// Dial implements Dialer.
-func (d *RdmakvDialer) Dial(ctx context.Context, threshold int) (Conn, error) {
+// Dial implements store.Dialer.
+func (d *Dialer) Dial(ctx context.Context, threshold int) (store.Conn, error) {
 	c, err := d.dial(ctx, threshold)
 	if err != nil {
 		return nil, err
 	}
-	return NewRdmakvConn(c), nil
+	return NewConn(c), nil
 }
 
 // dial opens one rdmakv client with the run's options.
-func (d *RdmakvDialer) dial(ctx context.Context, threshold int) (*rdmakv.Client, error) {
+func (d *Dialer) dial(ctx context.Context, threshold int) (*rdmakv.Client, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	tr := d.Transport
@@ -157,7 +158,7 @@ func (d *RdmakvDialer) dial(ctx context.Context, threshold int) (*rdmakv.Client,
 
 // Info is the link of the first connection dialed: the transport chosen,
 // its device and polling mode, and the server's limits (zero before any).
-func (d *RdmakvDialer) Info() (rdmakv.Info, rdmakv.Limits, bool) {
+func (d *Dialer) Info() (rdmakv.Info, rdmakv.Limits, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.info == nil {
@@ -169,28 +170,28 @@ func (d *RdmakvDialer) Info() (rdmakv.Info, rdmakv.Limits, bool) {
 // tracePhases turns an rdmakv request's trace into the phases of the
 // operation its context belongs to.
 func tracePhases(ctx context.Context, t *rdmakv.Trace) {
-	o := OpPhasesFrom(ctx)
+	o := store.OpPhasesFrom(ctx)
 	if o == nil {
 		return
 	}
 	srv := int64(t.Server)
 	if t.Protocol != rdmakv.Rendezvous || t.Moved == 0 { // one round trip: eager, or a refused grant
-		o.Set(PhaseNetwork, t.End-t.Start-srv)
-		o.Set(PhaseServer, srv)
+		o.Set(store.PhaseNetwork, t.End-t.Start-srv)
+		o.Set(store.PhaseServer, srv)
 		return
 	}
-	o.Set(PhaseNetwork, t.Granted-t.Start-srv)
-	o.Set(PhaseServer, srv)
+	o.Set(store.PhaseNetwork, t.Granted-t.Start-srv)
+	o.Set(store.PhaseServer, srv)
 	switch t.Op {
 	case rdmakv.OpGet:
 		// Finding a staging buffer, between the grant and the READ, is
 		// the client's work.
-		o.Set(PhaseRead, t.Moved-max(t.Granted, t.Staged))
-		o.Set(PhaseRelease, t.End-t.Moved)
+		o.Set(store.PhaseRead, t.Moved-max(t.Granted, t.Staged))
+		o.Set(store.PhaseRelease, t.End-t.Moved)
 	case rdmakv.OpSet:
 		// A synchronous post (TCP) can return after the commit, so the
 		// WRITE is measured to the reply, not to the post.
-		o.Set(PhaseWrite, t.End-t.Granted-int64(t.ServerCommit))
-		o.Set(PhaseCommit, int64(t.ServerCommit))
+		o.Set(store.PhaseWrite, t.End-t.Granted-int64(t.ServerCommit))
+		o.Set(store.PhaseCommit, int64(t.ServerCommit))
 	}
 }
