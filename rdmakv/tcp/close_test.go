@@ -152,7 +152,7 @@ func TestConfigChecked(t *testing.T) {
 		{MaxMessage: -1},
 		{RecvDepth: -1},
 		{SendDepth: MaxDepth + 1},
-		{MaxMessage: MaxMessageLimit + 1},
+		{MaxMessage: transport.MaxMessageLimit + 1},
 		{OpTimeout: -time.Second},
 		{BusyIdle: -time.Second},
 		{Poll: 9},

@@ -40,14 +40,9 @@ import (
 // Name is the transport's registry name.
 const Name = transport.TCP
 
-// Defaults and limits for Config fields (see transport.Config.Check).
-const (
-	DefaultMaxMessage = transport.DefaultMaxMessage
-	DefaultRecvDepth  = transport.DefaultRecvDepth
-	DefaultSendDepth  = transport.DefaultSendDepth
-	MaxMessageLimit   = transport.MaxMessageLimit
-	MaxDepth          = 1 << 16
-)
+// MaxDepth bounds Config.RecvDepth and SendDepth on this transport; the
+// other defaults and limits are transport's, the same for every transport.
+const MaxDepth = 1 << 16
 
 func init() { transport.RegisterNetwork(network{}) }
 

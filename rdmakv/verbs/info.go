@@ -5,15 +5,9 @@ import "github.com/kvbench/kvbench/rdmakv/transport"
 // Name is the transport's registry name.
 const Name = transport.Verbs
 
-// Defaults and limits for Config fields (see transport.Config.Check), the
-// same as the TCP transport's so the two compare like for like.
-const (
-	DefaultMaxMessage = transport.DefaultMaxMessage
-	DefaultRecvDepth  = transport.DefaultRecvDepth
-	DefaultSendDepth  = transport.DefaultSendDepth
-	MaxMessageLimit   = transport.MaxMessageLimit
-	MaxDepth          = 1 << 14
-)
+// MaxDepth bounds Config.RecvDepth and SendDepth on this transport; the
+// other defaults and limits are transport's, the same for every transport.
+const MaxDepth = 1 << 14
 
 // DeviceInfo is what libibverbs says of one RDMA device and what rdmakv
 // would get from it.

@@ -63,7 +63,7 @@ func TestConfigErrors(t *testing.T) {
 		}
 	}
 	cfg, err := checkConfig(transport.Config{})
-	if err != nil || cfg.MaxMessage != DefaultMaxMessage || cfg.RecvDepth != DefaultRecvDepth || cfg.SendDepth != DefaultSendDepth {
+	if err != nil || cfg.MaxMessage != transport.DefaultMaxMessage || cfg.RecvDepth != transport.DefaultRecvDepth || cfg.SendDepth != transport.DefaultSendDepth {
 		t.Fatalf("zero config: %+v, %v", cfg, err)
 	}
 }
