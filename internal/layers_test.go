@@ -18,7 +18,7 @@ const module = "github.com/kvbench/kvbench"
 
 // harness are the packages that generate load or read workloads, which a
 // reader of results must not reach.
-var harness = []string{"internal/bench", "internal/store", "internal/workload", "internal/keygen", "internal/valuegen", "internal/hwcounters"}
+var harness = []string{"internal/bench", "internal/store", "internal/workload", "internal/keygen", "internal/sizegen", "internal/valuegen", "internal/hwcounters"}
 
 // readers are the packages that read results and tune's Result.
 var readers = []string{"internal/report", "internal/plot", "internal/compare", "internal/tune"}
