@@ -81,6 +81,13 @@ type Client struct {
 // leaving a request in flight with nowhere for its reply to land.
 const recvSpare = 8
 
+// lateSpare is how many replies to requests given up may be on their way
+// at once: the client has as many receive buffers again for them, and a
+// new request waits (awaitLate) while that many are still to come, so
+// that a server answering late never finds the client's receive queue
+// empty (on verbs an RNR NAK), however many requests time out.
+const lateSpare = 4
+
 // helloAttempts is how many connections Dial makes, at most, to get one
 // whose HELLO the server answers. A server flooded with connections that
 // say nothing sheds, past its handshake budget, those that have not yet
@@ -129,7 +136,7 @@ func dial(ctx context.Context, addr string, o options) (*Client, error) {
 	recv := wire.MaxHeaderSize + max(o.threshold, wire.LimitsSize)
 	cfg := transport.Config{
 		MaxMessage: recv,
-		RecvDepth:  o.depth + recvSpare,
+		RecvDepth:  o.depth + recvSpare + lateSpare,
 		SendDepth:  2*o.depth + 8,
 		Poll:       o.poll,
 		Device:     o.device,

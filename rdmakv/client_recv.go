@@ -96,6 +96,7 @@ func (c *Client) late(m *transport.Message, f *wire.Frame) {
 		h = wire.Header{Type: wire.GetRelease, Token: f.Token}
 	case f.Type == wire.SetRdvGrant && f.Status == wire.OK && f.Token != 0:
 		h = wire.Header{Type: wire.SetFin, Token: f.Token, Length: ^uint64(0)}
+		c.abandoned.Add(1) // the server answers the cancel (request id 0), late by design
 	}
 	if m != nil {
 		m.Release()

@@ -43,6 +43,11 @@ func (c *Client) acquire(ctx context.Context) (*cslot, error) {
 	if ctx.Err() != nil {
 		return nil, ctxErr(ctx) // a dead context sends nothing
 	}
+	if c.abandoned.Load() >= lateSpare {
+		if err := c.awaitLate(ctx); err != nil {
+			return nil, err
+		}
+	}
 	if s := c.hot.Swap(nil); s != nil {
 		return s, nil
 	}
@@ -67,6 +72,31 @@ func (c *Client) acquire(ctx context.Context) (*cslot, error) {
 	case <-ctx.Done():
 		return nil, ctxErr(ctx)
 	}
+}
+
+// awaitLate waits, up to the client's timeout, until fewer than
+// lateSpare replies to requests given up are still to come. It is the
+// rare path of a server that stopped answering for longer than the
+// timeout, so it looks every millisecond rather than being woken; in busy
+// mode it polls for the late replies itself.
+func (c *Client) awaitLate(ctx context.Context) error {
+	deadline := time.Now().Add(c.opts.timeout)
+	for c.abandoned.Load() >= lateSpare {
+		if c.poller != nil {
+			c.poller.PollOnce()
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%w: %d replies to requests given up still to come after %v", ErrTimeout, c.abandoned.Load(), c.opts.timeout)
+		}
+		select {
+		case <-ctx.Done():
+			return ctxErr(ctx)
+		case <-c.done:
+			return c.connError(nil)
+		case <-time.After(time.Millisecond):
+		}
+	}
+	return nil
 }
 
 // makeSlot makes another request slot, or returns nil at the depth.

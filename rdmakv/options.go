@@ -69,7 +69,10 @@ func WithTransport(name string) Option { return func(o *options) { o.transport =
 func WithEagerThreshold(n int) Option { return func(o *options) { o.threshold = n } }
 
 // WithTimeout bounds each request (default 5s); a request that runs out
-// fails with ErrTimeout and the connection stays usable.
+// fails with ErrTimeout and the connection stays usable. While four
+// replies to requests that ran out are still to come, a new request waits
+// for them (up to the timeout): the client has receive buffers for only
+// so many late replies beside its depth.
 func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
 
 // WithPoll selects busy or event-driven completion polling. With

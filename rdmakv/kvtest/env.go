@@ -106,6 +106,7 @@ func Run(t *testing.T, env Env) {
 		{"Auth", testAuth},
 		{"Timeout", testTimeout},
 		{"LateReplies", testLateReplies},
+		{"LateFlood", testLateFlood},
 		{"Close", testClose},
 		{"CloseInFlight", testCloseInFlight},
 		{"ServerCloseInFlight", testServerCloseInFlight},
