@@ -3,9 +3,16 @@ package bench
 import "github.com/kvbench/kvbench/internal/store"
 
 // Cells is what a run of c asks of the server, for the store's Check.
+// With a law of sizes (Sizes) its largest size stands for the values,
+// and its mean for what the preload writes.
 func (c Config) Cells() store.Cells {
-	return store.Cells{
+	cells := store.Cells{
 		Keys: c.Keys.Count, KeySize: c.Keys.Size, ValueSizes: c.ValueSizes, Thresholds: c.Thresholds,
 		Depth: c.Load.Depth, Preload: c.Preload,
 	}
+	if c.Sizes != nil {
+		cells.ValueSizes = []int{c.Sizes.Max()}
+		cells.Distribution, cells.MeanValue = c.SizesSpec, c.Sizes.Mean()
+	}
+	return cells
 }

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/kvbench/kvbench/internal/hwcounters"
+	"github.com/kvbench/kvbench/internal/sizegen"
 	"github.com/kvbench/kvbench/internal/workload"
 )
 
@@ -22,6 +24,14 @@ type Config struct {
 	// sizes, both ascending.
 	ValueSizes []int
 	Thresholds []int
+	// Sizes, when set, is the law each value's size is drawn from (a
+	// workload's values.distribution; ValueSize says how), in place of
+	// its cell's size. ValueSizes then holds one entry, the size the
+	// results give the cells (FromWorkload puts the law's mean, rounded,
+	// there), so that there is one cell per threshold, and SizesSpec
+	// names the law in them (results.Cell.Distribution).
+	Sizes     sizegen.Distribution
+	SizesSpec string
 	// Order is the order the cells run in: workload.OrderInterleaved (the
 	// default when empty) takes each size in turn at every threshold, each
 	// cell on connections dialed for it; workload.OrderThresholds runs each
@@ -30,7 +40,8 @@ type Config struct {
 	Order string
 	// Mix gives the share of gets, sets and deletes.
 	Mix workload.Mix
-	// Preload writes every key with a value of the cell's size first.
+	// Preload writes every key with a value of the cell's size first
+	// (with Sizes, of the size drawn for the key's version 0).
 	Preload bool
 	// Warmup runs unrecorded before Measure; an empty Warmup is skipped.
 	Warmup, Measure workload.Phase
@@ -102,6 +113,18 @@ type Config struct {
 	clock func() int64
 }
 
+// MaxValueSize is the largest value the run writes: the largest of
+// ValueSizes, or of the law the sizes are drawn from.
+func (c *Config) MaxValueSize() int {
+	if c.Sizes != nil {
+		return c.Sizes.Max()
+	}
+	if len(c.ValueSizes) == 0 {
+		return 0
+	}
+	return slices.Max(c.ValueSizes)
+}
+
 // Workers is the number of concurrent operation issuers of this rank.
 func (c *Config) Workers() int { return c.Load.Connections * c.Load.Depth }
 
@@ -140,6 +163,9 @@ func (c *Config) Validate() error {
 	}
 	if len(c.ValueSizes) == 0 {
 		bad("values: no value sizes")
+	}
+	if c.Sizes != nil && len(c.ValueSizes) != 1 {
+		bad("values: %d value sizes with a distribution of sizes, want one, which names its cells", len(c.ValueSizes))
 	}
 	for _, s := range c.ValueSizes {
 		if s < 0 {

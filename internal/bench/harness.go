@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/sizegen"
 	"github.com/kvbench/kvbench/internal/store"
 	"github.com/kvbench/kvbench/internal/workload"
 	"github.com/kvbench/kvbench/rdmakv"
@@ -20,6 +21,9 @@ type HarnessConfig struct {
 	Workload     *workload.Workload
 	MaxValue     int
 	MaxThreshold int
+	// Sizes is the law the values' sizes are drawn from (Config.Sizes),
+	// MaxValue then its largest; nil for fixed sizes.
+	Sizes sizegen.Distribution
 	// Host is the machine the client runs on; an embedded server takes at
 	// most half its memory.
 	Host results.Host
@@ -52,7 +56,7 @@ func OpenHarness(c HarnessConfig) (*Harness, error) {
 		Kind: t.Kind, Addr: t.Server, Timeout: time.Duration(w.Timeout), Depth: w.Load.Depth,
 		Connections: w.Load.Connections, AuthFile: t.AuthFile,
 		Transport: t.Transport, Poll: t.Poll, TOS: t.TOS, OpPhases: w.OpPhases,
-		Keys: w.Keys.Count, KeySize: w.Keys.Size, MaxValue: c.MaxValue, MaxThreshold: c.MaxThreshold,
+		Keys: w.Keys.Count, KeySize: w.Keys.Size, MaxValue: c.MaxValue, MaxThreshold: c.MaxThreshold, Sizes: c.Sizes,
 		MemBytes: c.Host.MemBytes, Logger: c.Logger,
 	}
 	if cfg.Kind == "" {

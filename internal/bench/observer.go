@@ -22,6 +22,9 @@ type Status struct {
 	// Cell counts from 0 up to Cells-1 in run order.
 	Cell, Cells          int
 	Threshold, ValueSize int
+	// Distribution is the law the values' sizes are drawn from
+	// (Config.SizesSpec), ValueSize then its mean; "" for a fixed size.
+	Distribution string
 	// Phase is "preload", "warmup" or "measure".
 	Phase   string
 	Elapsed time.Duration

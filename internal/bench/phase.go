@@ -55,7 +55,7 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	waits1, counted := creditWaits(ws)
 	end()
 	coll.end(base.t.Add(dur).UnixMilli())
-	ms := merge(ws, coll, Measurement{Threshold: th, ValueSize: size, Start: base.t, Duration: dur,
+	ms := merge(ws, coll, Measurement{Threshold: th, ValueSize: size, Distribution: r.cfg.SizesSpec, Start: base.t, Duration: dur,
 		Load: r.cellLoad(pacer, precise), IssueDelay: issueDelay(ws)})
 	r.attachCPU(ms, cpu0, cpu1, th, size)
 	attachCounters(ms, hw0, hw1)
@@ -216,6 +216,7 @@ func merge(ws []*worker, coll *collector, proto Measurement) []Measurement {
 				for k, n := range w.rec.errs[op][p] {
 					m.Errors[k] += n
 				}
+				m.Bytes += w.rec.bytes[op][p]
 				if ph := w.rec.ph[op][p]; ph != nil {
 					m.Phases.merge(ph)
 				}

@@ -28,6 +28,8 @@ type recorder struct {
 	ivl   hset
 	ivlK  int64
 	errs  kindCounts
+	// bytes are the value bytes the successful operations moved.
+	bytes [numOps][numProtos]int64
 	// late is how late the worker issued open-loop operations it was free
 	// to issue on time (see worker.runOpen); nil until the first.
 	late   *hdrhistogram.Histogram

@@ -18,13 +18,19 @@ import (
 // Measurement is one cell's measure phase for one (op, protocol).
 type Measurement struct {
 	Threshold, ValueSize int
-	Op                   Op
-	Protocol             Protocol
+	// Distribution is Config.SizesSpec: the law the values' sizes were
+	// drawn from, ValueSize then naming the cell; "" for a fixed size.
+	Distribution string
+	Op           Op
+	Protocol     Protocol
 	// Count is every completed operation, failed ones included; Hist holds
 	// all their latencies, so Hist.TotalCount() == Count.
 	Count int64
 	// Errors counts outcomes by kind; Errors[KindNone] is the successes.
 	Errors [NumKinds]int64
+	// Bytes are the value bytes the successful operations moved: the
+	// values set, and those got.
+	Bytes int64
 	// Start is when the measure phase began; Duration its wall time, until
 	// the last worker finished.
 	Start    time.Time
@@ -157,6 +163,12 @@ func (r *runner) workers(conns []Conn, size int) ([]*worker, error) {
 			val:      make([]byte, size),
 			pub:      new(pub),
 		}
+		w.buf = w.val
+		if law := r.cfg.Sizes; law != nil {
+			w.buf = make([]byte, law.Max())
+			w.val = w.buf[:0]
+			w.sizes = newSizer(law, r.cfg.Seed)
+		}
 		if r.cfg.Verify {
 			w.shard = r.shards[i]
 		}
@@ -284,7 +296,7 @@ func (r *runner) observe(st Status, ws []*worker, base time.Time, pacer Pacer) (
 func (r *runner) status(th, size int, phase string) Status {
 	return Status{
 		Cell: r.cell, Cells: len(r.cfg.Thresholds) * len(r.cfg.ValueSizes),
-		Threshold: th, ValueSize: size, Phase: phase,
+		Threshold: th, ValueSize: size, Distribution: r.cfg.SizesSpec, Phase: phase,
 	}
 }
 
@@ -314,7 +326,7 @@ func (r *runner) preload(ws []*worker, th, size int) error {
 				if w.shard != nil {
 					slot = idx / int64(w.workers)
 				}
-				if kind := w.set(slot); kind != KindNone {
+				if kind := w.preloadSet(idx, slot); kind != KindNone {
 					err := fmt.Errorf("preload threshold %d value size %d: set %s: %s", th, size, w.key, kind)
 					first.CompareAndSwap(nil, &err)
 					break
@@ -349,7 +361,7 @@ func (m *Measurement) ErrorCounts() map[string]int64 {
 // interval log (relative to the run directory) with results.HlogName.
 func (m *Measurement) Cell() (results.Cell, error) {
 	c := results.Cell{
-		Op: m.Op.String(), ValueSize: m.ValueSize, Threshold: m.Threshold, Protocol: m.Protocol.String(),
+		Op: m.Op.String(), ValueSize: m.ValueSize, Distribution: m.Distribution, Threshold: m.Threshold, Protocol: m.Protocol.String(),
 		Count: m.Count, Errors: m.ErrorCounts(), DurationNs: int64(m.Duration), Load: m.Load,
 		IntervalNs: intervalNs,
 	}
@@ -364,6 +376,9 @@ func (m *Measurement) Cell() (results.Cell, error) {
 				}
 			}
 			c.ThroughputBytes = float64(ok) * float64(m.ValueSize) / secs
+			if m.Distribution != "" {
+				c.ThroughputBytes = float64(m.Bytes) / secs
+			}
 		}
 	}
 	if m.Hist == nil {

@@ -44,6 +44,13 @@ type worker struct {
 	key, val  []byte
 	valueSize int
 	filled    bool // val holds a valid value (not verifying)
+	// sizes, when the run draws its values' sizes (Config.Sizes), is the
+	// worker's draw of them; buf then holds the largest value and val is
+	// the start of it. sets counts the worker's sets outside verify mode,
+	// which number their draws.
+	sizes *sizer
+	buf   []byte
+	sets  uint64
 
 	rec *recorder // nil outside measure
 	// phases is where the target times each operation (nil unless the
@@ -106,7 +113,7 @@ func (w *worker) next() (op Op, slot int64) {
 	w.key = keygen.Key(w.key, idx, w.keySize)
 	switch op {
 	case OpSet:
-		w.readySet()
+		w.readySet(idx, false)
 	case OpGet:
 		w.readyGet(slot)
 	}
@@ -140,24 +147,55 @@ func (w *worker) settle(op Op, slot int64, err error) ErrorKind {
 	return kind
 }
 
-// set writes the current key, untimed (preload).
-func (w *worker) set(slot int64) ErrorKind {
-	w.readySet()
+// preloadSet writes the current key, index idx, untimed.
+func (w *worker) preloadSet(idx, slot int64) ErrorKind {
+	w.readySet(idx, true)
 	_, err := w.issue(OpSet)
 	return w.settle(OpSet, slot, err)
 }
 
-// readySet fills the value: when verifying, with the next version of
-// this worker's writes; otherwise once.
-func (w *worker) readySet() {
+// readySet fills the value for key index idx: when verifying, with the
+// next version of this worker's writes; otherwise once. When the run
+// draws its values' sizes, it first draws this one's (ValueSize): a
+// preload's at version 0, a set's at the version it writes, or outside
+// verify mode at its number among the workers' sets. Outside verify mode
+// every value is then the start of the one filled, whose content nothing
+// checks.
+func (w *worker) readySet(idx int64, preload bool) {
 	if w.shard != nil {
 		w.setVer = w.shard.next
 		w.shard.next++
+	}
+	if w.sizes != nil {
+		var v uint64
+		switch {
+		case preload:
+		case w.shard != nil:
+			v = w.setVer
+		default:
+			w.sets++
+			v = w.sets*uint64(w.workers) + uint64(w.id)
+		}
+		w.val = w.buf[:w.sizes.size(idx, v)]
+	}
+	if w.shard != nil {
 		w.codec.Fill(w.val, w.key, w.setVer)
 	} else if !w.filled {
-		w.codec.Fill(w.val, w.key, 0)
+		w.codec.Fill(w.buf, w.key, 0)
 		w.filled = true
 	}
+}
+
+// moved is the value bytes op moved, having succeeded: the value it set
+// or the one it got.
+func (w *worker) moved(op Op) int64 {
+	switch {
+	case op == OpSet:
+		return int64(len(w.val))
+	case op == OpGet && w.seen:
+		return int64(w.viewLen)
+	}
+	return 0
 }
 
 func (w *worker) settleSet(slot int64, kind ErrorKind) {
@@ -247,6 +285,9 @@ func (w *worker) after(op Op, p Protocol, kind ErrorKind, startNs, endNs int64) 
 	}
 	if w.rec != nil {
 		w.rec.record(op, p, endNs-startNs, kind, endNs)
+		if kind == KindNone {
+			w.rec.bytes[op][p] += w.moved(op)
+		}
 		// A failed operation's phases are not its target's: they stop
 		// wherever it failed.
 		if w.phases != nil && w.phases.Timed() && (kind == KindNone || kind == KindNotFound) {

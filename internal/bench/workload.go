@@ -10,6 +10,10 @@ func FromWorkload(w *workload.Workload) Config {
 		Warmup: w.Phases.Warmup, Measure: w.Phases.Measure, Load: w.Load, Verify: w.Verify,
 		OpPhases: w.OpPhases, Order: w.Order,
 	}
+	if d := w.Values.Distribution; d != nil && d.Law() != nil {
+		c.Sizes, c.SizesSpec = d.Law(), d.Spec
+		c.ValueSizes = []int{int(d.MeanSize())}
+	}
 	for _, s := range w.ValueSizes() {
 		c.ValueSizes = append(c.ValueSizes, int(s))
 	}

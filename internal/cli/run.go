@@ -40,8 +40,10 @@ func newRunCmd() *cobra.Command {
 		Use:   "run WORKLOAD.yaml",
 		Short: "Run a workload and write its results directory",
 		Long: `Run replays a workload against an rdmakv server, one cell per eager
-threshold and value size: each cell preloads the keys, warms up without
-recording, then measures. By default (order: interleaved) each value size
+threshold and value size (with values.distribution, one per threshold,
+each operation drawing its value's size and taking eager or rendezvous by
+it): each cell preloads the keys, warms up without recording, then
+measures. By default (order: interleaved) each value size
 runs at every threshold back to back, each cell on connections dialed for
 it, so a host whose speed drifts over the run slows every threshold alike;
 --order thresholds runs each threshold's sizes in a row on one set of
@@ -186,7 +188,7 @@ func joinRanks(cmd *cobra.Command, f *runFlags, cfg *bench.Config, external bool
 // says why.
 func openRunHarness(cmd *cobra.Command, w *workload.Workload, cfg bench.Config, world *mpi.World) (*bench.Harness, error) {
 	h, err := bench.OpenHarness(bench.HarnessConfig{
-		Workload: w, MaxValue: cfg.ValueSizes[len(cfg.ValueSizes)-1], MaxThreshold: cfg.Thresholds[len(cfg.Thresholds)-1],
+		Workload: w, MaxValue: cfg.MaxValueSize(), Sizes: cfg.Sizes, MaxThreshold: cfg.Thresholds[len(cfg.Thresholds)-1],
 		Host: results.CollectHost(), Logger: noticeLogger(cmd.ErrOrStderr()),
 	})
 	if err != nil {

@@ -40,6 +40,10 @@ type Key struct {
 	Threshold int    `json:"threshold"`
 	Protocol  string `json:"protocol"`
 	Store     string `json:"store,omitempty"`
+	// Distribution is the law the cell's values' sizes were drawn from
+	// (results.Cell.Distribution), ValueSize then its mean: such a cell
+	// matches only a cell of the same law.
+	Distribution string `json:"distribution,omitempty"`
 }
 
 // String is the cell's name (results.CellName), a baseline's without
@@ -56,7 +60,9 @@ func (k Key) String() string {
 	return results.CellName(k.Store, k.Op, k.ValueSize, k.Threshold, k.Protocol)
 }
 
-func keyOf(c results.Cell) Key { return Key{c.Op, c.ValueSize, c.Threshold, c.Protocol, c.Store} }
+func keyOf(c results.Cell) Key {
+	return Key{c.Op, c.ValueSize, c.Threshold, c.Protocol, c.Store, c.Distribution}
+}
 
 // Metric is one quantity compared between the runs.
 type Metric struct {
@@ -152,7 +158,8 @@ func Compare(a, b *results.Run, opt Options) (*Result, error) {
 
 func orderKeys(x, y Key) int {
 	return cmp.Or(cmp.Compare(x.Op, y.Op), cmp.Compare(x.ValueSize, y.ValueSize),
-		cmp.Compare(x.Threshold, y.Threshold), cmp.Compare(x.Protocol, y.Protocol), cmp.Compare(x.Store, y.Store))
+		cmp.Compare(x.Threshold, y.Threshold), cmp.Compare(x.Protocol, y.Protocol), cmp.Compare(x.Store, y.Store),
+		cmp.Compare(x.Distribution, y.Distribution))
 }
 
 func compareCell(ca, cb results.Cell, opt Options) (CellDiff, error) {

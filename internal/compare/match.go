@@ -23,7 +23,7 @@ func match(as, bs []Key, kindA, kindB string) (pairs []pair, onlyA, onlyB []Key)
 	loose := kindA != kindB
 	on := func(k Key) Key {
 		if loose {
-			return Key{Op: k.Op, ValueSize: k.ValueSize}
+			return Key{Op: k.Op, ValueSize: k.ValueSize, Distribution: k.Distribution}
 		}
 		return k
 	}
@@ -62,7 +62,7 @@ func shownKey(a, b Key, kindA, kindB string) Key {
 	case kindB == results.KindRdmakv:
 		return b
 	}
-	return Key{Op: a.Op, ValueSize: a.ValueSize}
+	return Key{Op: a.Op, ValueSize: a.ValueSize, Distribution: a.Distribution}
 }
 
 // targetNote says, when A and B measured different kinds of store, what

@@ -132,3 +132,33 @@ func TestStoreSidesOfSeveralRuns(t *testing.T) {
 		t.Errorf("note %q", res.TargetNote)
 	}
 }
+
+// A cell whose sizes follow a distribution, named by its mean, matches
+// only a cell of the same distribution, never a fixed size that happens
+// to equal the mean.
+func TestDistributionCellsMatchTheirOwn(t *testing.T) {
+	a := build(t, "", storeSpec(1, results.KindRdmakv, "", 64, 4096))
+	b := build(t, "", storeSpec(2, results.KindRdmakv, "", 64, 4096))
+	c := build(t, "", storeSpec(3, results.KindRdmakv, "", 64, 4096))
+	const mix = "weighted: {64B: 1, 8128B: 1}"
+	for i := range b.Cells {
+		if b.Cells[i].ValueSize == 4096 {
+			b.Cells[i].Distribution = mix
+		}
+	}
+	res, err := Compare(a, b, Options{MinEffect: DefaultMinEffect})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Cells) != 4 || len(res.OnlyA) != 4 || len(res.OnlyB) != 4 || res.OnlyB[0].Distribution != mix {
+		t.Errorf("fixed against a distribution of the same mean: matched %d, only A %v, only B %v", len(res.Cells), res.OnlyA, res.OnlyB)
+	}
+	for i := range c.Cells {
+		if c.Cells[i].ValueSize == 4096 {
+			c.Cells[i].Distribution = mix
+		}
+	}
+	if res, err = Compare(b, c, Options{MinEffect: DefaultMinEffect}); err != nil || len(res.Cells) != 8 {
+		t.Errorf("the same distribution: matched %d cells, %v", len(res.Cells), err)
+	}
+}

@@ -51,6 +51,9 @@ func average(s bench.Status) float64 {
 }
 
 func label(s bench.Status) string {
+	if s.Distribution != "" {
+		return fmt.Sprintf("[%d/%d] threshold %d, mixed values (mean %s), %s", s.Cell+1, s.Cells, s.Threshold, Bytes(s.ValueSize), s.Phase)
+	}
 	return fmt.Sprintf("[%d/%d] threshold %d, %s values, %s", s.Cell+1, s.Cells, s.Threshold, Bytes(s.ValueSize), s.Phase)
 }
 

@@ -30,20 +30,23 @@ var viewFormats = []string{"table", "markdown", "csv", "json"}
 // Row is one cell flattened for output. Latencies are nanoseconds and rates
 // per second so CSV and JSON keep full precision.
 type Row struct {
-	Op          string  `json:"op"`
-	ValueSize   int     `json:"value_size"`
-	Threshold   int     `json:"threshold"`
-	Protocol    string  `json:"protocol"`
-	Store       string  `json:"store"` // the kind of store the cell measured (results.Cell.Store)
-	Count       int64   `json:"count"`
-	Errors      int64   `json:"errors"` // results.Cell.Failures: misses are not errors
-	OpsPerSec   float64 `json:"throughput_ops"`
-	BytesPerSec float64 `json:"throughput_bytes"`
-	P50         int64   `json:"p50_ns"`
-	P90         int64   `json:"p90_ns"`
-	P99         int64   `json:"p99_ns"`
-	P999        int64   `json:"p999_ns"`
-	Max         int64   `json:"max_ns"`
+	Op        string `json:"op"`
+	ValueSize int    `json:"value_size"`
+	Threshold int    `json:"threshold"`
+	Protocol  string `json:"protocol"`
+	Store     string `json:"store"` // the kind of store the cell measured (results.Cell.Store)
+	// Distribution is the law the cell's values' sizes were drawn from
+	// (results.Cell.Distribution), ValueSize then its mean.
+	Distribution string  `json:"distribution,omitempty"`
+	Count        int64   `json:"count"`
+	Errors       int64   `json:"errors"` // results.Cell.Failures: misses are not errors
+	OpsPerSec    float64 `json:"throughput_ops"`
+	BytesPerSec  float64 `json:"throughput_bytes"`
+	P50          int64   `json:"p50_ns"`
+	P90          int64   `json:"p90_ns"`
+	P99          int64   `json:"p99_ns"`
+	P999         int64   `json:"p999_ns"`
+	Max          int64   `json:"max_ns"`
 	// Warnings say why the cell may not be trusted (results.Cell.Warnings).
 	Warnings []results.Warning `json:"warnings,omitempty"`
 	// cell is the cell the row is of: its figures (figure.All) print in
@@ -56,7 +59,7 @@ func Rows(run *results.Run) []Row {
 	rows := make([]Row, 0, len(run.Cells))
 	for _, c := range sorted(run) {
 		rows = append(rows, Row{
-			Op: c.Op, ValueSize: c.ValueSize, Threshold: c.Threshold, Protocol: c.Protocol, Store: c.Store,
+			Op: c.Op, ValueSize: c.ValueSize, Threshold: c.Threshold, Protocol: c.Protocol, Store: c.Store, Distribution: c.Distribution,
 			Count: c.Count, Errors: c.Failures(),
 			OpsPerSec: c.ThroughputOps, BytesPerSec: c.ThroughputBytes,
 			P50: c.Latency.P50, P90: c.Latency.P90, P99: c.Latency.P99, P999: c.Latency.P999, Max: c.Latency.Max,
@@ -137,7 +140,23 @@ func header(run *results.Run) [][2]string {
 		{"version", strings.TrimSpace(run.Version + " " + run.Revision)},
 		{"seed", strconv.FormatUint(run.Seed, 10)},
 	}
+	if n := distributionNote(run.Cells); n != "" {
+		h = append(h, [2]string{"values", n})
+	}
 	return append(h, figureNotes(run.Cells, headerNote)...)
+}
+
+// distributionNote says, for a run whose values' sizes were drawn from a
+// distribution, which one, and that the cells' value sizes are its mean;
+// "" for fixed sizes.
+func distributionNote(cells []results.Cell) string {
+	for _, c := range cells {
+		if c.Distribution != "" {
+			return fmt.Sprintf("%s, drawn for each value (the value size of its cells, %s, is its mean; each operation's protocol is its value's)",
+				c.Distribution, units.Bytes(int64(c.ValueSize)))
+		}
+	}
+	return ""
 }
 
 var tableColumns = []string{"op", "value", "threshold", "protocol", "count", "errors",

@@ -43,7 +43,10 @@ func Spread(run *results.Run) []SpreadRow {
 	}
 	p50s := map[key][]int64{}
 	for _, c := range run.Cells {
-		if c.Count > 0 {
+		// A distribution's cells split its sizes between the protocols
+		// at each threshold differently: across thresholds they measure
+		// different values.
+		if c.Count > 0 && c.Distribution == "" {
 			k := key{c.Op, c.ValueSize, c.Protocol}
 			p50s[k] = append(p50s[k], c.Latency.P50)
 		}

@@ -40,3 +40,30 @@ func TestSpreadAcrossThresholds(t *testing.T) {
 		t.Error("format xml accepted")
 	}
 }
+
+// A distribution's cells are not spread across thresholds (each
+// threshold splits its sizes between the protocols anew), and the report
+// says which distribution its cells' sizes came from.
+func TestDistributionCellsReported(t *testing.T) {
+	const mix = "weighted: {64B: 1, 1MiB: 1}"
+	cell := func(threshold int, proto string, p50 int64) results.Cell {
+		return results.Cell{Op: "get", ValueSize: 524320, Distribution: mix, Threshold: threshold, Protocol: proto, Count: 100,
+			Latency: results.Latency{P50: p50}}
+	}
+	run := &results.Run{Cells: []results.Cell{cell(1024, "eager", 40_000), cell(4096, "eager", 45_000), cell(16384, "eager", 90_000)}}
+	if rows := Spread(run); len(rows) != 0 {
+		t.Errorf("spread of a distribution's cells: %+v", rows)
+	}
+	var b bytes.Buffer
+	if err := Write(&b, run, "table"); err != nil || !strings.Contains(b.String(), "values:     "+mix+", drawn for each value (the value size of its cells, 512.03KiB, is its mean") {
+		t.Errorf("table: %v\n%s", err, b.String())
+	}
+	b.Reset()
+	if err := Write(&b, run, "json"); err != nil || strings.Count(b.String(), `"distribution": "`+mix+`"`) != 3 {
+		t.Errorf("json: %v\n%s", err, b.String())
+	}
+	b.Reset()
+	if err := WriteSummary(&b, run); err != nil || !strings.Contains(b.String(), "values: "+mix) {
+		t.Errorf("summary: %v\n%s", err, b.String())
+	}
+}

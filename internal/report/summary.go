@@ -31,6 +31,9 @@ func WriteSummary(w io.Writer, run *results.Run) error {
 	for line := range strings.Lines(table.String()) {
 		b.WriteString(strings.TrimRight(line, " \n") + "\n")
 	}
+	if n := distributionNote(run.Cells); n != "" {
+		fmt.Fprintf(&b, "values: %s\n", n)
+	}
 	for _, n := range figureNotes(run.Cells, summaryNote) {
 		fmt.Fprintf(&b, "%s: %s\n", n[0], n[1])
 	}

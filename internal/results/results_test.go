@@ -184,9 +184,66 @@ func TestOptionalFieldsCompatible(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"server_limits", "max_inline", "interval_ns", "ramp_rates_ops", "ramp_step_ns", "issue_delay_ns", "hw_counters"} {
+	for _, f := range []string{"server_limits", "max_inline", "interval_ns", "ramp_rates_ops", "ramp_step_ns", "issue_delay_ns", "hw_counters", "distribution"} {
 		if strings.Contains(string(b), f) {
 			t.Errorf("%s written though unset", f)
+		}
+	}
+}
+
+// Runs recorded before value-size distributions load with every cell of
+// a fixed size and no sibling exempt; a distribution's cells keep their
+// law through a round trip, and neither compare across thresholds nor
+// get the warnings that assume one size.
+func TestDistributionCells(t *testing.T) {
+	for _, f := range []string{"testdata/threshold-sweep-tcp.json", "testdata/threshold-sweep-rdma.json"} {
+		r, _, err := Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range r.Cells {
+			if c.Distribution != "" {
+				t.Fatalf("%s: %s has distribution %q", f, c.Name(), c.Distribution)
+			}
+		}
+	}
+	r, _, err := Open("testdata/threshold-sweep-rdma.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	warned := 0
+	for _, ws := range SiblingWarnings(r.Cells) {
+		warned += len(ws)
+	}
+	const spec = "weighted: {64B: 1, 1MiB: 1}"
+	for i := range r.Cells {
+		r.Cells[i].Distribution = spec
+	}
+	for i, ws := range SiblingWarnings(r.Cells) {
+		if len(ws) > 0 {
+			t.Errorf("%s, of a distribution: %v", r.Cells[i].Name(), ws)
+		}
+	}
+	if warned == 0 {
+		t.Error("the Soft-RoCE sweep's cells of fixed sizes disagree across thresholds, yet no warning")
+	}
+	b, err := r.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Decode(b)
+	if err != nil || back.Cells[0].Distribution != spec {
+		t.Fatalf("round trip: %v, %q", err, back.Cells[0].Distribution)
+	}
+	c := back.Cells[0]
+	c.Load = CellLoad{Mode: "closed", Connections: 1, Depth: 1}
+	c.Latency.Min, c.Latency.P50 = 1000, 10000 // ten times its fastest: one size would warn
+	if _, ok := P50FarAboveMin(c); !ok {
+		t.Fatal("P50FarAboveMin does not warn of a cell at ten times its minimum")
+	}
+	for _, w := range CellWarnings(c, time.Time{}, nil) {
+		if w.Kind == WarnP50FarAboveMin || w.Kind == WarnBimodal {
+			t.Errorf("a distribution's cell warned %s: %s", w.Kind, w.Message)
 		}
 	}
 }

@@ -169,10 +169,22 @@ type ServerLimits struct {
 // and plot treat it: a new one is its field here, the harness's code that
 // measures it, and its declaration there.
 type Cell struct {
-	Op        string `json:"op"` // "get", "set", "delete"
-	ValueSize int    `json:"value_size"`
-	Threshold int    `json:"threshold"`
-	Protocol  string `json:"protocol"` // "eager" or "rendezvous"
+	Op string `json:"op"` // "get", "set", "delete"
+	// ValueSize is the cell's value size in bytes; for a cell whose
+	// values' sizes were drawn from a distribution, it is that
+	// distribution's mean, rounded, which places the cell on a figure by
+	// value size.
+	ValueSize int `json:"value_size"`
+	// Distribution, for a workload with values.distribution, is the law
+	// each value's size was drawn from, as the workload gives it on one
+	// line ("weighted: {64B: 70, 4KiB: 30}, max: 1MiB"): the cell's
+	// values are of many sizes and its protocol was each operation's
+	// own, so eager and rendezvous cells of one threshold split the
+	// operations between them by size. Absent for a fixed value size and
+	// in files recorded before distributions.
+	Distribution string `json:"distribution,omitempty"`
+	Threshold    int    `json:"threshold"`
+	Protocol     string `json:"protocol"` // "eager" or "rendezvous"
 	// Store is the kind of store the cell measured (Target.Kind: rdmakv,
 	// redis, memcached), in each cell so that a cell read apart from its
 	// run, or set beside another run's, still says what it measured.

@@ -42,15 +42,18 @@ const P50MinRatio = 3
 // CellWarnings are the warnings a cell earns on its own: Bimodal on its
 // histogram, P50FarAboveMin, RateSwing over intervals, its interval
 // histograms (what its .hlog holds) of a phase that began at start, and
-// RNRRetransmit on its device counters.
+// RNRRetransmit on its device counters. A distribution's cell
+// (Cell.Distribution) gets neither Bimodal nor P50FarAboveMin: its
+// operations move values of many sizes, so several modes, and a median
+// far above the fastest, are what it measures.
 func CellWarnings(c Cell, start time.Time, intervals []*hdrhistogram.Histogram) []Warning {
 	var out []Warning
-	if h, err := CellHistogram(c); err == nil {
+	if h, err := CellHistogram(c); err == nil && c.Distribution == "" {
 		if w, ok := Bimodal(h); ok {
 			out = append(out, w)
 		}
 	}
-	if w, ok := P50FarAboveMin(c); ok {
+	if w, ok := P50FarAboveMin(c); ok && c.Distribution == "" {
 		out = append(out, w)
 	}
 	if w, ok := RateSwing(c, start, intervals); ok {
@@ -98,6 +101,8 @@ const MinSiblings = 3
 // same op, value size and protocol at other thresholds, and warns where
 // its p50 is more than SiblingRatio times above or below their median
 // p50 and it has at least MinSiblings of them. out[i] belongs to cells[i].
+// A distribution's cells (Cell.Distribution) have no siblings: each
+// threshold gives each protocol other sizes of it.
 func SiblingWarnings(cells []Cell) [][]Warning {
 	type key struct {
 		op, protocol string
@@ -105,7 +110,7 @@ func SiblingWarnings(cells []Cell) [][]Warning {
 	}
 	groups := map[key][]int{}
 	for i, c := range cells {
-		if c.Count > 0 {
+		if c.Count > 0 && c.Distribution == "" {
 			k := key{c.Op, c.Protocol, c.ValueSize}
 			groups[k] = append(groups[k], i)
 		}

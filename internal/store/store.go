@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/sizegen"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
@@ -151,6 +152,12 @@ type Cells struct {
 	Thresholds []int
 	Depth      int
 	Preload    bool
+	// Distribution, for a run whose values' sizes are drawn from a law
+	// (values.distribution), is the law as the workload gives it:
+	// ValueSizes then holds the law's largest size alone, and MeanValue
+	// is its mean, by which the preload's need is reckoned.
+	Distribution string
+	MeanValue    float64
 }
 
 // Config is how to reach a store's server, or start one, and drive its
@@ -184,6 +191,11 @@ type Config struct {
 	// starts, and each connection's buffers, are sized for.
 	Keys, KeySize          int
 	MaxValue, MaxThreshold int
+	// Sizes, when the run draws its values' sizes (values.distribution),
+	// is the law they follow, MaxValue its largest size: a server the
+	// driver starts holds the keys at the sizes it draws, not all at the
+	// largest.
+	Sizes sizegen.Distribution
 	// MemBytes is this machine's memory (0: unknown), which bounds a
 	// server the driver starts.
 	MemBytes uint64

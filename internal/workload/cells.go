@@ -10,11 +10,15 @@ import (
 )
 
 // Cell is one (value size, eager threshold) combination; a run measures
-// every cell with the workload's mix, phases and load.
+// every cell with the workload's mix, phases and load. A workload with
+// values.distribution has one cell per threshold, whose values' sizes
+// follow the distribution: its ValueSize is then the distribution's mean
+// (Distribution.MeanSize), which names it.
 type Cell struct {
-	Index     int   // position in Cells()
-	ValueSize int64 // bytes
-	Threshold int64 // eager threshold, bytes
+	Index        int    // position in Cells()
+	ValueSize    int64  // bytes
+	Threshold    int64  // eager threshold, bytes
+	Distribution string // values.distribution's Spec; "" for a fixed size
 }
 
 // Name identifies the cell in file names: "v4KiB-t1KiB".
@@ -28,10 +32,14 @@ func (c Cell) Name() string {
 // whatever order (Order) the cells run in.
 func (w *Workload) Cells() []Cell {
 	sizes, ths := w.ValueSizes(), w.SortedThresholds()
+	var dist string
+	if d := w.Values.Distribution; d != nil && d.law != nil {
+		sizes, dist = []int64{d.MeanSize()}, d.Spec
+	}
 	cells := make([]Cell, 0, len(sizes)*len(ths))
 	for _, t := range ths {
 		for _, s := range sizes {
-			cells = append(cells, Cell{Index: len(cells), ValueSize: s, Threshold: t})
+			cells = append(cells, Cell{Index: len(cells), ValueSize: s, Threshold: t, Distribution: dist})
 		}
 	}
 	return cells
@@ -48,7 +56,8 @@ func (w *Workload) SortedThresholds() []int64 {
 }
 
 // ValueSizes merges values.sizes and the sizes values.range produces,
-// sorted ascending without duplicates.
+// sorted ascending without duplicates: none for a workload with
+// values.distribution.
 func (w *Workload) ValueSizes() []int64 {
 	var out []int64
 	for _, s := range w.Values.Sizes {

@@ -125,6 +125,10 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 	for n.Kind == yaml.AliasNode {
 		n = n.Alias
 	}
+	if v.Type() == distributionType {
+		d.distribution(n, v, path)
+		return
+	}
 	if v.Kind() == reflect.Pointer {
 		if n.ShortTag() == "!!null" {
 			v.SetZero()

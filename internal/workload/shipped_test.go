@@ -100,4 +100,27 @@ func TestShippedWorkloadsAsDocumented(t *testing.T) {
 	if w := load("open-loop-latency"); w.Load.Mode != "open" || w.Load.Rate <= 0 || w.Load.Ramp != nil {
 		t.Errorf("open-loop-latency: load %+v, want a fixed open-loop rate", w.Load)
 	}
+	if w := load("mixed-sweep"); w.Values.Distribution == nil || !strings.HasPrefix(w.Values.Distribution.Spec, "weighted:") ||
+		w.Values.Distribution.Law().Min() != 64 || w.Values.Distribution.Law().Max() != 1<<20 ||
+		!slices.Equal(w.SortedThresholds(), []int64{1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20}) || !w.Verify {
+		t.Errorf("mixed-sweep: values %+v thresholds %v verify %v, want a weighted mix of 64B..1MiB against 1KiB..1MiB (x4), verified",
+			w.Values, w.SortedThresholds(), w.Verify)
+	}
+	if w := load("etc"); w.Values.Distribution == nil || w.Values.Distribution.Spec != "etc, max: 1MiB" ||
+		math.Abs(w.Mix.Get/w.Mix.Set-30) > 1e-9 || w.Keys.Distribution != "zipfian" {
+		t.Errorf("etc: values %+v mix %+v keys %s, want ETC sizes clamped at 1MiB, 30 gets a set, zipfian keys", w.Values, w.Mix, w.Keys.Distribution)
+	}
+}
+
+// mixed-sweep runs in seconds: its phases over its cells, one per
+// threshold, add up to under 20 s.
+func TestMixedSweepBudget(t *testing.T) {
+	w, err := LoadFile("../../workloads/mixed-sweep.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := time.Duration(w.Phases.Warmup.Duration) + w.MeasureDuration()
+	if total := time.Duration(len(w.Cells())) * per; len(w.Cells()) != 6 || total > 20*time.Second {
+		t.Errorf("%d cells x %v = %v of phases, want 6 cells in at most 20s", len(w.Cells()), per, total)
+	}
 }

@@ -28,10 +28,11 @@ type Workload struct {
 	Target Target `yaml:"target" json:"target"`
 	// Keys describes the key space and how keys are drawn.
 	Keys Keys `yaml:"keys" json:"keys"`
-	// Values lists the value sizes to sweep.
+	// Values lists the value sizes to sweep, or the distribution each
+	// value's size is drawn from.
 	Values Values `yaml:"values" json:"values"`
-	// Thresholds lists the eager thresholds to sweep; each value size with
-	// each threshold is one cell.
+	// Thresholds lists the eager thresholds to sweep; each value size (or
+	// the distribution) with each threshold is one cell.
 	Thresholds []Size `yaml:"thresholds" json:"thresholds"`
 	// Order is the order the cells run in: "interleaved" takes each value
 	// size in turn and runs it at every threshold, each cell on connections
@@ -115,10 +116,14 @@ func (k Keys) Spec() keygen.Spec {
 }
 
 // Values lists value sizes: explicit sizes, a range, or both (merged,
-// sorted, deduplicated).
+// sorted, deduplicated); or instead a distribution each operation draws
+// its value's size from.
 type Values struct {
 	Sizes []Size `yaml:"sizes" json:"sizes,omitempty"`
 	Range *Range `yaml:"range" json:"range,omitempty"`
+	// Distribution, when given, replaces Sizes and Range: one cell per
+	// threshold, each value's size drawn from it.
+	Distribution *Distribution `yaml:"distribution" json:"distribution,omitempty"`
 }
 
 // Range is a sweep from Min to Max inclusive. Step is either a size added

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kvbench/kvbench/internal/keygen"
 	"github.com/kvbench/kvbench/internal/store"
+	"github.com/kvbench/kvbench/internal/units"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
@@ -63,6 +64,17 @@ func (c *checker) add(path, format string, args ...any) {
 }
 
 func (c *checker) has(path string) bool { return c.src.has(path) }
+
+// line is " (line N)" where the file sets path, "" elsewhere.
+func (c *checker) line(path string) string {
+	if c.src == nil {
+		return ""
+	}
+	if l, ok := c.src.locs[path]; ok && l.line > 0 {
+		return fmt.Sprintf(" (line %d)", l.line)
+	}
+	return ""
+}
 
 func oneOf(v string, allowed []string) bool { return slices.Contains(allowed, v) }
 
@@ -193,8 +205,12 @@ func checkValueSize(c *checker, path string, s Size) bool {
 
 func (w *Workload) checkValues(c *checker) {
 	v := w.Values
+	if v.Distribution != nil || c.has("values.distribution") {
+		w.checkDistribution(c)
+		return
+	}
 	if len(v.Sizes) == 0 && v.Range == nil {
-		c.add("values", "no value sizes: give values.sizes, values.range or both")
+		c.add("values", "no value sizes: give values.sizes, values.range or both, or values.distribution")
 		return
 	}
 	if c.has("values.sizes") && len(v.Sizes) == 0 {
@@ -384,4 +400,29 @@ func (w *Workload) checkVerify(c *checker) {
 		}
 	}
 	c.add(path, "verify mode gives each of the connections x depth = %d workers its own keys, but keys.count is %d; raise keys.count, lower the load or turn verify off", workers, n)
+}
+
+// checkDistribution checks values.distribution, which sizegen.Parse has
+// read (the decoder reported its problems): it stands alone, and its
+// largest size is a value's at most.
+func (w *Workload) checkDistribution(c *checker) {
+	v := w.Values
+	for _, p := range []string{"values.sizes", "values.range"} {
+		if c.has(p) || p == "values.sizes" && len(v.Sizes) > 0 || p == "values.range" && v.Range != nil {
+			c.add(p, "does not combine with values.distribution%s, which draws each value's size: give one or the other", c.line("values.distribution"))
+		}
+	}
+	d := v.Distribution
+	if d == nil || d.law == nil {
+		return
+	}
+	switch m := d.law.Max(); {
+	case d.tail != "":
+		c.add("values.distribution", "%s has no largest size (its tail ends only where a float64 runs out, at %s): give max, at most %v, to clamp it, like max: 1MiB",
+			d.tail, units.Bytes(int64(m)), Size(MaxValueSize))
+	case m > MaxValueSize && c.has("values.distribution.max"):
+		c.add("values.distribution.max", "lets sizes up to %s through, above the %v a value may have: lower it to at most %v", units.Bytes(int64(m)), Size(MaxValueSize), Size(MaxValueSize))
+	case m > MaxValueSize:
+		c.add("values.distribution", "draws sizes up to %s, above the %v a value may have: give max, at most %v, or lower the sizes", units.Bytes(int64(m)), Size(MaxValueSize), Size(MaxValueSize))
+	}
 }

@@ -99,6 +99,16 @@ func (f *Fake) Conns() []*Conn {
 	return append([]*Conn(nil), f.conns...)
 }
 
+// Len is the length of the value f holds for key, and whether it holds
+// one.
+func (f *Fake) Len(key string) (int, bool) {
+	db := f.db()
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	v, ok := db.data[key]
+	return len(v), ok
+}
+
 // Ops returns the operations recorded on c.
 func (c *Conn) Ops() []Rec {
 	c.logMu.Lock()

@@ -3,9 +3,11 @@ package rdmakvstore
 import (
 	"fmt"
 	"log/slog"
+	"math"
 	"math/bits"
 	"time"
 
+	"github.com/kvbench/kvbench/internal/sizegen"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
@@ -23,6 +25,10 @@ type EmbeddedConfig struct {
 	Keys     int
 	KeySize  int
 	MaxValue int
+	// Sizes, when the values' sizes are drawn from a law, is that law
+	// (MaxValue its largest): the pool is then sized for keys of the
+	// sizes it draws (Plan).
+	Sizes sizegen.Distribution
 	// MaxThreshold is the largest eager threshold the run dials with.
 	MaxThreshold int
 	// Workers is connections x depth, the most requests in flight.
@@ -55,10 +61,12 @@ func pow2(n int64) int64 {
 // largest value size (rounded up to a power of two, as the pool's buddy
 // allocator does), plus one in-flight rendezvous value per worker, plus a
 // quarter for fragmentation; receive buffers are sized for the largest
-// threshold. It fails if that exceeds the memory limit.
+// threshold. Values whose sizes follow a law (Sizes) are held at the
+// sizes it draws instead, where that is less (keysRoom). It fails if that
+// exceeds the memory limit.
 func (c EmbeddedConfig) Plan(memTotal uint64) (rdmakv.ServerConfig, error) {
 	entry := pow2(int64(max(c.MaxValue, 1)))
-	pool := int64(c.Keys)*entry + int64(c.Workers+1)*entry
+	pool := c.keysRoom(entry) + int64(c.Workers+1)*entry
 	pool += pool / 4
 	pool = max(pool, 1<<20)
 	pool = (pool + 63) &^ 63
@@ -93,6 +101,44 @@ func (c EmbeddedConfig) Plan(memTotal uint64) (rdmakv.ServerConfig, error) {
 		AuthSecret: c.AuthSecret,
 		TOS:        c.TOS,
 	}, nil
+}
+
+// keysRoom is the pool the keys need, entry being the block of the
+// largest value: all of them at entry, or for values whose sizes follow
+// Sizes, twice the blocks they take on average, with six standard
+// deviations of their sum to spare (the keys hold independent draws, so
+// the sum strays little from its mean), if that is less. The doubling is
+// for the fragmentation a buddy allocator suffers from blocks of many
+// sizes, which may leave no free block as large as a value although
+// their sum would hold it.
+func (c EmbeddedConfig) keysRoom(entry int64) int64 {
+	all := int64(c.Keys) * entry
+	if c.Sizes == nil {
+		return all
+	}
+	mean, sd := blockMoments(c.Sizes)
+	need := 2 * (float64(c.Keys)*mean + 6*sd*math.Sqrt(float64(c.Keys)))
+	if need >= float64(all) {
+		return all
+	}
+	return int64(math.Ceil(need))
+}
+
+// blockMoments are the mean and standard deviation of the pool block a
+// value of law d takes: its size rounded up to a power of two, at least
+// the pool's smallest block of 64 bytes.
+func blockMoments(d sizegen.Distribution) (mean, sd float64) {
+	var m2, below float64
+	for b := int64(64); ; b *= 2 {
+		p := d.CDF(int(b)) - below
+		below += p
+		mean += p * float64(b)
+		m2 += p * float64(b) * float64(b)
+		if int(b) >= d.Max() || b >= 1<<62 {
+			break
+		}
+	}
+	return mean, math.Sqrt(max(m2-mean*mean, 0))
 }
 
 // StartEmbedded starts a server for the run, memTotal being this machine's

@@ -167,3 +167,38 @@ func TestStoreLimits(t *testing.T) {
 		t.Errorf("a server that is gone: %v", err)
 	}
 }
+
+// A run whose values' sizes follow a distribution has its largest size
+// held against the server's max value, its mean against the pool, and
+// its thresholds' problems name the distribution.
+func TestCheckLimitsDistribution(t *testing.T) {
+	const spec = "weighted: {64B: 90, 128MiB: 10}"
+	cells := store.Cells{Keys: 100, KeySize: 16, ValueSizes: []int{128 << 20}, Thresholds: []int{1 << 20}, Preload: true, Depth: 1,
+		Distribution: spec, MeanValue: 0.9*64 + 0.1*(128<<20)}
+	l := lines(rdmakvstore.CheckLimits(cells, defaultLimits))
+	want := [][]string{
+		{"threshold 1MiB", "values of values.distribution " + spec},
+		{"values.distribution " + spec, "up to 128MiB", "max value 64MiB", "lower max"},
+	}
+	if len(l) != len(want) {
+		t.Fatalf("problems:\n%s\nwant %d", strings.Join(l, "\n"), len(want))
+	}
+	for i, w := range want {
+		for _, s := range w {
+			if !strings.Contains(l[i], s) {
+				t.Errorf("%q does not say %q", l[i], s)
+			}
+		}
+	}
+	// Within max value: the preload's mean need is held against the pool.
+	cells.Thresholds, cells.ValueSizes = []int{4096}, []int{32 << 20}
+	cells.MeanValue = 0.9*64 + 0.1*(32<<20)
+	err := rdmakvstore.CheckLimits(cells, defaultLimits)
+	if err == nil || !strings.Contains(err.Error(), "3.2MiB on average, needs about 320.01MiB") {
+		t.Errorf("preload above the pool: %v", err)
+	}
+	cells.Keys = 50 // about 160 MiB: fits
+	if err := rdmakvstore.CheckLimits(cells, defaultLimits); err != nil {
+		t.Errorf("preload within the pool: %v", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kvbench/kvbench/internal/sizegen"
 	"github.com/kvbench/kvbench/rdmakv"
 	_ "github.com/kvbench/kvbench/rdmakv/tcp"
 )
@@ -66,4 +67,40 @@ func TestEmbeddedMemoryLimit(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "reduce keys.count") {
 		t.Errorf("a 64 TiB pool was accepted or explained poorly: %v", err)
 	}
+}
+
+// A server for values drawn from a distribution holds its keys at the
+// blocks they draw, with room to spare, not all at the largest; a law
+// whose room would pass that is held at the largest.
+func TestEmbeddedPlanDistribution(t *testing.T) {
+	w, err := sizegen.NewWeighted([]sizegen.Weight{{Size: 100, Weight: 99}, {Size: 1 << 20, Weight: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := EmbeddedConfig{Transport: "tcp", Keys: 10000, KeySize: 16, MaxValue: 1 << 20, MaxThreshold: 4096, Workers: 4}
+	fixed, err := c.Plan(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Sizes = w
+	drawn, err := c.Plan(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The keys' blocks: 128 B for 99%, 1 MiB for 1%.
+	mean := 0.99*128 + 0.01*(1<<20)
+	if float64(drawn.PoolSize) < 2*10000*mean || drawn.PoolSize > fixed.PoolSize/10 || drawn.MaxValue != 1<<20 {
+		t.Errorf("pool %d for a mean block of %.0f (at the largest: %d), max value %d", drawn.PoolSize, mean, fixed.PoolSize, drawn.MaxValue)
+	}
+	c.Sizes, c.Keys = must(sizegen.NewWeighted([]sizegen.Weight{{Size: 1 << 20, Weight: 1}})), 10
+	if same, err := c.Plan(0); err != nil || same.PoolSize != must(EmbeddedConfig{Transport: "tcp", Keys: 10, KeySize: 16, MaxValue: 1 << 20, MaxThreshold: 4096, Workers: 4}.Plan(0)).PoolSize {
+		t.Errorf("a law of one size: pool %d, %v", same.PoolSize, err)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -67,7 +67,7 @@ func Open(_ context.Context, c store.Config) (*Store, error) {
 	addr, tr := c.Addr, c.Transport
 	if addr == "" {
 		emb, err := StartEmbedded(EmbeddedConfig{
-			Transport: tr, Poll: c.Poll, Keys: c.Keys, KeySize: c.KeySize, MaxValue: c.MaxValue,
+			Transport: tr, Poll: c.Poll, Keys: c.Keys, KeySize: c.KeySize, MaxValue: c.MaxValue, Sizes: c.Sizes,
 			MaxThreshold: c.MaxThreshold, Workers: c.Connections * c.Depth, Logger: c.Logger, AuthSecret: secret,
 			TOS: c.TOS,
 		}, c.MemBytes)
