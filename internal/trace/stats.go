@@ -119,7 +119,7 @@ type Zipf struct {
 
 const (
 	// ExactKeys is how many distinct keys are counted exactly (a set of
-	// their hashes, about 40 MB at the limit) before Distinct becomes an
+	// their hashes, 32 MB at the limit) before Distinct becomes an
 	// estimate.
 	ExactKeys = 1 << 20
 	// TopCounters is how many keys Space-Saving tracks for Top and Zipf
@@ -191,8 +191,8 @@ type Collector struct {
 	series        []int64 // requests per interval
 	interval      int64   // seconds per point of series
 
-	exact    map[uint64]struct{} // nil once past exactCap
-	exactCap int                 // ExactKeys; tests lower it
+	exact    *hashSet // nil once past exactCap
+	exactCap int      // ExactKeys; tests lower it
 	hll      *hyperloglog.Sketch
 	top      *topK
 }
@@ -238,7 +238,7 @@ func NewCollector() *Collector {
 		perSecond: hdrhistogram.New(1, 1<<40, 3),
 		secMin:    math.MaxInt64,
 		interval:  1,
-		exact:     map[uint64]struct{}{},
+		exact:     new(hashSet),
 		exactCap:  ExactKeys,
 		hll:       hyperloglog.New14(),
 		top:       newTopK(TopCounters),
@@ -274,8 +274,8 @@ func (c *Collector) Add(rec *Record) {
 	h := xxhash.Sum64(rec.Key)
 	c.hll.InsertHash(h)
 	if c.exact != nil {
-		c.exact[h] = struct{}{}
-		if len(c.exact) > c.exactCap {
+		c.exact.add(h)
+		if c.exact.len() > c.exactCap {
 			c.exact = nil
 		}
 	}
@@ -354,7 +354,7 @@ func (c *Collector) Summary() *Summary {
 	}
 
 	if c.exact != nil {
-		s.Keys.Distinct, s.Keys.DistinctExact = int64(len(c.exact)), true
+		s.Keys.Distinct, s.Keys.DistinctExact = int64(c.exact.len()), true
 	} else {
 		s.Keys.Distinct = int64(c.hll.Estimate())
 	}

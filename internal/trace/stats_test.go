@@ -208,10 +208,15 @@ func TestTopKBoundsCounts(t *testing.T) {
 			t.Errorf("key %d: count %d (overcount %d), truth %d", c.hash, c.count, c.err, tc)
 		}
 	}
-	// The heap still indexes every counter.
-	for i, c := range tk.heap {
-		if tk.index[c.hash] != int32(i) {
+	// The map and the heap still index every counter.
+	for i, c := range tk.counters {
+		if tk.index[c.hash] != int32(i) || tk.heap[c.pos] != int32(i) {
 			t.Fatalf("counter %d misindexed", i)
+		}
+	}
+	for i := 1; i < len(tk.heap); i++ {
+		if tk.less(i, (i-1)/2) {
+			t.Fatalf("heap out of order at %d", i)
 		}
 	}
 }
@@ -250,4 +255,43 @@ func TestWriteTextAndJSON(t *testing.T) {
 			t.Errorf("JSON lacks %s", field)
 		}
 	}
+}
+
+func TestHashSet(t *testing.T) {
+	var s hashSet
+	truth := map[uint64]bool{}
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 100000 {
+		h := r.Uint64() % 30000 * 0x9e3779b97f4a7c15 // repeats, and 0
+		if i%1000 == 0 {
+			h = 0
+		}
+		s.add(h)
+		truth[h] = true
+		if s.len() != len(truth) {
+			t.Fatalf("after %d adds: %d members, want %d", i+1, s.len(), len(truth))
+		}
+	}
+	if 2*s.n > len(s.slots) {
+		t.Errorf("%d members in %d slots", s.n, len(s.slots))
+	}
+}
+
+// BenchmarkSummarize reads and summarises a plain Twitter trace in memory
+// and reports records per second.
+func BenchmarkSummarize(b *testing.B) {
+	data := []byte(twitterText(100, 10000))
+	records := 0
+	for b.Loop() {
+		r, err := NewReader(bytes.NewReader(data), "bench", Twitter)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, err := Summarize(r)
+		if err != nil {
+			b.Fatal(err)
+		}
+		records += int(s.Requests)
+	}
+	b.ReportMetric(float64(records)/b.Elapsed().Seconds(), "records/s")
 }

@@ -14,12 +14,15 @@ import (
 // key's count is at most err too high and every key requested more than
 // requests/capacity times holds a counter.
 //
-// Keys are told apart by a 64-bit hash; the counters sit in a min-heap on
-// count so that the smallest is found at once.
+// Keys are told apart by a 64-bit hash. The counters sit in a min-heap
+// on count so that the smallest is found at once; the heap holds counter
+// numbers and each counter its heap position, so that reordering the heap
+// moves small integers and never touches the map.
 type topK struct {
 	capacity int
-	index    map[uint64]int32 // hash -> heap position
-	heap     []kcounter
+	index    map[uint64]int32 // hash -> counter
+	counters []kcounter
+	heap     []int32 // counters, a min-heap on count
 	evicted  int64
 }
 
@@ -27,6 +30,7 @@ type kcounter struct {
 	hash  uint64
 	count int64
 	err   int64
+	pos   int32 // in heap
 	key   []byte
 }
 
@@ -36,32 +40,36 @@ func newTopK(capacity int) *topK {
 
 func (t *topK) add(h uint64, key []byte) {
 	if i, ok := t.index[h]; ok {
-		t.heap[i].count++
-		t.down(int(i))
+		c := &t.counters[i]
+		c.count++
+		t.down(int(c.pos))
 		return
 	}
-	if len(t.heap) < t.capacity {
-		t.heap = append(t.heap, kcounter{hash: h, count: 1, key: append([]byte(nil), key...)})
-		t.index[h] = int32(len(t.heap) - 1)
-		t.up(len(t.heap) - 1)
+	if len(t.counters) < t.capacity {
+		i := int32(len(t.counters))
+		t.counters = append(t.counters, kcounter{hash: h, count: 1, pos: i, key: append([]byte(nil), key...)})
+		t.heap = append(t.heap, i)
+		t.index[h] = i
+		t.up(int(i))
 		return
 	}
 	t.evicted++
-	c := &t.heap[0]
+	i := t.heap[0]
+	c := &t.counters[i]
 	delete(t.index, c.hash)
 	c.hash, c.err = h, c.count
 	c.count++
 	c.key = append(c.key[:0], key...)
-	t.index[h] = 0
+	t.index[h] = i
 	t.down(0)
 }
 
-func (t *topK) less(i, j int) bool { return t.heap[i].count < t.heap[j].count }
+func (t *topK) less(i, j int) bool { return t.counters[t.heap[i]].count < t.counters[t.heap[j]].count }
 
 func (t *topK) swap(i, j int) {
 	t.heap[i], t.heap[j] = t.heap[j], t.heap[i]
-	t.index[t.heap[i].hash] = int32(i)
-	t.index[t.heap[j].hash] = int32(j)
+	t.counters[t.heap[i]].pos = int32(i)
+	t.counters[t.heap[j]].pos = int32(j)
 }
 
 func (t *topK) up(i int) {
@@ -96,7 +104,7 @@ func (t *topK) down(i int) {
 
 // sorted returns the counters, most requested first (ties by key).
 func (t *topK) sorted() []kcounter {
-	out := slices.Clone(t.heap)
+	out := slices.Clone(t.counters)
 	slices.SortFunc(out, func(a, b kcounter) int {
 		if c := cmp.Compare(b.count, a.count); c != 0 {
 			return c
