@@ -2,7 +2,8 @@
 // docs/DESIGN.md draws: the library imports no harness, and the readers
 // of results (report, plot, compare, and tune, whose Result report and
 // plot read) import nothing that runs a benchmark, so that rendering a
-// results directory needs no store, workload or load generator.
+// results directory needs no store, workload or load generator; nor does
+// the trace reader.
 package layers_test
 
 import (
@@ -30,6 +31,17 @@ func TestReadersImportNoHarness(t *testing.T) {
 			if _, ok := via[h]; ok {
 				t.Errorf("%s depends on %s: %s", r, h, chain(via, h))
 			}
+		}
+	}
+}
+
+// The trace reader reads files alone, so that the engine can replay
+// traces through it without a cycle.
+func TestTraceImportsNoHarness(t *testing.T) {
+	via := moduleDeps(t, "internal/trace")
+	for _, h := range harness {
+		if _, ok := via[h]; ok {
+			t.Errorf("internal/trace depends on %s: %s", h, chain(via, h))
 		}
 	}
 }

@@ -16,10 +16,13 @@ import (
 
 var flagToken = regexp.MustCompile(`(?:^|[\s\[|])--([a-z][a-z0-9-]*)`)
 
+var subcommand = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+
 // Synopses reads the command synopses of program prog from the fenced
 // blocks of a Markdown file: a line "prog [SUB] ..." and the indented lines
 // after it. It returns the long flags each names, keyed by subcommand (""
-// for prog itself).
+// for prog itself, "group sub" for a nested one: a command's name is lower
+// case, its arguments upper).
 func Synopses(file, prog string) (map[string][]string, error) {
 	f, err := os.Open(file)
 	if err != nil {
@@ -45,6 +48,14 @@ func Synopses(file, prog string) (map[string][]string, error) {
 			cur, in = "", true
 			if len(fields) > 1 && !strings.HasPrefix(fields[1], "[") {
 				cur = fields[1]
+				// A nested command: "prog group sub ARGS", the words in
+				// lower case naming commands and arguments in upper.
+				for _, f := range fields[2:] {
+					if !subcommand.MatchString(f) {
+						break
+					}
+					cur += " " + f
+				}
 			}
 			if _, ok := out[cur]; !ok {
 				out[cur] = nil

@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kvbench/kvbench/internal/trace"
+)
+
+func init() { register(newTraceCmd) }
+
+// traceFormats is the --format flag's help text.
+func traceFormats() string {
+	names := make([]string, len(trace.Formats))
+	for i, f := range trace.Formats {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
+}
+
+func newTraceCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "trace",
+		Short: "Inspect and check recorded request traces (Twitter's, kvbench's)",
+		Long: `trace reads recorded key-value request traces, plain or zstd-compressed,
+in one streaming pass whatever their size: Twitter's production cache
+traces (--format twitter, github.com/twitter/cache-trace) or kvbench's own
+CSV (--format kvbench: a header "time_ns,op,key,value_size", then one request
+a line). docs/USAGE.md describes both formats and where to get Twitter's.`,
+		Example: `  kvbench trace stats workloads/traces/twitter-synthetic.csv.zst
+  kvbench trace validate cluster52.0.zst --format twitter`,
+		Args: cobra.NoArgs,
+	}
+	cmd.AddCommand(newTraceStatsCmd(), newTraceValidateCmd())
+	return cmd
+}
+
+func formatFlag(cmd *cobra.Command, format *string) {
+	cmd.Flags().StringVar(format, "format", string(trace.Twitter), "trace format: "+traceFormats())
+	cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{string(trace.Twitter), string(trace.Kvbench)}, cobra.ShellCompDirectiveNoFileComp))
+}
+
+func newTraceStatsCmd() *cobra.Command {
+	var format string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "stats FILE",
+		Short: "Summarise a trace: op mix, sizes, request rate, key popularity",
+		Long: `stats reads FILE once and prints its request count and duration, the op mix
+(get, set, delete), key and value size percentiles, the request rate per
+second (min, median, max, and a coarse series over the trace), the number
+of distinct keys, the most requested keys and a fitted Zipf exponent.
+Memory stays bounded on any trace: distinct keys are counted exactly up to
+2^20 and estimated (HyperLogLog) beyond, and the most requested keys are
+tracked by Space-Saving over 2^16 counters. Malformed lines are skipped,
+counted and reported, and then the exit status is 1 (kvbench trace
+validate lists them). --json prints the same as JSON.`,
+		Example: `  kvbench trace stats workloads/traces/twitter-synthetic.csv.zst
+  kvbench trace stats cluster52.0.zst --json > cluster52.json
+  kvbench trace stats mytrace.csv --format kvbench`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := trace.ParseFormat(format)
+			if err != nil {
+				return fmt.Errorf("--format: %w", err)
+			}
+			s, err := trace.Stats(args[0], f)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				err = s.WriteJSON(cmd.OutOrStdout())
+			} else {
+				err = s.WriteText(cmd.OutOrStdout())
+			}
+			if err == nil && s.Problems > 0 {
+				err = fmt.Errorf("%s: %s skipped (kvbench trace validate lists them)", args[0], trace.Plural(s.Problems, "malformed line"))
+			}
+			return err
+		},
+	}
+	formatFlag(cmd, &format)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+// validateShown is how many problems trace validate lists.
+const validateShown = 20
+
+func newTraceValidateCmd() *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "validate FILE",
+		Short: "Check every line of a trace and list the problems as file:line",
+		Long: fmt.Sprintf(`validate reads FILE to its end and prints its first %d problems as
+FILE:LINE: message, then how many there are in all; a file without
+problems prints "FILE: ok, N requests". The exit status is non-zero if
+there is any problem.`, validateShown),
+		Example: `  kvbench trace validate workloads/traces/twitter-synthetic.csv.zst
+  kvbench trace validate mytrace.csv --format kvbench`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := trace.ParseFormat(format)
+			if err != nil {
+				return fmt.Errorf("--format: %w", err)
+			}
+			p, err := trace.Validate(args[0], f, validateShown)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			for _, e := range p.First {
+				fmt.Fprintln(out, e)
+			}
+			if p.Count == 0 {
+				fmt.Fprintf(out, "%s: ok, %d requests\n", args[0], p.Records)
+				return nil
+			}
+			if more := p.Count - int64(len(p.First)); more > 0 {
+				fmt.Fprintf(out, "... and %d more\n", more)
+			}
+			return fmt.Errorf("%s: %s (%s)", args[0], trace.Plural(p.Count, "problem"), trace.Plural(p.Records, "well-formed request"))
+		},
+	}
+	formatFlag(cmd, &format)
+	return cmd
+}
