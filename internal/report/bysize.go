@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -111,9 +110,7 @@ func WriteBySize(w io.Writer, run *results.Run, format string) error {
 	case "table":
 		return writeSizeTables(w, run, gs)
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+		return indentJSON(w, struct {
 			Workload string      `json:"workload"`
 			Groups   []SizeGroup `json:"cells"`
 		}{WorkloadName(run), gs})
