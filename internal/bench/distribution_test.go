@@ -207,7 +207,8 @@ func TestDistributionConfig(t *testing.T) {
 
 // A verified run over rdmakv's embedded server on TCP, the server sized
 // for the distribution: no bad value, and at the middle threshold both
-// protocols for gets and sets.
+// protocols for gets and sets, each size class on its protocol's side of
+// the threshold.
 func TestDistributionRdmakvEmbedded(t *testing.T) {
 	d := law(t, "weighted: {64B: 40, 2KiB: 30, 48KiB: 20, 256KiB: 10}")
 	emb, err := rdmakvstore.StartEmbedded(rdmakvstore.EmbeddedConfig{
@@ -242,6 +243,7 @@ func TestDistributionRdmakvEmbedded(t *testing.T) {
 			seen[fmt.Sprint(m.Op, m.Protocol)] = true
 		}
 	}
+	checkSizeClasses(t, rep, cfg.Keys.Size)
 	for _, op := range []bench.Op{bench.OpGet, bench.OpSet} {
 		for _, p := range []bench.Protocol{bench.Eager, bench.Rendezvous} {
 			if !seen[fmt.Sprint(op, p)] {

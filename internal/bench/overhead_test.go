@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kvbench/kvbench/internal/keygen"
+	"github.com/kvbench/kvbench/internal/sizegen"
 	"github.com/kvbench/kvbench/internal/workload"
 )
 
@@ -66,19 +67,32 @@ var timedNoop = TargetFunc(func(ctx context.Context, op Op, key, value []byte, v
 	return noop(ctx, op, key, value, view)
 })
 
+// TestHarnessZeroAllocs: a steady state allocates nothing per operation,
+// whether the run records phases, or draws its values' sizes and records
+// by size class.
 func TestHarnessZeroAllocs(t *testing.T) {
-	for _, phases := range []bool{false, true} {
+	for _, mode := range []string{"plain", "phases", "sizes"} {
 		w, base := overheadWorker(t, testKeys)
-		if phases {
+		switch mode {
+		case "phases":
 			w.t, w.phases = timedNoop, new(OpPhases)
 			w.ctx = withOpPhases(w.ctx, w.phases)
+		case "sizes":
+			law, err := sizegen.NewWeighted([]sizegen.Weight{{Size: 64, Weight: 1}, {Size: 3000, Weight: 1}, {Size: 70000, Weight: 1}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.sizes, w.buf, w.rec.cls = newSizer(law, 1), make([]byte, law.Max()), new(classRec)
 		}
 		w.runClosed(base, 1000, 0)
 		if n := testing.AllocsPerRun(1000, func() { w.runClosed(base, 1, 0) }); n != 0 {
-			t.Errorf("phases %v: %v allocations per operation, want 0", phases, n)
+			t.Errorf("%s: %v allocations per operation, want 0", mode, n)
 		}
-		if phases && w.rec.ph[OpGet][Eager][PhaseServer].TotalCount() == 0 {
+		if mode == "phases" && w.rec.ph[OpGet][Eager][PhaseServer].TotalCount() == 0 {
 			t.Error("no phases recorded")
+		}
+		if mode == "sizes" && w.rec.cls.hist[OpSet][Eager][classIndex(70000)].TotalCount() == 0 {
+			t.Error("no size classes recorded")
 		}
 	}
 }

@@ -60,6 +60,7 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	r.attachCPU(ms, cpu0, cpu1, th, size)
 	attachCounters(ms, hw0, hw1)
 	attachCreditWaits(ms, waits0, waits1, counted)
+	attachSizes(ms, r.cfg.Sizes)
 	if mo, ok := r.cfg.Observer.(MeasureObserver); ok {
 		mo.Measured(ms)
 	}
@@ -102,6 +103,9 @@ func (r *runner) resetWorkers(ws []*worker, phaseID int, coll *collector) error 
 		w.rec = nil
 		if coll != nil {
 			w.rec = &recorder{sink: coll, worker: w.local}
+			if r.cfg.Sizes != nil {
+				w.rec.cls = new(classRec)
+			}
 		}
 	}
 	return nil
@@ -219,6 +223,12 @@ func merge(ws []*worker, coll *collector, proto Measurement) []Measurement {
 				m.Bytes += w.rec.bytes[op][p]
 				if ph := w.rec.ph[op][p]; ph != nil {
 					m.Phases.merge(ph)
+				}
+				if c := w.rec.cls; c != nil {
+					if m.Classes == nil {
+						m.Classes = new(classSums)
+					}
+					m.Classes.add(c, op, p)
 				}
 			}
 			if m.Hist == nil {

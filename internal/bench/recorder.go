@@ -37,6 +37,9 @@ type recorder struct {
 	worker int
 	// ph holds the phases of the operations the target timed.
 	ph [numOps][numProtos]*PhaseHists
+	// cls splits the latencies by the value's size class when the run
+	// draws its values' sizes (Config.Sizes); nil otherwise.
+	cls *classRec
 }
 
 // recordPhases stores the phases of one operation of latency latNs;
@@ -84,6 +87,11 @@ func (r *recorder) record(op Op, p Protocol, latNs int64, kind ErrorKind, endNs 
 	}
 	iv.RecordValue(latNs)
 	r.errs[op][p][kind]++
+}
+
+// recordSize stores one operation's latency by its value's size class.
+func (r *recorder) recordSize(op Op, p Protocol, size int, moved, latNs int64) {
+	r.cls.record(op, p, size, moved, min(max(latNs, results.LowestNs), results.HighestNs))
 }
 
 // rotate hands the current interval to the collector and starts interval k.

@@ -58,6 +58,12 @@ type Measurement struct {
 	// shared by every Measurement of the phase; nil when no connection
 	// counts them.
 	CreditWaits *uint64
+	// Classes split the latencies and bytes by the values' size classes
+	// when the run draws its values' sizes (Config.Sizes); Sizes is then
+	// the op's mix of sizes and protocols at this threshold, shared with
+	// the op's other Measurement. Both nil for a fixed size.
+	Classes *classSums
+	Sizes   *results.SizeMix
 }
 
 // Report is what a run measured.
@@ -406,5 +412,11 @@ func (m *Measurement) Cell() (results.Cell, error) {
 		w := *m.CreditWaits
 		c.CreditWaits = &w
 	}
+	if m.Classes != nil {
+		if c.SizeClasses, err = m.Classes.cell(); err != nil {
+			return c, err
+		}
+	}
+	c.Sizes = m.Sizes.Clone()
 	return c, nil
 }

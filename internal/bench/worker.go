@@ -198,6 +198,18 @@ func (w *worker) moved(op Op) int64 {
 	return 0
 }
 
+// sized is the size of op's value, whether or not it succeeded: the value
+// it set, or the one it got; 0 when it had none.
+func (w *worker) sized(op Op) int {
+	switch {
+	case op == OpSet:
+		return len(w.val)
+	case op == OpGet && w.seen:
+		return w.viewLen
+	}
+	return 0
+}
+
 func (w *worker) settleSet(slot int64, kind ErrorKind) {
 	if s := w.shard; s != nil {
 		if kind == KindNone {
@@ -285,8 +297,13 @@ func (w *worker) after(op Op, p Protocol, kind ErrorKind, startNs, endNs int64) 
 	}
 	if w.rec != nil {
 		w.rec.record(op, p, endNs-startNs, kind, endNs)
+		var moved int64
 		if kind == KindNone {
-			w.rec.bytes[op][p] += w.moved(op)
+			moved = w.moved(op)
+			w.rec.bytes[op][p] += moved
+		}
+		if w.rec.cls != nil {
+			w.rec.recordSize(op, p, w.sized(op), moved, endNs-startNs)
 		}
 		// A failed operation's phases are not its target's: they stop
 		// wherever it failed.

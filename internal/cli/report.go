@@ -14,7 +14,7 @@ func init() { register(newReportCmd) }
 
 func newReportCmd() *cobra.Command {
 	var format string
-	var phases, spread bool
+	var phases, spread, bySize bool
 	cmd := &cobra.Command{
 		Use:   "report RESULTS_DIR",
 		Short: "Print a run's cells as a table, markdown, CSV or JSON",
@@ -36,11 +36,16 @@ each phase (client, network, server, and the rendezvous steps) of a run
 recorded with --phases. With --spread it prints, for every (op, value size,
 protocol) measured at two or more thresholds, the spread of its p50
 across them: the threshold does not change a protocol's path, so a wide
-spread says some of those cells are not to be trusted.`,
+spread says some of those cells are not to be trusted. With --by-size
+it prints, for each op and threshold of a run whose value sizes follow a
+distribution, a table of size class by protocol: count, share of the
+requests and of the bytes, p50 and p99, with the protocols' shares and any
+warning that the sizes sent are off the distribution (table or json).`,
 		Example: `  kvbench report results/latest
   kvbench report results/latest --format csv > cells.csv
   kvbench report results/latest --phases
   kvbench report results/latest --spread
+  kvbench report results/latest --by-size
   kvbench report results/quickstart-20261125-074413/results.json --format markdown`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -48,8 +53,11 @@ spread says some of those cells are not to be trusted.`,
 			if err != nil {
 				return err
 			}
-			if phases && spread {
-				return errors.New("--phases and --spread: choose one")
+			if (phases && spread) || (bySize && (phases || spread)) {
+				return errors.New("--phases, --spread and --by-size: choose one")
+			}
+			if bySize {
+				return report.WriteBySize(cmd.OutOrStdout(), run, format)
 			}
 			if spread {
 				return report.WriteSpread(cmd.OutOrStdout(), run, format)
@@ -62,6 +70,7 @@ spread says some of those cells are not to be trusted.`,
 	}
 	cmd.Flags().StringVar(&format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
 	cmd.Flags().BoolVar(&phases, "phases", false, "print each cell's phases (a run with op_phases or --phases): p50 per phase in table and markdown; count, p50, p90, p99 and max per phase in csv and json")
+	cmd.Flags().BoolVar(&bySize, "by-size", false, "print, per op and threshold of a mixed run (values.distribution), its operations by value size class and protocol")
 	cmd.Flags().BoolVar(&spread, "spread", false, "print, per (op, value size, protocol) measured at several thresholds, the spread of p50 across them")
 	return cmd
 }

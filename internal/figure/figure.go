@@ -51,7 +51,7 @@ var (
 	// declared are the figures in the order readers take them: report's
 	// columns and notes, compare's, merge's warnings and plot's figures
 	// follow it.
-	declared = []Figure{CPU, Phases, IssueDelay, HWCounters, CreditWaits}
+	declared = []Figure{CPU, Phases, IssueDelay, HWCounters, CreditWaits, SizeClasses, Sizes}
 )
 
 // All are the declared figures, in order.

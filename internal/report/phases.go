@@ -2,7 +2,6 @@ package report
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -68,9 +67,7 @@ func WritePhases(w io.Writer, run *results.Run, format string) error {
 	case "csv":
 		return writePhaseCSV(w, rows, names)
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+		return indentJSON(w, struct {
 			Workload string     `json:"workload"`
 			Phases   []string   `json:"phase_order"`
 			Cells    []PhaseRow `json:"cells"`

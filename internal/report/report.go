@@ -296,10 +296,16 @@ type jsonReport struct {
 	Rows      []Row             `json:"cells"`
 }
 
-func writeJSON(w io.Writer, run *results.Run) error {
+// indentJSON writes v as JSON indented by two spaces, as every json
+// format of report does.
+func indentJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(jsonReport{
+	return enc.Encode(v)
+}
+
+func writeJSON(w io.Writer, run *results.Run) error {
+	return indentJSON(w, jsonReport{
 		Workload: WorkloadName(run), Target: storeOf(run), Transport: run.Transport, Start: run.Start, End: run.End,
 		EndReason: run.EndReason, Seed: run.Seed, Rows: Rows(run),
 	})

@@ -164,7 +164,8 @@ type ServerLimits struct {
 }
 
 // Cell is one (op, value size, threshold, protocol) combination. Its
-// optional figures (IssueDelay, Phases, CPU, HWCounters, CreditWaits) are
+// optional figures (IssueDelay, Phases, CPU, HWCounters, CreditWaits,
+// SizeClasses, Sizes) are
 // each declared in package figure, which says how merge, compare, report
 // and plot treat it: a new one is its field here, the harness's code that
 // measures it, and its declaration there.
@@ -242,6 +243,16 @@ type Cell struct {
 	// The phase's, shared by its cells. Absent for other stores and older
 	// results.
 	CreditWaits *uint64 `json:"credit_waits,omitempty"`
+	// SizeClasses (a cell with a Distribution) split the cell's
+	// operations by the power-of-two class of their value's size, with
+	// each class's count, bytes and latency, ascending by class. Absent
+	// for a fixed value size.
+	SizeClasses []SizeClass `json:"size_classes,omitempty"`
+	// Sizes (a cell with a Distribution) are the sizes the cell's op
+	// moved at its threshold, both protocols' (SizeMix), and how the
+	// protocols shared them; the same in the op's eager and rendezvous
+	// cells of the threshold.
+	Sizes *SizeMix `json:"sizes,omitempty"`
 }
 
 // PhaseNames are the names of an operation's phases in the order it

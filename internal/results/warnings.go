@@ -41,8 +41,8 @@ const P50MinRatio = 3
 
 // CellWarnings are the warnings a cell earns on its own: Bimodal on its
 // histogram, P50FarAboveMin, RateSwing over intervals, its interval
-// histograms (what its .hlog holds) of a phase that began at start, and
-// RNRRetransmit on its device counters. A distribution's cell
+// histograms (what its .hlog holds) of a phase that began at start,
+// RNRRetransmit on its device counters, and SizesOffLaw on its sizes. A distribution's cell
 // (Cell.Distribution) gets neither Bimodal nor P50FarAboveMin: its
 // operations move values of many sizes, so several modes, and a median
 // far above the fastest, are what it measures.
@@ -60,6 +60,9 @@ func CellWarnings(c Cell, start time.Time, intervals []*hdrhistogram.Histogram) 
 		out = append(out, w)
 	}
 	if w, ok := RNRRetransmit(c); ok {
+		out = append(out, w)
+	}
+	if w, ok := SizesOffLaw(c.Sizes); ok {
 		out = append(out, w)
 	}
 	return out

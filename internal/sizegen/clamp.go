@@ -50,3 +50,16 @@ func (c *clampDist) clampedMean(lo, hi int) float64 {
 
 func (c *clampDist) Min() int { return clampTo(c.d.Min(), c.lo, c.hi) }
 func (c *clampDist) Max() int { return clampTo(c.d.Max(), c.lo, c.hi) }
+
+// Unclamped is d without the clamps Clamp put on it: the law a workload
+// states before its min and max, against which the sizes it drew can be
+// held to see what the clamps moved.
+func Unclamped(d Distribution) Distribution {
+	for {
+		c, ok := d.(*clampDist)
+		if !ok {
+			return d
+		}
+		d = c.d
+	}
+}

@@ -36,6 +36,18 @@ var Samples = map[string]func(t testing.TB, c *results.Cell){
 		w := uint64(7)
 		c.CreditWaits = &w
 	},
+	"size_classes": func(t testing.TB, c *results.Cell) {
+		small, large := phase(t, 2000), phase(t, 9000)
+		c.SizeClasses = []results.SizeClass{
+			{Class: 64, Count: small.Count, Bytes: 6400, P50: small.P50, P99: small.P99, Histogram: small.Histogram},
+			{Class: 1 << 20, Count: large.Count, Bytes: 100 << 20, P50: large.P50, P99: large.P99, Histogram: large.Histogram},
+		}
+	},
+	"sizes": func(_ testing.TB, c *results.Cell) {
+		c.Sizes = &results.SizeMix{Classes: map[int64]int64{64: 100, 1 << 20: 100}, Law: map[int64]float64{64: 0.5, 1 << 20: 0.5},
+			Protocols: map[string]results.ProtocolShare{"eager": {Count: 100, Bytes: 6400}, "rendezvous": {Count: 100, Bytes: 100 << 20}}}
+		c.Sizes.SetShares()
+	},
 }
 
 // phase is a phase of 100 operations around ns nanoseconds, with its

@@ -1,0 +1,158 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/units"
+)
+
+// ErrNoSizeClasses is WriteBySize's error for a run without mixed cells.
+var ErrNoSizeClasses = errors.New("no cell has size classes: they are recorded for workloads with values.distribution")
+
+// SizeGroup is one op at one threshold of a mixed run: its cells' size
+// classes, each protocol's, and the warnings of its cells.
+type SizeGroup struct {
+	Store        string                           `json:"store"`
+	Op           string                           `json:"op"`
+	Threshold    int                              `json:"threshold"`
+	Distribution string                           `json:"distribution"`
+	Protocols    map[string]results.ProtocolShare `json:"protocols,omitempty"`
+	Classes      []SizeRow                        `json:"classes"`
+	Warnings     []string                         `json:"warnings,omitempty"`
+}
+
+// SizeRow is one size class of one protocol, with its shares of the
+// group's requests and bytes.
+type SizeRow struct {
+	Protocol string `json:"protocol"`
+	results.SizeClass
+	Requests  float64 `json:"requests"`
+	ByteShare float64 `json:"bytes_share"`
+}
+
+// SizeGroups are the run's mixed cells grouped by op and threshold, in
+// the order their first cells appear, each group's rows by class, then
+// protocol.
+func SizeGroups(run *results.Run) []SizeGroup {
+	var out []SizeGroup
+	at := map[string]int{}
+	for _, c := range run.Cells {
+		if len(c.SizeClasses) == 0 {
+			continue
+		}
+		key := fmt.Sprint(c.Store, c.Op, c.Threshold, c.Distribution)
+		i, ok := at[key]
+		if !ok {
+			i, at[key] = len(out), len(out)
+			out = append(out, SizeGroup{Store: c.Store, Op: c.Op, Threshold: c.Threshold, Distribution: c.Distribution})
+		}
+		g := &out[i]
+		if c.Sizes != nil {
+			g.Protocols = c.Sizes.Protocols
+		}
+		for _, k := range c.SizeClasses {
+			g.Classes = append(g.Classes, SizeRow{Protocol: c.Protocol, SizeClass: k})
+		}
+		for _, w := range c.Warnings {
+			if !slices.Contains(g.Warnings, w.Message) {
+				g.Warnings = append(g.Warnings, w.Message)
+			}
+		}
+	}
+	for i := range out {
+		out[i].share()
+	}
+	return out
+}
+
+// share sorts the group's rows and sets their shares.
+func (g *SizeGroup) share() {
+	var n, b int64
+	for _, r := range g.Classes {
+		n, b = n+r.Count, b+r.Bytes
+	}
+	for i := range g.Classes {
+		r := &g.Classes[i]
+		r.Requests, r.ByteShare = frac(r.Count, n), frac(r.Bytes, b)
+	}
+	slices.SortStableFunc(g.Classes, func(a, b SizeRow) int {
+		if a.Class != b.Class {
+			return int(a.Class - b.Class)
+		}
+		return strings.Compare(a.Protocol, b.Protocol)
+	})
+}
+
+func frac(a, b int64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// WriteBySize renders each mixed cell's size classes in format: table, a
+// table per op and threshold of size class by protocol with count,
+// shares of requests and bytes, p50 and p99; json, the groups.
+func WriteBySize(w io.Writer, run *results.Run, format string) error {
+	gs := SizeGroups(run)
+	if len(gs) == 0 {
+		return ErrNoSizeClasses
+	}
+	switch format {
+	case "table":
+		return writeSizeTables(w, run, gs)
+	case "json":
+		return indentJSON(w, struct {
+			Workload string      `json:"workload"`
+			Groups   []SizeGroup `json:"cells"`
+		}{WorkloadName(run), gs})
+	}
+	return unknownFormat(format, []string{"table", "json"})
+}
+
+func writeSizeTables(w io.Writer, run *results.Run, gs []SizeGroup) error {
+	fmt.Fprintf(w, "workload %s: operations by value size class\n", WorkloadName(run))
+	for _, g := range gs {
+		fmt.Fprintf(w, "\n%s at threshold %s, sizes %s\n", g.Op, thresholdText(g.Threshold, g.Store), g.Distribution)
+		for _, p := range slices.Sorted(maps.Keys(g.Protocols)) {
+			s := g.Protocols[p]
+			fmt.Fprintf(w, "  %s: %s of requests, %s of bytes\n", results.ProtocolLabel(g.Store, p), pct(s.Requests), pct(s.ByteShare))
+		}
+		for _, m := range g.Warnings {
+			fmt.Fprintf(w, "  warning: %s\n", m)
+		}
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "class\tprotocol\tcount\trequests\tbytes\tp50\tp99\t")
+		for _, r := range g.Classes {
+			fmt.Fprintln(tw, strings.Join([]string{classText(r.Class), results.ProtocolLabel(g.Store, r.Protocol),
+				strconv.FormatInt(r.Count, 10), pct(r.Requests), pct(r.ByteShare),
+				units.Duration(float64(r.P50)), units.Duration(float64(r.P99))}, "\t")+"\t")
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// classText names a size class by its sizes: "(2KiB, 4KiB]", "1B", or
+// "none" for the operations that moved no value.
+func classText(k int64) string {
+	switch k {
+	case 0:
+		return "none"
+	case 1:
+		return "1B"
+	}
+	return "(" + units.Bytes(k/2) + ", " + units.Bytes(k) + "]"
+}
+
+func pct(f float64) string { return strconv.FormatFloat(100*f, 'f', 1, 64) + "%" }
