@@ -37,6 +37,9 @@ type Client struct {
 	// there are any, the transport's reader goroutine reads between
 	// requests (see transport.CallerReader).
 	abandoned atomic.Int32
+	// lateWake, of capacity 1, wakes a request waiting for late replies
+	// (awaitLate), which passes the wake-up on while there is room.
+	lateWake chan struct{}
 	// flags asks for windows the client closes itself (with conn.inval);
 	// tflag asks the server to time requests (WithTrace).
 	flags     wire.Flag
@@ -132,6 +135,7 @@ func dial(ctx context.Context, addr string, o options) (*Client, error) {
 		threshold: o.threshold,
 		helloCh:   make(chan *transport.Message, 1),
 		done:      make(chan struct{}),
+		lateWake:  make(chan struct{}, 1),
 	}
 	recv := wire.MaxHeaderSize + max(o.threshold, wire.LimitsSize)
 	cfg := transport.Config{

@@ -1,6 +1,7 @@
 package rdmakv
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync/atomic"
@@ -80,35 +81,49 @@ func (c *Client) takeCredit() error {
 	return c.waitCredit()
 }
 
-// waitCredit is takeCredit's slow path. The credit comes with a message
-// from the server, so a waiter drives the transport as a reply's does
-// (await): it polls in busy mode, reads itself where it reads its
-// replies, and otherwise waits for Deliver's wake-up.
+// waitCredit is takeCredit's slow path.
 func (c *Client) waitCredit() error {
 	cr := &c.credit
 	cr.waits.Add(1)
 	cr.waiters.Add(1)
 	defer cr.waiters.Add(-1)
+	took := func() bool {
+		if !cr.take() {
+			return false
+		}
+		if cr.available() {
+			cr.signal()
+		}
+		return true
+	}
+	return c.waitServer(context.Background(), took, cr.available, cr.wake, func() error { return errNoCredit(c.opts.timeout) })
+}
+
+// waitServer is the slow path of a send that waits for the server: for
+// credit (waitCredit) or for late replies (awaitLate). Either comes with
+// a message from the server, so a waiter drives the transport as a
+// reply's does (await): it polls in busy mode, reads itself where it
+// reads its replies, and otherwise waits for Deliver's wake-up. got
+// takes what was waited for; ready says whether it could; timedOut is
+// the error past the client's timeout. ctx ends the wait too.
+func (c *Client) waitServer(ctx context.Context, got, ready func() bool, wake <-chan struct{}, timedOut func() error) error {
 	deadline := time.Now().Add(c.opts.timeout)
 	var timer *time.Timer
-	for {
-		if cr.take() {
-			if cr.available() {
-				cr.signal()
-			}
-			return nil
-		}
+	for !got() {
 		if err := c.closedErr(); err != nil {
 			return err
 		}
+		if ctx.Err() != nil {
+			return ctxErr(ctx)
+		}
 		if time.Now().After(deadline) {
-			return errNoCredit(c.opts.timeout)
+			return timedOut()
 		}
 		switch {
 		case c.poller != nil:
 			c.poller.PollOnce()
 		case c.reader != nil:
-			err := c.reader.Await(cr.available, deadline)
+			err := c.reader.Await(ready, deadline)
 			if err != nil && !errors.Is(err, transport.ErrTimeout) && !errors.Is(err, transport.ErrWoken) {
 				return c.connError(err)
 			}
@@ -118,12 +133,14 @@ func (c *Client) waitCredit() error {
 				defer timer.Stop()
 			}
 			select {
-			case <-cr.wake:
+			case <-wake:
 			case <-timer.C:
 			case <-c.done:
+			case <-ctx.Done():
 			}
 		}
 	}
+	return nil
 }
 
 func errNoCredit(d time.Duration) error {

@@ -72,7 +72,11 @@ func (h handler) Deliver(conn transport.Conn, m *transport.Message) {
 func (c *Client) lateReply() {
 	for {
 		n := c.abandoned.Load()
-		if n == 0 || c.abandoned.CompareAndSwap(n, n-1) {
+		if n == 0 {
+			return
+		}
+		if c.abandoned.CompareAndSwap(n, n-1) {
+			c.signalLate()
 			return
 		}
 	}

@@ -75,28 +75,27 @@ func (c *Client) acquire(ctx context.Context) (*cslot, error) {
 }
 
 // awaitLate waits, up to the client's timeout, until fewer than
-// lateSpare replies to requests given up are still to come. It is the
-// rare path of a server that stopped answering for longer than the
-// timeout, so it looks every millisecond rather than being woken; in busy
-// mode it polls for the late replies itself.
+// lateSpare replies to requests given up are still to come.
 func (c *Client) awaitLate(ctx context.Context) error {
-	deadline := time.Now().Add(c.opts.timeout)
-	for c.abandoned.Load() >= lateSpare {
-		if c.poller != nil {
-			c.poller.PollOnce()
+	room := func() bool { return c.abandoned.Load() < lateSpare }
+	got := func() bool {
+		if !room() {
+			return false
 		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%w: %d replies to requests given up still to come after %v", ErrTimeout, c.abandoned.Load(), c.opts.timeout)
-		}
-		select {
-		case <-ctx.Done():
-			return ctxErr(ctx)
-		case <-c.done:
-			return c.connError(nil)
-		case <-time.After(time.Millisecond):
-		}
+		c.signalLate() // another waiter may fit too
+		return true
 	}
-	return nil
+	return c.waitServer(ctx, got, room, c.lateWake, func() error {
+		return fmt.Errorf("%w: %d replies to requests given up still to come after %v", ErrTimeout, c.abandoned.Load(), c.opts.timeout)
+	})
+}
+
+// signalLate wakes a request waiting for late replies, if any.
+func (c *Client) signalLate() {
+	select {
+	case c.lateWake <- struct{}{}:
+	default:
+	}
 }
 
 // makeSlot makes another request slot, or returns nil at the depth.
