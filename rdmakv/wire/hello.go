@@ -1,6 +1,9 @@
 package wire
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // HelloBodySize is the size of the Hello body.
 const HelloBodySize = 16
@@ -18,11 +21,17 @@ type HelloBody struct {
 	Threshold uint32
 	// Depth is how many requests the client wants in flight.
 	Depth uint32
-	_     uint32 // reserved, zero
 }
 
 // Encode writes the body into b[:HelloBodySize].
-func (h *HelloBody) Encode(b []byte) { putBody(b, h) }
+func (h *HelloBody) Encode(b []byte) {
+	_ = b[HelloBodySize-1]
+	le := binary.LittleEndian
+	le.PutUint32(b[0:], h.RecvSize)
+	le.PutUint32(b[4:], h.Threshold)
+	le.PutUint32(b[8:], h.Depth)
+	le.PutUint32(b[12:], 0)
+}
 
 // SplitHello separates a HELLO value into the body and the proof that
 // follows it in an answer to a challenge (nil when there is none).
@@ -35,14 +44,14 @@ func SplitHello(v []byte) (body, proof []byte) {
 
 // DecodeHello parses a Hello body.
 func DecodeHello(b []byte) (HelloBody, error) {
-	var h HelloBody
-	if err := getBody(b, "hello", &h); err != nil {
-		return HelloBody{}, err
+	if len(b) != HelloBodySize {
+		return HelloBody{}, fmt.Errorf("%w: hello body is %d bytes, want %d", ErrLength, len(b), HelloBodySize)
 	}
-	if binary.LittleEndian.Uint32(b[12:]) != 0 {
+	le := binary.LittleEndian
+	if le.Uint32(b[12:]) != 0 {
 		return HelloBody{}, ErrReserved
 	}
-	return h, nil
+	return HelloBody{RecvSize: le.Uint32(b[0:]), Threshold: le.Uint32(b[4:]), Depth: le.Uint32(b[8:])}, nil
 }
 
 // Limits is what the server tells a client in HelloReply.
@@ -62,10 +71,26 @@ type Limits struct {
 }
 
 // Encode writes the limits into b[:LimitsSize].
-func (l *Limits) Encode(b []byte) { putBody(b, l) }
+func (l *Limits) Encode(b []byte) {
+	_ = b[LimitsSize-1]
+	le := binary.LittleEndian
+	le.PutUint64(b[0:], l.PoolSize)
+	le.PutUint64(b[8:], l.MaxValue)
+	le.PutUint32(b[16:], l.MaxEager)
+	le.PutUint32(b[20:], l.MaxKey)
+	le.PutUint32(b[24:], l.LeaseMillis)
+	le.PutUint32(b[28:], l.MaxInflight)
+}
 
 // DecodeLimits parses a HelloReply body.
 func DecodeLimits(b []byte) (Limits, error) {
-	var l Limits
-	return l, getBody(b, "limits", &l)
+	if len(b) != LimitsSize {
+		return Limits{}, fmt.Errorf("%w: limits body is %d bytes, want %d", ErrLength, len(b), LimitsSize)
+	}
+	le := binary.LittleEndian
+	return Limits{
+		PoolSize: le.Uint64(b[0:]), MaxValue: le.Uint64(b[8:]),
+		MaxEager: le.Uint32(b[16:]), MaxKey: le.Uint32(b[20:]),
+		LeaseMillis: le.Uint32(b[24:]), MaxInflight: le.Uint32(b[28:]),
+	}, nil
 }

@@ -26,25 +26,27 @@ type StatsBody struct {
 	PoolSize uint64
 }
 
-// Encode writes the body into b[:StatsBodySize]. Stats go field by
-// field, not through binary.Encode, whose copy of the body would cost
-// each STATS an allocation.
+// Encode writes the body into b[:StatsBodySize].
 func (s *StatsBody) Encode(b []byte) {
-	f := [...]uint64{s.CPUUserNs, s.CPUSysNs, s.Conns, s.Keys, s.PoolUsed, s.PoolSize}
-	for i, v := range f {
-		binary.LittleEndian.PutUint64(b[8*i:], v)
-	}
+	_ = b[StatsBodySize-1]
+	le := binary.LittleEndian
+	le.PutUint64(b[0:], s.CPUUserNs)
+	le.PutUint64(b[8:], s.CPUSysNs)
+	le.PutUint64(b[16:], s.Conns)
+	le.PutUint64(b[24:], s.Keys)
+	le.PutUint64(b[32:], s.PoolUsed)
+	le.PutUint64(b[40:], s.PoolSize)
 }
 
-// DecodeStats parses a StatsReply body, field by field as Encode writes
-// it.
+// DecodeStats parses a StatsReply body.
 func DecodeStats(b []byte) (StatsBody, error) {
 	if len(b) != StatsBodySize {
 		return StatsBody{}, fmt.Errorf("%w: stats body is %d bytes, want %d", ErrLength, len(b), StatsBodySize)
 	}
-	var f [StatsBodySize / 8]uint64
-	for i := range f {
-		f[i] = binary.LittleEndian.Uint64(b[8*i:])
-	}
-	return StatsBody{CPUUserNs: f[0], CPUSysNs: f[1], Conns: f[2], Keys: f[3], PoolUsed: f[4], PoolSize: f[5]}, nil
+	le := binary.LittleEndian
+	return StatsBody{
+		CPUUserNs: le.Uint64(b[0:]), CPUSysNs: le.Uint64(b[8:]),
+		Conns: le.Uint64(b[16:]), Keys: le.Uint64(b[24:]),
+		PoolUsed: le.Uint64(b[32:]), PoolSize: le.Uint64(b[40:]),
+	}, nil
 }

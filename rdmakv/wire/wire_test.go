@@ -2,7 +2,6 @@ package wire
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"strconv"
@@ -333,17 +332,4 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
-}
-
-// TestBodySizes: each fixed body's layout is as long as the size the
-// frame table and the peers rely on.
-func TestBodySizes(t *testing.T) {
-	for _, c := range []struct {
-		v    any
-		size int
-	}{{&HelloBody{}, HelloBodySize}, {&Limits{}, LimitsSize}, {&StatsBody{}, StatsBodySize}} {
-		if n := binary.Size(c.v); n != c.size {
-			t.Errorf("%T is %d bytes on the wire, want %d", c.v, n, c.size)
-		}
-	}
 }
