@@ -63,9 +63,10 @@ func (r *recorder) recordLate(ns int64) {
 }
 
 // record stores one operation's latency, measured in nanoseconds, and its
-// outcome. endNs is when it completed, relative to the phase start; it
-// picks the interval.
-func (r *recorder) record(op Op, p Protocol, latNs int64, kind ErrorKind, endNs int64) {
+// outcome, and returns the latency as recorded (clamped to the
+// histograms' range). endNs is when it completed, relative to the phase
+// start; it picks the interval.
+func (r *recorder) record(op Op, p Protocol, latNs int64, kind ErrorKind, endNs int64) int64 {
 	if latNs < results.LowestNs {
 		latNs = results.LowestNs
 	} else if latNs > results.HighestNs {
@@ -87,11 +88,13 @@ func (r *recorder) record(op Op, p Protocol, latNs int64, kind ErrorKind, endNs 
 	}
 	iv.RecordValue(latNs)
 	r.errs[op][p][kind]++
+	return latNs
 }
 
-// recordSize stores one operation's latency by its value's size class.
+// recordSize stores one operation's latency, as record returned it, by
+// its value's size class.
 func (r *recorder) recordSize(op Op, p Protocol, size int, moved, latNs int64) {
-	r.cls.record(op, p, size, moved, min(max(latNs, results.LowestNs), results.HighestNs))
+	r.cls.record(op, p, size, moved, latNs)
 }
 
 // rotate hands the current interval to the collector and starts interval k.

@@ -3,6 +3,7 @@ package bench
 import (
 	"math/rand/v2"
 
+	"github.com/kvbench/kvbench/internal/keygen"
 	"github.com/kvbench/kvbench/internal/sizegen"
 )
 
@@ -31,24 +32,14 @@ type sizer struct {
 }
 
 func newSizer(law sizegen.Distribution, seed uint64) *sizer {
-	s := &sizer{law: law, seed: splitmix64(seed ^ 0x5bd1e9955bd1e995)}
+	s := &sizer{law: law, seed: keygen.SplitMix64(seed ^ 0x5bd1e9955bd1e995)}
 	s.rng = rand.New(&s.src)
 	return s
 }
 
 // size is ValueSize(law, seed, key, version).
 func (s *sizer) size(key int64, version uint64) int {
-	k := splitmix64(s.seed ^ uint64(key))
-	s.src.Seed(k, splitmix64(k^splitmix64(version)))
+	k := keygen.SplitMix64(s.seed ^ uint64(key))
+	s.src.Seed(k, keygen.SplitMix64(k^keygen.SplitMix64(version)))
 	return s.law.Next(s.rng)
-}
-
-// splitmix64 is the finalizer of SplitMix64 (Steele et al., 2014), as
-// keygen seeds its sources with: neighbouring inputs give unrelated
-// outputs.
-func splitmix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
 }

@@ -296,14 +296,14 @@ func (w *worker) after(op Op, p Protocol, kind ErrorKind, startNs, endNs int64) 
 		w.errs++
 	}
 	if w.rec != nil {
-		w.rec.record(op, p, endNs-startNs, kind, endNs)
+		lat := w.rec.record(op, p, endNs-startNs, kind, endNs)
 		var moved int64
 		if kind == KindNone {
 			moved = w.moved(op)
 			w.rec.bytes[op][p] += moved
 		}
 		if w.rec.cls != nil {
-			w.rec.recordSize(op, p, w.sized(op), moved, endNs-startNs)
+			w.rec.recordSize(op, p, w.sized(op), moved, lat)
 		}
 		// A failed operation's phases are not its target's: they stop
 		// wherever it failed.

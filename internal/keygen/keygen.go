@@ -81,13 +81,15 @@ func New(k Spec) (Generator, error) {
 }
 
 // NewRand returns a PCG-backed source for one worker. Seed and stream are
-// each passed through splitmix64 so that neighbouring seeds and streams
+// each passed through SplitMix64 so that neighbouring seeds and streams
 // (seed 1 stream 0 vs seed 0 stream 1) give unrelated sequences.
 func NewRand(seed uint64, stream uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(splitmix64(seed), splitmix64(stream^0x6a09e667f3bcc909)))
+	return rand.New(rand.NewPCG(SplitMix64(seed), SplitMix64(stream^0x6a09e667f3bcc909)))
 }
 
-func splitmix64(x uint64) uint64 {
+// SplitMix64 is the finalizer of SplitMix64 (Steele et al., 2014):
+// neighbouring inputs give unrelated outputs.
+func SplitMix64(x uint64) uint64 {
 	x += 0x9e3779b97f4a7c15
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
 	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
