@@ -43,12 +43,16 @@ type SizeRow struct {
 // protocol.
 func SizeGroups(run *results.Run) []SizeGroup {
 	var out []SizeGroup
-	at := map[string]int{}
+	type groupKey struct {
+		store, op, dist string
+		threshold       int
+	}
+	at := map[groupKey]int{}
 	for _, c := range run.Cells {
 		if len(c.SizeClasses) == 0 {
 			continue
 		}
-		key := fmt.Sprint(c.Store, c.Op, c.Threshold, c.Distribution)
+		key := groupKey{c.Store, c.Op, c.Distribution, c.Threshold}
 		i, ok := at[key]
 		if !ok {
 			i, at[key] = len(out), len(out)

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"io"
 
 	"github.com/kvbench/kvbench/internal/tune"
@@ -32,12 +31,7 @@ func TuneJSON(w io.Writer, r *tune.Result) error {
 		}
 		doc.Loads = append(doc.Loads, ld)
 	}
-	b, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return indentJSON(w, doc)
 }
 
 // The documents of tune.json. Each embeds its tune type, whose JSON

@@ -48,13 +48,15 @@ const P50MinRatio = 3
 // far above the fastest, are what it measures.
 func CellWarnings(c Cell, start time.Time, intervals []*hdrhistogram.Histogram) []Warning {
 	var out []Warning
-	if h, err := CellHistogram(c); err == nil && c.Distribution == "" {
-		if w, ok := Bimodal(h); ok {
+	if c.Distribution == "" {
+		if h, err := CellHistogram(c); err == nil {
+			if w, ok := Bimodal(h); ok {
+				out = append(out, w)
+			}
+		}
+		if w, ok := P50FarAboveMin(c); ok {
 			out = append(out, w)
 		}
-	}
-	if w, ok := P50FarAboveMin(c); ok && c.Distribution == "" {
-		out = append(out, w)
 	}
 	if w, ok := RateSwing(c, start, intervals); ok {
 		out = append(out, w)
