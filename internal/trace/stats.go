@@ -240,7 +240,6 @@ func NewCollector() *Collector {
 		interval:  1,
 		exact:     new(hashSet),
 		exactCap:  ExactKeys,
-		hll:       hyperloglog.New14(),
 		top:       newTopK(TopCounters),
 	}
 }
@@ -272,14 +271,28 @@ func (c *Collector) Add(rec *Record) {
 	c.secCount++
 
 	h := xxhash.Sum64(rec.Key)
-	c.hll.InsertHash(h)
-	if c.exact != nil {
-		c.exact.add(h)
-		if c.exact.len() > c.exactCap {
-			c.exact = nil
-		}
+	if c.exact == nil {
+		c.hll.InsertHash(h)
+	} else if c.exact.add(h); c.exact.len() > c.exactCap {
+		c.estimate() // the exact count gives out: the sketch takes over
 	}
 	c.top.add(h, rec.Key)
+}
+
+// estimate moves the distinct keys from the exact set into a sketch,
+// which counts them from then on. A sketch ignores order and repeats, so
+// it ends as it would had it seen every request.
+func (c *Collector) estimate() {
+	c.hll = hyperloglog.New14()
+	for _, h := range c.exact.slots {
+		if h != 0 {
+			c.hll.InsertHash(h)
+		}
+	}
+	if c.exact.zero {
+		c.hll.InsertHash(0)
+	}
+	c.exact = nil
 }
 
 // advance files the current second's count and moves to second sec,
