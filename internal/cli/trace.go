@@ -7,18 +7,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kvbench/kvbench/internal/trace"
+	"github.com/kvbench/kvbench/internal/units"
 )
 
 func init() { register(newTraceCmd) }
-
-// traceFormats is the --format flag's help text.
-func traceFormats() string {
-	names := make([]string, len(trace.Formats))
-	for i, f := range trace.Formats {
-		names[i] = string(f)
-	}
-	return strings.Join(names, ", ")
-}
 
 func newTraceCmd() *cobra.Command {
 	cmd := &cobra.Command{
@@ -38,8 +30,8 @@ a line). docs/USAGE.md describes both formats and where to get Twitter's.`,
 }
 
 func formatFlag(cmd *cobra.Command, format *string) {
-	cmd.Flags().StringVar(format, "format", string(trace.Twitter), "trace format: "+traceFormats())
-	cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{string(trace.Twitter), string(trace.Kvbench)}, cobra.ShellCompDirectiveNoFileComp))
+	cmd.Flags().StringVar(format, "format", string(trace.Twitter), "trace format: "+strings.Join(trace.FormatNames(), ", "))
+	cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(trace.FormatNames(), cobra.ShellCompDirectiveNoFileComp))
 }
 
 func newTraceStatsCmd() *cobra.Command {
@@ -76,7 +68,7 @@ validate lists them). --json prints the same as JSON.`,
 				err = s.WriteText(cmd.OutOrStdout())
 			}
 			if err == nil && s.Problems > 0 {
-				err = fmt.Errorf("%s: %s skipped (kvbench trace validate lists them)", args[0], trace.Plural(s.Problems, "malformed line"))
+				err = fmt.Errorf("%s: %s skipped (kvbench trace validate lists them)", args[0], units.Plural(s.Problems, "malformed line"))
 			}
 			return err
 		},
@@ -121,7 +113,7 @@ there is any problem.`, validateShown),
 			if more := p.Count - int64(len(p.First)); more > 0 {
 				fmt.Fprintf(out, "... and %d more\n", more)
 			}
-			return fmt.Errorf("%s: %s (%s)", args[0], trace.Plural(p.Count, "problem"), trace.Plural(p.Records, "well-formed request"))
+			return fmt.Errorf("%s: %s (%s)", args[0], units.Plural(p.Count, "problem"), units.Plural(p.Records, "well-formed request"))
 		},
 	}
 	formatFlag(cmd, &format)

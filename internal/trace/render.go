@@ -24,7 +24,7 @@ func (s *Summary) WriteText(w io.Writer) error {
 	p := func(format string, args ...any) { fmt.Fprintf(tw, format+"\n", args...) }
 	p("trace\t%s (%s)", s.File, s.Format)
 	if s.Problems > 0 {
-		p("problems\t%s skipped; the first: %s", Plural(s.Problems, "malformed line"), s.FirstProblem)
+		p("problems\t%s skipped; the first: %s", units.Plural(s.Problems, "malformed line"), s.FirstProblem)
 	}
 	if s.Requests == 0 {
 		p("requests\t0")
@@ -73,14 +73,6 @@ func sizes(z Sizes) string {
 	b := func(v int64) string { return units.Bytes(v) }
 	return fmt.Sprintf("min %s, p50 %s, p90 %s, p99 %s, p99.9 %s, max %s, mean %s",
 		b(z.Min), b(z.P50), b(z.P90), b(z.P99), b(z.P999), b(z.Max), units.Bytes(int64(z.Mean+0.5)))
-}
-
-// Plural is "1 thing" or "n things".
-func Plural(n int64, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // sparkline draws vs as block characters scaled to their maximum.

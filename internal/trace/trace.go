@@ -73,15 +73,16 @@ func ParseFormat(s string) (Format, error) {
 			return f, nil
 		}
 	}
-	return "", fmt.Errorf("trace format %q: want %s", s, formatNames())
+	return "", fmt.Errorf("trace format %q: want %s", s, strings.Join(FormatNames(), " or "))
 }
 
-func formatNames() string {
+// FormatNames are the names of Formats, in order.
+func FormatNames() []string {
 	names := make([]string, len(Formats))
 	for i, f := range Formats {
 		names[i] = string(f)
 	}
-	return strings.Join(names, " or ")
+	return names
 }
 
 const (

@@ -23,7 +23,7 @@ func (l Load) Open() bool { return l.Rate > 0 }
 // String names the load for people: "1 connection", "16 connections x
 // depth 8", "4 connections at 5000 ops/s".
 func (l Load) String() string {
-	s := plural(l.Connections, "connection")
+	s := units.Plural(l.Connections, "connection")
 	if l.Depth != 1 {
 		s += " x depth " + strconv.Itoa(l.Depth)
 	}
@@ -74,11 +74,4 @@ func Loads(connections, depths []int, rates []float64) []Load {
 		}
 	}
 	return out
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }
