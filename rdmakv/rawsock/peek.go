@@ -10,16 +10,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Peeked is what a look at a socket's receive queue found.
-type Peeked struct {
-	// N bytes at the head of the queue were copied, not taken.
-	N int
-	// Queued is how many bytes the queue holds in all.
-	Queued int
-	// Hup: the peer has shut its side down, so no more bytes will come.
-	Hup bool
-}
-
 const (
 	msgPeekNow = unix.MSG_PEEK | unix.MSG_DONTWAIT
 	fionread   = unix.SIOCINQ // FIONREAD, for a socket

@@ -4,6 +4,8 @@ import (
 	"io"
 	"net"
 	"sync"
+
+	"github.com/kvbench/kvbench/rdmakv/rawsock"
 )
 
 // readAhead stands in, on the net.Conn path, for a peek at the socket's
@@ -49,24 +51,24 @@ func (a *readAhead) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-func (a *readAhead) Peek(p []byte) (peeked, error) {
+func (a *readAhead) Peek(p []byte) (rawsock.Peeked, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.look(p), nil
 }
 
 // look is Peek's; the caller holds mu.
-func (a *readAhead) look(p []byte) peeked {
+func (a *readAhead) look(p []byte) rawsock.Peeked {
 	if a.buf == nil {
-		return peeked{Hup: a.hup}
+		return rawsock.Peeked{Hup: a.hup}
 	}
-	return peeked{N: copy(p, a.buf[a.r:a.w]), Queued: a.w - a.r, Hup: a.hup}
+	return rawsock.Peeked{N: copy(p, a.buf[a.r:a.w]), Queued: a.w - a.r, Hup: a.hup}
 }
 
 // AwaitPeek reads into the buffer until done says what it holds will do.
 // With the buffer full, it returns what it saw: more cannot come before
 // the reader takes some.
-func (a *readAhead) AwaitPeek(p []byte, done func(peeked) bool) (peeked, error) {
+func (a *readAhead) AwaitPeek(p []byte, done func(rawsock.Peeked) bool) (rawsock.Peeked, error) {
 	for {
 		a.mu.Lock()
 		pk := a.look(p)

@@ -8,6 +8,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/kvbench/kvbench/rdmakv/rawsock"
 )
 
 // rawPair is a loopback pair of plain sockets: the peer's and the other.
@@ -31,11 +33,11 @@ func TestReadAhead(t *testing.T) {
 	ra := &readAhead{nc: nc}
 	peer.Write([]byte("hello"))
 	head := make([]byte, 2)
-	pk, err := ra.AwaitPeek(head, func(pk peeked) bool { return pk.Queued >= 5 })
-	if err != nil || pk != (peeked{N: 2, Queued: 5}) || string(head) != "he" {
+	pk, err := ra.AwaitPeek(head, func(pk rawsock.Peeked) bool { return pk.Queued >= 5 })
+	if err != nil || pk != (rawsock.Peeked{N: 2, Queued: 5}) || string(head) != "he" {
 		t.Fatalf("AwaitPeek: %+v %q, %v", pk, head, err)
 	}
-	looked := make(chan peeked)
+	looked := make(chan rawsock.Peeked)
 	go func() {
 		pk, _ := ra.Peek(make([]byte, 8))
 		looked <- pk
@@ -64,7 +66,7 @@ func TestReadAhead(t *testing.T) {
 	// More than a header: the buffer grows to hold it.
 	frame := sendFrame('f', 3*headerSize)
 	peer.Write(frame)
-	pk, err = ra.AwaitPeek(head, func(pk peeked) bool { return pk.Queued == len(frame) })
+	pk, err = ra.AwaitPeek(head, func(pk rawsock.Peeked) bool { return pk.Queued == len(frame) })
 	if err != nil || pk.N != len(head) {
 		t.Fatalf("AwaitPeek of %d bytes: %+v, %v", len(frame), pk, err)
 	}
@@ -82,9 +84,9 @@ func TestReadAheadEnds(t *testing.T) {
 	ra := &readAhead{nc: nc}
 	peer.Write([]byte("ab"))
 	peer.CloseWrite()
-	never := func(peeked) bool { return false }
+	never := func(rawsock.Peeked) bool { return false }
 	pk, err := ra.AwaitPeek(make([]byte, 4), never)
-	if err != nil || pk != (peeked{N: 2, Queued: 2, Hup: true}) {
+	if err != nil || pk != (rawsock.Peeked{N: 2, Queued: 2, Hup: true}) {
 		t.Fatalf("AwaitPeek as the peer shuts down: %+v, %v", pk, err)
 	}
 	if b, err := io.ReadAll(ra); err != nil || string(b) != "ab" {
@@ -97,7 +99,7 @@ func TestReadAheadEnds(t *testing.T) {
 	peer, nc = rawPair(t)
 	ra = &readAhead{nc: nc}
 	peer.Write([]byte("cd"))
-	ra.AwaitPeek(make([]byte, 4), func(pk peeked) bool { return pk.Queued == 2 })
+	ra.AwaitPeek(make([]byte, 4), func(pk rawsock.Peeked) bool { return pk.Queued == 2 })
 	nc.SetReadDeadline(time.Now().Add(10 * time.Millisecond))
 	if _, err := ra.AwaitPeek(make([]byte, 4), never); !errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatalf("AwaitPeek past its deadline: %v", err)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/kvbench/kvbench/rdmakv/rawsock"
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 
@@ -82,7 +83,7 @@ func (c *conn) awaitWhole() {
 	}
 	var n int
 	var whole bool
-	_, err := c.inq.AwaitPeek(c.peek[:], func(pk peeked) bool {
+	_, err := c.inq.AwaitPeek(c.peek[:], func(pk rawsock.Peeked) bool {
 		var settled bool
 		n, whole, settled = wholeFrame(c.peek[:], pk)
 		return settled
@@ -107,7 +108,7 @@ func (c *conn) took() {
 // head, whether all of it is queued, and whether waiting longer is
 // pointless (it is whole, or can never be: malformed, larger than
 // guardMax, or cut short by the peer's hang-up).
-func wholeFrame(hb []byte, pk peeked) (n int, whole, settled bool) {
+func wholeFrame(hb []byte, pk rawsock.Peeked) (n int, whole, settled bool) {
 	if pk.N < headerSize {
 		return 0, false, pk.Hup
 	}

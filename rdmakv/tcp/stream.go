@@ -5,6 +5,8 @@ import (
 	"io"
 	"net"
 	"time"
+
+	"github.com/kvbench/kvbench/rdmakv/rawsock"
 )
 
 // stream is a connection's socket. One goroutine reads at a time (the
@@ -30,17 +32,6 @@ type stream interface {
 	RemoteAddr() net.Addr
 }
 
-// peeked is what a look at what the peer has sent, without taking it,
-// found (as rawsock.Peeked).
-type peeked struct {
-	// N bytes at the head were copied, not taken.
-	N int
-	// Queued is how many bytes there are in all.
-	Queued int
-	// Hup: the peer has shut its side down, so no more bytes will come.
-	Hup bool
-}
-
 // peeker looks at what an accepted connection's peer has sent before the
 // reader takes it, for the guard (spoken.go): on the raw path the
 // socket's receive queue itself, on the net.Conn path what the reader
@@ -48,12 +39,12 @@ type peeked struct {
 type peeker interface {
 	// Peek copies the bytes at the head into p without taking them. It
 	// never waits, and it may run beside the reader on any goroutine.
-	Peek(p []byte) (peeked, error)
+	Peek(p []byte) (rawsock.Peeked, error)
 	// AwaitPeek peeks until done says what it saw will do, waiting for
 	// more bytes between looks; the reader's, who holds the read side.
 	// It ends early with the read deadline or Close as a Read does, and
 	// with io.EOF once the peer has shut down with nothing left.
-	AwaitPeek(p []byte, done func(peeked) bool) (peeked, error)
+	AwaitPeek(p []byte, done func(rawsock.Peeked) bool) (rawsock.Peeked, error)
 }
 
 // netStream is a socket read and written through the standard net.Conn:

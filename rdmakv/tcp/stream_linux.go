@@ -40,7 +40,7 @@ func acceptStream(nc *net.TCPConn, cfg transport.Config) (stream, peeker, error)
 	if err != nil {
 		return nil, nil, err
 	}
-	return s, sockPeeker{s.sock}, nil
+	return s, s.sock, nil
 }
 
 // dialStream connects a socket under the poller, or a blocking one.
@@ -90,17 +90,4 @@ func (s pollStream) Write(p []byte) (int, error) { return s.sock.Write(p) }
 func (s pollStream) Writev(bufs *net.Buffers) (int64, error) {
 	s.sock.RaceWrote() // the reader reads these bytes with a rawsock.Sock
 	return bufs.WriteTo(s.TCPConn)
-}
-
-// sockPeeker peeks at the socket's receive queue itself.
-type sockPeeker struct{ s *rawsock.Sock }
-
-func (p sockPeeker) Peek(b []byte) (peeked, error) {
-	pk, err := p.s.Peek(b)
-	return peeked(pk), err
-}
-
-func (p sockPeeker) AwaitPeek(b []byte, done func(peeked) bool) (peeked, error) {
-	pk, err := p.s.AwaitPeek(b, func(pk rawsock.Peeked) bool { return done(peeked(pk)) })
-	return peeked(pk), err
 }
