@@ -137,18 +137,8 @@ func dial(ctx context.Context, addr string, o options) (*Client, error) {
 		done:      make(chan struct{}),
 		lateWake:  make(chan struct{}, 1),
 	}
-	recv := wire.MaxHeaderSize + max(o.threshold, wire.LimitsSize)
-	cfg := transport.Config{
-		MaxMessage: recv,
-		RecvDepth:  o.depth + recvSpare + lateSpare,
-		SendDepth:  2*o.depth + 8,
-		Poll:       o.poll,
-		Device:     o.device,
-		OpTimeout:  o.timeout,
-		Blocking:   o.blocking,
-		NetConn:    o.netConn,
-		TOS:        o.tos,
-	}
+	cfg := o.transportConfig()
+	recv := cfg.MaxMessage
 	err := withNetwork(o.transport, c.log, func(n transport.Network) (Info, error) {
 		conn, err := n.Dial(ctx, addr, cfg, handler{c})
 		if err != nil {

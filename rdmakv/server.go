@@ -95,22 +95,7 @@ func Listen(cfg ServerConfig) (*Server, error) {
 		MaxInflight: uint32(cfg.RecvDepth),
 	}
 	lim.Encode(s.limits[:])
-	tcfg := transport.Config{
-		MaxMessage: cfg.recvSize(),
-		RecvDepth:  cfg.RecvDepth,
-		SendDepth:  cfg.RecvDepth,
-
-		MaxRecvDepth: cfg.MaxRecvs,
-		Receives:     cfg.Receives,
-		Poll:         cfg.Poll,
-		BusyIdle:     cfg.BusyIdle,
-		Device:       cfg.Device,
-		OpTimeout:    cfg.Lease,
-
-		StallTimeout: cfg.StallTimeout,
-		TOS:          cfg.TOS,
-		NetConn:      cfg.NetConn,
-	}
+	tcfg := cfg.transportConfig()
 	err = withNetwork(cfg.Transport, s.log, func(n transport.Network) (Info, error) {
 		addr := cfg.Listen
 		if cfg.Local {

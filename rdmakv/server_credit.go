@@ -41,14 +41,16 @@ type creditPool struct {
 // to most, keeping reserve of them for messages that come before a
 // connection holds credit (its HELLOs).
 func newCreditPool(posted, most, maxHandshakes int) *creditPool {
-	reserve := int64(max(1, min(maxHandshakes, posted/8)))
-	if reserve >= int64(posted) {
-		reserve = int64(posted) - 1
-	}
-	p := &creditPool{reserve: reserve}
+	p := &creditPool{reserve: int64(poolReserve(posted, maxHandshakes))}
 	p.posted.Store(int64(posted))
 	p.most.Store(int64(max(most, posted)))
 	return p
+}
+
+// poolReserve is how many of a pool's posted receives stay for
+// handshakes.
+func poolReserve(posted, maxHandshakes int) int {
+	return min(max(1, min(maxHandshakes, posted/8)), posted-1)
 }
 
 // shared is the receives of the pool's queue; 0 for no pool.

@@ -2,9 +2,7 @@ package doctor
 
 import (
 	"github.com/kvbench/kvbench/rdmakv"
-	"github.com/kvbench/kvbench/rdmakv/transport"
 	"github.com/kvbench/kvbench/rdmakv/verbs"
-	"github.com/kvbench/kvbench/rdmakv/wire"
 )
 
 // footprint is what rdmakv registers over verbs at its defaults.
@@ -16,26 +14,12 @@ type footprint struct {
 	Staging    int64 // the most a client registers for rendezvous payloads
 }
 
-// clientSpare mirrors rdmakv's recvSpare: receive buffers a client has
-// beyond its depth.
-const clientSpare = 8
-
 // defaultFootprint sizes the transport as rdmakv.Listen and rdmakv.Dial do
-// (server.go, client.go) at the defaults, and asks verbs what that
-// registers.
+// at the defaults, the server's receive queue grown to its most, and asks
+// verbs what that registers.
 func defaultFootprint() footprint {
-	srv := transport.Config{
-		MaxMessage: wire.MaxHeaderSize + max(rdmakv.DefaultMaxEager, rdmakv.DefaultMaxKey, wire.HelloBodySize),
-		RecvDepth:  rdmakv.DefaultRecvDepth,
-		SendDepth:  rdmakv.DefaultRecvDepth,
-
-		MaxRecvDepth: rdmakv.DefaultMaxRecvs,
-	}
-	cli := transport.Config{
-		MaxMessage: wire.MaxHeaderSize + max(rdmakv.DefaultEagerThreshold, wire.LimitsSize),
-		RecvDepth:  rdmakv.DefaultDepth + clientSpare,
-		SendDepth:  2*rdmakv.DefaultDepth + 8,
-	}
+	srv := rdmakv.ServerConfig{}.TransportConfig()
+	cli := rdmakv.ClientTransportConfig()
 	f := footprint{Pool: rdmakv.DefaultPoolSize, Staging: rdmakv.DefaultStagingSize}
 	f.ServerRecv, f.ServerRing, _ = verbs.RegisteredBytes(srv)
 	recv, ring, _ := verbs.RegisteredBytes(cli)
