@@ -62,6 +62,13 @@ log "end to end: kvbench run over verbs, busy polling, against that kvserver"
 }
 check_run e2e/external '"client_poll": "busy"'
 
+log "end to end: a mixed-size workload over verbs against that kvserver, every get checked"
+./kvbench run workloads/mixed.yaml --server "$RDMAKV_ADDR:$PORT" --auth-file e2e.secret -o e2e/mixed --quiet || {
+	kill $srv 2>/dev/null
+	die "kvbench run workloads/mixed.yaml"
+}
+check_run e2e/mixed '"distribution": "weighted' '"size_classes"' '"protocol": "eager"'
+
 log "end to end: kvbench run --metrics counts gets over verbs while its measure phases run"
 ./kvbench run workloads/verify.yaml --server "$RDMAKV_ADDR:$PORT" --auth-file e2e.secret --metrics 127.0.0.1:9465 \
 	--duration 5s -o e2e/metrics-run --quiet >e2e/metrics-run.dir 2>e2e/metrics-run.err &
