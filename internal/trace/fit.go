@@ -150,4 +150,3 @@ func sizesCSV(vs ValueSizes) []byte {
 	}
 	return b.Bytes()
 }
-
