@@ -140,9 +140,9 @@ func TestSequenceIsTheRuns(t *testing.T) {
 			cfg := bench.Config{
 				Seed: 11, Keys: workload.Keys{Count: 200, Size: 12, Distribution: "zipfian", ZipfianConstant: 0.9},
 				ValueSizes: []int{2500}, Sizes: drawnSizes(t), Thresholds: []int{4096},
-				Mix:     workload.Mix{Get: 0.5, Set: 0.4, Delete: 0.1},
-				Warmup:  workload.Phase{Ops: tc.warmupOps}, Measure: workload.Phase{Ops: tc.measureOps},
-				Load:    tc.load, Verify: tc.verify, Preload: tc.preloadKeys > 0, FreshServer: true,
+				Mix:    workload.Mix{Get: 0.5, Set: 0.4, Delete: 0.1},
+				Warmup: workload.Phase{Ops: tc.warmupOps}, Measure: workload.Phase{Ops: tc.measureOps},
+				Load: tc.load, Verify: tc.verify, Preload: tc.preloadKeys > 0, FreshServer: true,
 				Dialer: d, Codec: bench.Values{},
 			}
 			rep := run(t, cfg)
