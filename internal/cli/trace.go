@@ -25,7 +25,7 @@ a line). docs/USAGE.md describes both formats and where to get Twitter's.`,
   kvbench trace validate cluster52.0.zst --format twitter`,
 		Args: cobra.NoArgs,
 	}
-	cmd.AddCommand(newTraceStatsCmd(), newTraceValidateCmd())
+	cmd.AddCommand(newTraceStatsCmd(), newTraceValidateCmd(), newTraceRecordCmd())
 	return cmd
 }
 
