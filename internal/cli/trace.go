@@ -15,14 +15,18 @@ func init() { register(newTraceCmd) }
 func newTraceCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "trace",
-		Short: "Inspect and check recorded request traces (Twitter's, kvbench's)",
+		Short: "Inspect, check and record request traces (Twitter's, kvbench's)",
 		Long: `trace reads recorded key-value request traces, plain or zstd-compressed,
 in one streaming pass whatever their size: Twitter's production cache
 traces (--format twitter, github.com/twitter/cache-trace) or kvbench's own
 CSV (--format kvbench: a header "time_ns,op,key,value_size", then one request
-a line). docs/USAGE.md describes both formats and where to get Twitter's.`,
+a line). docs/USAGE.md describes both formats and where to get Twitter's.
+stats can fit a workload to a trace; record writes a workload's
+operations as a trace.`,
 		Example: `  kvbench trace stats workloads/traces/twitter-synthetic.csv.zst
-  kvbench trace validate cluster52.0.zst --format twitter`,
+  kvbench trace validate cluster52.0.zst --format twitter
+  kvbench trace stats cluster52.0.zst --workload cluster52.yaml
+  kvbench trace record workloads/open-loop-latency.yaml -o open.csv.zst`,
 		Args: cobra.NoArgs,
 	}
 	cmd.AddCommand(newTraceStatsCmd(), newTraceValidateCmd(), newTraceRecordCmd())

@@ -103,8 +103,12 @@ func record(cmd *cobra.Command, file string, f *recordFlags) error {
 	if err := tw.Close(); err != nil {
 		return fmt.Errorf("%s: %w", f.out, err)
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s: %s, the measure phase of threshold %d, value size %d, seed %d\n",
-		f.out, units.Plural(tw.Count(), "request"), cfg.Thresholds[0], cfg.ValueSizes[0], cfg.Seed)
+	values := fmt.Sprintf("value size %d", cfg.ValueSizes[0])
+	if cfg.SizesSpec != "" {
+		values = "value sizes " + cfg.SizesSpec
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s: %s, the measure phase of threshold %d, %s, seed %d\n",
+		f.out, units.Plural(tw.Count(), "request"), cfg.Thresholds[0], values, cfg.Seed)
 	return nil
 }
 
@@ -127,6 +131,9 @@ func recordWorkload(cmd *cobra.Command, file string, f *recordFlags) (*workload.
 	}
 	w.ApplyOverrides(o)
 	if fl.Changed("ops") {
+		if f.ops <= 0 {
+			return nil, fmt.Errorf("--ops %d: want a count above 0", f.ops)
+		}
 		w.Phases.Measure = workload.Phase{Ops: f.ops}
 	}
 	if err := w.Validate(); err != nil {
