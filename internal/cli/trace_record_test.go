@@ -53,25 +53,21 @@ func TestTraceRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := trace.Open(out, trace.Kvbench)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	got := readTrace(t, out)
 	n := 0
 	for want, ok := seq.Next(); ok; want, ok = seq.Next() {
-		got, err := r.Next()
-		if err != nil {
-			t.Fatalf("record %d: %v", n, err)
+		if n == len(got) {
+			t.Fatalf("the trace ends after %d records, the sequence goes on", n)
 		}
-		if got.Time != int64(want.Time) || got.Op != want.Op || string(got.Key) != string(want.Key) || got.ValueSize != want.ValueSize {
-			t.Fatalf("record %d: %d %v %s %d, want %d %v %s %d", n, got.Time, got.Op, got.Key, got.ValueSize,
+		g := got[n]
+		if g.Time != int64(want.Time) || g.Op != want.Op || string(g.Key) != string(want.Key) || g.ValueSize != want.ValueSize {
+			t.Fatalf("record %d: %d %v %s %d, want %d %v %s %d", n, g.Time, g.Op, g.Key, g.ValueSize,
 				want.Time, want.Op, want.Key, want.ValueSize)
 		}
 		n++
 	}
-	if _, err := r.Next(); err != io.EOF || n != 4000 {
-		t.Errorf("%d records then %v, want 4000 (2 s at 2000/s) then EOF", n, err)
+	if n != 4000 || len(got) != n {
+		t.Errorf("%d records, the sequence %d, want 4000 (2 s at 2000/s)", len(got), n)
 	}
 
 	js, err := runCLI(t, "trace", "stats", out, "--format", "kvbench", "--json")
@@ -103,23 +99,14 @@ func TestTraceRecordFlags(t *testing.T) {
 	if _, err := runCLI(t, "trace", "record", wl, "-o", out, "--rate", "1000", "--ops", "50"); err != nil {
 		t.Fatal(err)
 	}
-	r, err := trace.Open(out, trace.Kvbench)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	n := 0
-	for rec, err := r.Next(); err != io.EOF; rec, err = r.Next() {
-		if err != nil {
-			t.Fatal(err)
-		}
+	recs := readTrace(t, out)
+	for n, rec := range recs {
 		if want := int64(n) * int64(time.Millisecond); rec.Time != want {
 			t.Errorf("record %d at %d ns, want %d", n, rec.Time, want)
 		}
-		n++
 	}
-	if n != 50 {
-		t.Errorf("%d records, want 50", n)
+	if len(recs) != 50 {
+		t.Errorf("%d records, want 50", len(recs))
 	}
 	if _, err := runCLI(t, "trace", "record", wl, "-o", out, "--rate", "1000"); err == nil || !strings.Contains(err.Error(), "exists: give --force") {
 		t.Errorf("an existing file: %v", err)
@@ -129,5 +116,27 @@ func TestTraceRecordFlags(t *testing.T) {
 	}
 	if _, err := runCLI(t, "trace", "record", wl, "--rate", "1000"); err == nil || !strings.Contains(err.Error(), "out") {
 		t.Errorf("no -o: %v", err)
+	}
+}
+
+// readTrace reads every record of the kvbench trace at path.
+func readTrace(t *testing.T, path string) []trace.Record {
+	t.Helper()
+	r, err := trace.Open(path, trace.Kvbench)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var recs []trace.Record
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return recs
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.Key = append([]byte(nil), rec.Key...)
+		recs = append(recs, rec)
 	}
 }
