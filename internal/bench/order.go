@@ -11,17 +11,23 @@ import (
 // threshold both orders run the sizes in a row on one set of connections:
 // there is no other threshold for a drift to favour.
 func (r *runner) run() error {
-	W := r.cfg.Workers()
-	if r.cfg.Verify {
-		r.shards = make([]*shard, W)
-		for w := range r.shards {
-			r.shards[w] = newShard(int64(r.cfg.Keys.Count), r.cfg.Rank*W+w, W*r.cfg.ranks(), r.cfg.FreshServer)
-		}
-	}
+	r.newShards()
 	if r.cfg.Order == workload.OrderThresholds || len(r.cfg.Thresholds) == 1 {
 		return r.byThreshold()
 	}
 	return r.interleaved()
+}
+
+// newShards gives each worker its verify state, in verify mode.
+func (r *runner) newShards() {
+	if !r.cfg.Verify {
+		return
+	}
+	W := r.cfg.Workers()
+	r.shards = make([]*shard, W)
+	for w := range r.shards {
+		r.shards[w] = newShard(int64(r.cfg.Keys.Count), r.cfg.Rank*W+w, W*r.cfg.ranks(), r.cfg.FreshServer)
+	}
 }
 
 // byThreshold runs each threshold's value sizes in a row over one set of

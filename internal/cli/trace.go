@@ -15,17 +15,21 @@ func init() { register(newTraceCmd) }
 func newTraceCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "trace",
-		Short: "Inspect and check recorded request traces (Twitter's, kvbench's)",
+		Short: "Inspect, check and record request traces (Twitter's, kvbench's)",
 		Long: `trace reads recorded key-value request traces, plain or zstd-compressed,
 in one streaming pass whatever their size: Twitter's production cache
 traces (--format twitter, github.com/twitter/cache-trace) or kvbench's own
 CSV (--format kvbench: a header "time_ns,op,key,value_size", then one request
-a line). docs/USAGE.md describes both formats and where to get Twitter's.`,
+a line). docs/USAGE.md describes both formats and where to get Twitter's.
+stats can fit a workload to a trace; record writes a workload's
+operations as a trace.`,
 		Example: `  kvbench trace stats workloads/traces/twitter-synthetic.csv.zst
-  kvbench trace validate cluster52.0.zst --format twitter`,
+  kvbench trace validate cluster52.0.zst --format twitter
+  kvbench trace stats cluster52.0.zst --workload cluster52.yaml
+  kvbench trace record workloads/open-loop-latency.yaml -o open.csv.zst`,
 		Args: cobra.NoArgs,
 	}
-	cmd.AddCommand(newTraceStatsCmd(), newTraceValidateCmd())
+	cmd.AddCommand(newTraceStatsCmd(), newTraceValidateCmd(), newTraceRecordCmd())
 	return cmd
 }
 
@@ -35,8 +39,8 @@ func formatFlag(cmd *cobra.Command, format *string) {
 }
 
 func newTraceStatsCmd() *cobra.Command {
-	var format string
-	var asJSON bool
+	var format, fitOut string
+	var asJSON, force bool
 	cmd := &cobra.Command{
 		Use:   "stats FILE",
 		Short: "Summarise a trace: op mix, sizes, request rate, key popularity",
@@ -48,19 +52,43 @@ Memory stays bounded on any trace: distinct keys are counted exactly up to
 2^20 and estimated (HyperLogLog) beyond, and the most requested keys are
 tracked by Space-Saving over 2^16 counters. Malformed lines are skipped,
 counted and reported, and then the exit status is 1 (kvbench trace
-validate lists them). --json prints the same as JSON.`,
+validate lists them). --json prints the same as JSON.
+
+--workload OUT.yaml also writes a synthetic workload fitted to the trace,
+which stands in for it where the trace cannot go: the op mix; keys.count
+the distinct keys (at most 10 million), drawn zipfian with the fitted
+exponent as zipfian_constant (clamped into [0.01, 0.99], uniform when no
+exponent fits); keys.size the median key size; the value sizes of the
+sets (of the gets that found a value, when there is no set) as a histogram
+of at most 328 rows, written beside it as OUT.sizes.csv; and an open loop
+at the trace's median requests a second (the mean when most seconds are
+empty) for the trace's span. Comments in it say what was approximated.
+Existing files are kept unless --force.`,
 		Example: `  kvbench trace stats workloads/traces/twitter-synthetic.csv.zst
   kvbench trace stats cluster52.0.zst --json > cluster52.json
-  kvbench trace stats mytrace.csv --format kvbench`,
+  kvbench trace stats mytrace.csv --format kvbench
+  kvbench trace stats cluster52.0.zst --workload cluster52.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := trace.ParseFormat(format)
 			if err != nil {
 				return fmt.Errorf("--format: %w", err)
 			}
+			if fitOut != "" {
+				if err := refuseOverwrite(force, fitOut, sizesPath(fitOut)); err != nil {
+					return fmt.Errorf("--workload: %w", err)
+				}
+			}
 			s, err := trace.Stats(args[0], f)
 			if err != nil {
 				return err
+			}
+			if fitOut != "" {
+				paths, err := writeFitted(s, fitOut, force)
+				if err != nil {
+					return fmt.Errorf("--workload: %w", err)
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s\n", strings.Join(paths, " and "))
 			}
 			if asJSON {
 				err = s.WriteJSON(cmd.OutOrStdout())
@@ -75,6 +103,8 @@ validate lists them). --json prints the same as JSON.`,
 	}
 	formatFlag(cmd, &format)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().StringVar(&fitOut, "workload", "", "also write a workload fitted to the trace to this YAML file, its value sizes beside it")
+	cmd.Flags().BoolVar(&force, "force", false, "overwrite the files --workload names")
 	return cmd
 }
 

@@ -33,6 +33,9 @@ type Summary struct {
 	// first of them. Summarize stops at a failed read instead.
 	Problems     int64  `json:"problems"`
 	FirstProblem string `json:"first_problem,omitempty"`
+	// ValueSizes is the histogram a fitted workload draws its values'
+	// sizes from (FitWorkload); the JSON summary leaves it out.
+	ValueSizes ValueSizes `json:"-"`
 }
 
 // OpCounts counts requests by op.
@@ -181,6 +184,7 @@ type Collector struct {
 	first, last int64
 	values      sizeAcc
 	keys        sizeAcc
+	hists       valueHists
 
 	// The current second (from the first request) and its count;
 	// perSecond, secMin, secMax and series hold the seconds before it.
@@ -263,6 +267,7 @@ func (c *Collector) Add(rec *Record) {
 	if rec.Op != rdmakv.OpDelete {
 		c.values.add(int64(rec.ValueSize))
 	}
+	c.hists.add(rec)
 	c.keys.add(int64(rec.KeySize))
 
 	if sec := (rec.Time - c.first) / 1e9; sec > c.sec {
@@ -346,6 +351,7 @@ func (c *Collector) Summary() *Summary {
 	s.DurationNs = c.last - c.first
 	s.ValueSize = c.values.sizes()
 	s.KeySize = c.keys.sizes()
+	s.ValueSizes = c.hists.sizes()
 
 	// The rate, over a copy with the current (last) second filed.
 	cp := *c
