@@ -3,9 +3,9 @@ package cli
 import (
 	"maps"
 	"os"
-	"slices"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
