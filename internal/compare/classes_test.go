@@ -7,25 +7,13 @@ import (
 	"gotest.tools/v3/golden"
 
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/results/resultstest"
 )
 
-// mixedRuns are two real runs of one mixed workload (testdata/mixed-a and
-// mixed-b): thresholds 1 KiB and 64 KiB, gets and sets of a weighted mix
-// of 64 B to 1 MiB.
+// mixedRuns are two real runs of one mixed workload (resultstest.MixedA
+// and MixedB).
 func mixedRuns(t *testing.T) (a, b Run) {
-	t.Helper()
-	for i, dir := range []string{"testdata/mixed-a", "testdata/mixed-b"} {
-		run, d, err := results.Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if i == 0 {
-			a = Run{run, d}
-		} else {
-			b = Run{run, d}
-		}
-	}
-	return a, b
+	return Run{Run: resultstest.MixedA(t)}, Run{Run: resultstest.MixedB(t)}
 }
 
 // Two mixed runs compare cell by cell, the whole workload of each

@@ -10,26 +10,15 @@ import (
 	"testing"
 
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/results/resultstest"
 )
-
-// mixedFixture is a real run of a mixed workload (testdata/mixed):
-// thresholds 1 KiB and 64 KiB, gets and sets of a weighted mix of 64 B
-// to 1 MiB, each cell with its receive memory.
-func mixedFixture(t *testing.T) *results.Run {
-	t.Helper()
-	run, _, err := results.Open("testdata/mixed")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return run
-}
 
 const fixtureDist = "weighted-64B-40-512B-20-4KiB-20-32KiB-10-256KiB-7-1MiB-3"
 
 // Per op, p50 above p99, a line per threshold over the size classes the
 // op moved, at each class's merged percentile.
 func TestClassLatency(t *testing.T) {
-	run := mixedFixture(t)
+	run := resultstest.MixedA(t)
 	dist := Distributions(run)
 	if len(dist) != 1 {
 		t.Fatalf("distributions %q", dist)
@@ -76,7 +65,7 @@ func TestClassLatency(t *testing.T) {
 // operation and receive memory, each best threshold marked where the
 // whole cells put it.
 func TestWholeWorkload(t *testing.T) {
-	run := mixedFixture(t)
+	run := resultstest.MixedA(t)
 	f, err := WholeWorkload(run, Distributions(run)[0])
 	if err != nil || f == nil {
 		t.Fatalf("%v, %v", f, err)
@@ -133,7 +122,7 @@ func TestWholeWorkload(t *testing.T) {
 // five panels taller than a figure of one.
 func TestSaveAllMixed(t *testing.T) {
 	out := t.TempDir()
-	paths, _, err := SaveAll(mixedFixture(t), "", Options{OutDir: out, Formats: []string{"png"}})
+	paths, _, err := SaveAll(resultstest.MixedA(t), "", Options{OutDir: out, Formats: []string{"png"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,25 +9,14 @@ import (
 	"gotest.tools/v3/golden"
 
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/results/resultstest"
 )
-
-// mixedFixture is a real run of a mixed workload (testdata/mixed): sizes
-// drawn from a weighted mix of 64 B to 1 MiB, thresholds 1 KiB and
-// 64 KiB, gets and sets, over tcp to an embedded server.
-func mixedFixture(t *testing.T) *results.Run {
-	t.Helper()
-	run, _, err := results.Open("testdata/mixed")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return run
-}
 
 // Every format of a mixed run: the cells, then the whole workload of
 // each threshold (op and protocol "all"; json under "whole", csv without
 // them), with the receive memory each cell recorded.
 func TestMixedGolden(t *testing.T) {
-	run := mixedFixture(t)
+	run := resultstest.MixedA(t)
 	for _, format := range Formats {
 		t.Run(format, func(t *testing.T) {
 			var buf bytes.Buffer
@@ -42,7 +31,7 @@ func TestMixedGolden(t *testing.T) {
 // The whole-workload rows add up the threshold's cells: their counts
 // sum, and their rates are the sum over the shared phase.
 func TestMixedWholeRows(t *testing.T) {
-	run := mixedFixture(t)
+	run := resultstest.MixedA(t)
 	var buf bytes.Buffer
 	if err := Write(&buf, run, "json"); err != nil {
 		t.Fatal(err)
@@ -88,7 +77,7 @@ func TestMixedWholeRows(t *testing.T) {
 
 // report --by-size of the real run in every format.
 func TestMixedBySizeGolden(t *testing.T) {
-	run := mixedFixture(t)
+	run := resultstest.MixedA(t)
 	for _, format := range viewFormats {
 		t.Run(format, func(t *testing.T) {
 			var buf bytes.Buffer
