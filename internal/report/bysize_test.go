@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"gotest.tools/v3/golden"
-
 	"github.com/kvbench/kvbench/internal/results"
 )
 
@@ -47,15 +45,7 @@ func mixedRun() *results.Run {
 }
 
 func TestBySizeGolden(t *testing.T) {
-	for _, format := range viewFormats {
-		t.Run(format, func(t *testing.T) {
-			var buf bytes.Buffer
-			if err := WriteBySize(&buf, mixedRun(), format); err != nil {
-				t.Fatal(err)
-			}
-			golden.Assert(t, buf.String(), "report-bysize."+format+".golden")
-		})
-	}
+	assertGoldens(t, mixedRun(), viewFormats, WriteBySize, "report-bysize")
 	gs := SizeGroups(mixedRun())
 	if len(gs) != 2 || len(gs[0].Classes) != 3 || gs[0].Classes[2].Protocol != "rendezvous" {
 		t.Errorf("groups %+v", gs)

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"gotest.tools/v3/golden"
-
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/results/resultstest"
 )
@@ -17,15 +15,7 @@ import (
 // them), with the receive memory each cell recorded.
 func TestMixedGolden(t *testing.T) {
 	run := resultstest.MixedA(t)
-	for _, format := range Formats {
-		t.Run(format, func(t *testing.T) {
-			var buf bytes.Buffer
-			if err := Write(&buf, run, format); err != nil {
-				t.Fatal(err)
-			}
-			golden.Assert(t, buf.String(), "report-mixed."+format+".golden")
-		})
-	}
+	assertGoldens(t, run, Formats, Write, "report-mixed")
 }
 
 // The whole-workload rows add up the threshold's cells: their counts
@@ -78,13 +68,5 @@ func TestMixedWholeRows(t *testing.T) {
 // report --by-size of the real run in every format.
 func TestMixedBySizeGolden(t *testing.T) {
 	run := resultstest.MixedA(t)
-	for _, format := range viewFormats {
-		t.Run(format, func(t *testing.T) {
-			var buf bytes.Buffer
-			if err := WriteBySize(&buf, run, format); err != nil {
-				t.Fatal(err)
-			}
-			golden.Assert(t, buf.String(), "report-mixed-bysize."+format+".golden")
-		})
-	}
+	assertGoldens(t, run, viewFormats, WriteBySize, "report-mixed-bysize")
 }
