@@ -99,6 +99,11 @@ type Config struct {
 	// counter grew by. Nil counters (tcp, no device) record nothing; an
 	// error costs the counters it names, and the first is logged.
 	DeviceCounters func() (hwcounters.Counters, error)
+	// ReceiveMemory, if set, is what the store registers to receive at a
+	// threshold and load (store.ReceiveMemoryReporter): each measure phase
+	// records its server's for the job's connections (every rank's) and
+	// its clients' for this rank's. An error records nothing.
+	ReceiveMemory func(threshold, keySize, connections, depth int) (server, client int64, err error)
 	// Logger, if set, hears what a run fails to measure without failing
 	// (a CPU or counter reading).
 	Logger *slog.Logger

@@ -60,6 +60,7 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	r.attachCPU(ms, cpu0, cpu1, th, size)
 	attachCounters(ms, hw0, hw1)
 	attachCreditWaits(ms, waits0, waits1, counted)
+	attachReceiveMemory(ms, r.receiveMemory(th))
 	attachSizes(ms, r.cfg.Sizes)
 	if mo, ok := r.cfg.Observer.(MeasureObserver); ok {
 		mo.Measured(ms)

@@ -58,6 +58,10 @@ type Measurement struct {
 	// shared by every Measurement of the phase; nil when no connection
 	// counts them.
 	CreditWaits *uint64
+	// ReceiveMemory is what the store registers to receive at the
+	// threshold and the run's load (Config.ReceiveMemory), shared by
+	// every Measurement of the phase; nil when not known.
+	ReceiveMemory *results.ReceiveMemory
 	// Classes split the latencies and bytes by the values' size classes
 	// when the run draws its values' sizes (Config.Sizes); Sizes is then
 	// the op's mix of sizes and protocols at this threshold, shared with
@@ -411,6 +415,10 @@ func (m *Measurement) Cell() (results.Cell, error) {
 	if m.CreditWaits != nil {
 		w := *m.CreditWaits
 		c.CreditWaits = &w
+	}
+	if m.ReceiveMemory != nil {
+		rm := *m.ReceiveMemory
+		c.ReceiveMemory = &rm
 	}
 	if m.Classes != nil {
 		if c.SizeClasses, err = m.Classes.cell(); err != nil {

@@ -24,7 +24,12 @@ func newCompareCmd() *cobra.Command {
 		Short: "Compare two sets of runs cell by cell and flag changes beyond the run-to-run noise",
 		Long: `compare matches the cells of A (baseline) and B on op, value size,
 threshold and protocol and prints the change of p50, p99 and throughput,
-and beside them, never judged, of CPU time per operation (cpu_c, cpu_s).
+and beside them, never judged, of CPU time per operation (cpu_c, cpu_s)
+and registered receive memory (rmem_s, rmem_c). Runs whose value sizes
+follow a distribution also compare the whole workload of each threshold
+(op and protocol "all") as a cell, and below the table each size class's
+p50 and p99, never in the verdict ("?" where a side has fewer than 100
+operations in the class).
 A and B are each a results directory or a directory of several runs of one
 workload (what kvbench run --repeat N -o DIR leaves). When A and B measured
 different kinds of store (rdmakv, redis, memcached), cells are matched on

@@ -1,14 +1,51 @@
 package cli
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/kvbench/kvbench/internal/results"
+	rdmakvstore "github.com/kvbench/kvbench/internal/store/rdmakv"
 	"github.com/kvbench/kvbench/internal/workload"
 )
+
+// checkReceiveMemory wants every cell to carry what verbs registers to
+// receive at its threshold (over tcp too), the server's growing with the
+// threshold; a build without verbs records none.
+func checkReceiveMemory(t *testing.T, cells []results.Cell) {
+	t.Helper()
+	if _, _, err := rdmakvstore.ReceiveMemory(1024, 16, 1, 1); err != nil {
+		for _, c := range cells {
+			if c.ReceiveMemory != nil {
+				t.Errorf("%s: receive memory %+v in a build without verbs", c.Name(), c.ReceiveMemory)
+			}
+		}
+		return
+	}
+	server := map[int]int64{}
+	for _, c := range cells {
+		m := c.ReceiveMemory
+		if m == nil || m.Server <= 0 || m.Client <= 0 {
+			t.Errorf("%s: receive memory %+v", c.Name(), m)
+			continue
+		}
+		if s, ok := server[c.Threshold]; ok && s != m.Server {
+			t.Errorf("%s: server's receive memory %d, another cell of its threshold %d", c.Name(), m.Server, s)
+		}
+		server[c.Threshold] = m.Server
+	}
+	ths := slices.Sorted(maps.Keys(server))
+	for i := 1; i < len(ths); i++ {
+		if server[ths[i]] <= server[ths[i-1]] {
+			t.Errorf("server's receive memory %d at threshold %d, not above %d at %d", server[ths[i]], ths[i], server[ths[i-1]], ths[i-1])
+		}
+	}
+}
 
 // The shipped mixed-sweep runs, verified, over the embedded server on
 // TCP: no bad value, one cell per threshold named by the mix, and at a
@@ -51,12 +88,13 @@ func TestRunMixedSweep(t *testing.T) {
 			t.Errorf("threshold %d: no %s cell; have %v", middle, want, seen)
 		}
 	}
+	checkReceiveMemory(t, r.Cells)
 	sum, err := os.ReadFile(filepath.Join(dir, results.SummaryFile))
-	if err != nil || !strings.Contains(string(sum), "values: "+spec) {
+	if err != nil || !strings.Contains(string(sum), "values: "+spec) || !strings.Contains(string(sum), "\n"+results.Whole+": ") {
 		t.Errorf("summary.txt does not name the distribution: %v\n%s", err, sum)
 	}
 	rep, err := runCLI(t, "report", dir)
-	if err != nil || !strings.Contains(rep, "values:     "+spec) {
+	if err != nil || !regexp.MustCompile(`\nvalues: +`+regexp.QuoteMeta(spec)).MatchString(rep) {
 		t.Errorf("report does not name the distribution: %v\n%s", err, rep)
 	}
 }

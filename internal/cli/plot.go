@@ -31,6 +31,17 @@ writes PNG and SVG charts into the output directory:
   percentiles-OP-SIZE                    latency by percentile (HdrHistogram style)
   timeline-OP-SIZE                       throughput and p99 per interval
 
+A run whose value sizes follow a distribution (values.distribution) adds,
+DIST being the distribution's spec in letters, digits and dashes:
+
+  size-classes-OP-DIST                   p50 and p99 by value size class, one
+                                         line per threshold
+  whole-workload-DIST                    the whole workload (every op and
+                                         protocol) against the threshold: p50,
+                                         p99, ops/s, CPU per operation and
+                                         registered receive memory, the best
+                                         threshold by p50, p99 and ops/s marked
+
 Value size axes are log2, latency axes log10; dashed vertical lines mark
 the eager thresholds (sizes left of a line went eager, right of it
 rendezvous). A run of redis or memcached, which have no threshold, draws

@@ -30,7 +30,12 @@ server's (cpu_s), or "proc" where the server ran inside kvbench and cpu_c
 is the whole process's. table and markdown are for people (units scaled);
 csv and json keep raw numbers (nanoseconds, bytes/s). summary is the
 table kvbench run printed (summary.txt): the cells in the order they ran,
-misses beside errors.
+misses beside errors. Cells of rdmakv carry the memory verbs registers to
+receive at their threshold and load (rmem_s the server's, rmem_c the
+clients'; over tcp what verbs would register). A run whose value sizes
+follow a distribution ends its table (not csv; json under "whole") with
+the whole workload of each threshold, op and protocol "all": every op and
+protocol of the threshold as one.
 With --phases it prints where each cell's time went instead: the p50 of
 each phase (client, network, server, and the rendezvous steps) of a run
 recorded with --phases. With --spread it prints, for every (op, value size,
@@ -40,7 +45,8 @@ spread says some of those cells are not to be trusted. With --by-size
 it prints, for each op and threshold of a run whose value sizes follow a
 distribution, a table of size class by protocol: count, share of the
 requests and of the bytes, p50 and p99, with the protocols' shares and any
-warning that the sizes sent are off the distribution (table or json).`,
+warning that the sizes sent are off the distribution (every format but
+summary).`,
 		Example: `  kvbench report results/latest
   kvbench report results/latest --format csv > cells.csv
   kvbench report results/latest --phases

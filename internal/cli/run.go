@@ -207,7 +207,7 @@ func wireRun(cmd *cobra.Command, f *runFlags, cfg *bench.Config, w *workload.Wor
 	// An embedded server starts empty: verify then knows unwritten keys are
 	// absent; and its CPU time is the process's, not to be told apart.
 	cfg.Dialer, cfg.FreshServer, cfg.CPUProcess = h.Dialer(), h.Embedded(), h.Embedded()
-	cfg.ServerCPU, cfg.DeviceCounters = h.ServerCPU(), h.DeviceCounters()
+	cfg.ServerCPU, cfg.DeviceCounters, cfg.ReceiveMemory = h.ServerCPU(), h.DeviceCounters(), h.ReceiveMemory()
 	cfg.Logger = noticeLogger(cmd.ErrOrStderr())
 	if world != nil {
 		ck, cfg.Checkpoint = checkpointRank(f, world, w, h)

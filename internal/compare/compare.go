@@ -127,6 +127,9 @@ type Result struct {
 	// kinds of store (targetNote).
 	TargetNote string     `json:"target_note,omitempty"`
 	Cells      []CellDiff `json:"cells"`
+	// SizeClasses compare the size classes of the matched mixed cells
+	// (ClassDiff), by cell and class; never judged into a verdict.
+	SizeClasses []ClassDiff `json:"size_classes,omitempty"`
 	// OnlyA and OnlyB are cells present in one run only.
 	OnlyA []Key `json:"only_a,omitempty"`
 	OnlyB []Key `json:"only_b,omitempty"`
@@ -140,17 +143,31 @@ func Compare(a, b *results.Run, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("min effect %g: want >= 0", opt.MinEffect)
 	}
 	res := &Result{MinEffect: opt.MinEffect, RunsA: 1, RunsB: 1, TargetNote: targetNote(a, b)}
-	pairs, onlyA, onlyB := match(keysOf(a.Cells), keysOf(b.Cells), a.TargetKind(), b.TargetKind())
+	cas, err := withWhole(a.Cells)
+	if err != nil {
+		return nil, err
+	}
+	cbs, err := withWhole(b.Cells)
+	if err != nil {
+		return nil, err
+	}
+	pairs, onlyA, onlyB := match(keysOf(cas), keysOf(cbs), a.TargetKind(), b.TargetKind())
 	for _, p := range pairs {
-		d, err := compareCell(a.Cells[p.a], b.Cells[p.b], opt)
+		d, err := compareCell(cas[p.a], cbs[p.b], opt)
 		if err != nil {
 			return nil, err
 		}
 		d.Key = p.key
 		res.Cells = append(res.Cells, d)
+		ks, err := classDiffs(p.key, cas[p.a:p.a+1], cbs[p.b:p.b+1], opt.MinEffect)
+		if err != nil {
+			return nil, err
+		}
+		res.SizeClasses = append(res.SizeClasses, ks...)
 	}
 	res.OnlyA, res.OnlyB = onlyA, onlyB
 	slices.SortFunc(res.Cells, func(x, y CellDiff) int { return orderKeys(x.Key, y.Key) })
+	slices.SortFunc(res.SizeClasses, orderClasses)
 	slices.SortFunc(res.OnlyA, orderKeys)
 	slices.SortFunc(res.OnlyB, orderKeys)
 	return res, nil

@@ -114,13 +114,25 @@ var metricOf = []struct {
 
 func compareMany(as, bs []Run, opt Options, alpha float64) (*Result, error) {
 	res := &Result{MinEffect: opt.MinEffect, Alpha: alpha, RunsA: len(as), RunsB: len(bs), TargetNote: targetNote(as[0].Run, bs[0].Run)}
-	ka, kb := cellsInAll(as), cellsInAll(bs)
+	ka, err := cellsInAll(as)
+	if err != nil {
+		return nil, err
+	}
+	kb, err := cellsInAll(bs)
+	if err != nil {
+		return nil, err
+	}
 	keysA, keysB := sortedKeys(ka), sortedKeys(kb)
 	pairs, onlyA, onlyB := match(keysA, keysB, as[0].TargetKind(), bs[0].TargetKind())
 	res.OnlyA, res.OnlyB = onlyA, onlyB
 	var ps []float64
 	for _, p := range pairs {
 		ca, cb := ka[keysA[p.a]], kb[keysB[p.b]]
+		ks, err := classDiffs(p.key, ca, cb, opt.MinEffect)
+		if err != nil {
+			return nil, err
+		}
+		res.SizeClasses = append(res.SizeClasses, ks...)
 		d := CellDiff{Key: p.key}
 		for _, mo := range metricOf {
 			d.Metrics = append(d.Metrics, overRuns(mo.name, values(ca, mo.get), values(cb, mo.get)))
@@ -143,14 +155,21 @@ func compareMany(as, bs []Run, opt Options, alpha float64) (*Result, error) {
 			m.Regression = m.Significant && m.Worse() > 0
 		}
 	}
+	slices.SortFunc(res.SizeClasses, orderClasses)
 	return res, nil
 }
 
-// cellsInAll maps each cell every run has to its instances, run by run.
-func cellsInAll(runs []Run) map[Key][]results.Cell {
+// cellsInAll maps each cell every run has, the whole workload's of a
+// mixed run's thresholds among them (withWhole), to its instances, run by
+// run.
+func cellsInAll(runs []Run) (map[Key][]results.Cell, error) {
 	out := map[Key][]results.Cell{}
 	for i, r := range runs {
-		for _, c := range r.Cells {
+		cells, err := withWhole(r.Cells)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cells {
 			k := keyOf(c)
 			if len(out[k]) == i {
 				out[k] = append(out[k], c)
@@ -162,7 +181,7 @@ func cellsInAll(runs []Run) map[Key][]results.Cell {
 			delete(out, k)
 		}
 	}
-	return out
+	return out, nil
 }
 
 func sortedKeys(m map[Key][]results.Cell) []Key {

@@ -202,6 +202,9 @@ func (r *Result) writeTable(w io.Writer) error {
 	for _, k := range r.OnlyB {
 		fmt.Fprintf(&b, "only in B: %s\n", k)
 	}
+	if err := r.writeClasses(&b); err != nil {
+		return err
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -46,12 +46,15 @@ type Figure struct {
 // durations.
 const NS = "ns"
 
+// Bytes is the unit of byte counts: printed with binary prefixes (4KiB).
+const Bytes = "bytes"
+
 var (
 	mu sync.RWMutex
 	// declared are the figures in the order readers take them: report's
 	// columns and notes, compare's, merge's warnings and plot's figures
 	// follow it.
-	declared = []Figure{CPU, Phases, IssueDelay, HWCounters, CreditWaits, SizeClasses, Sizes}
+	declared = []Figure{CPU, Phases, IssueDelay, HWCounters, CreditWaits, ReceiveMemory, SizeClasses, Sizes}
 )
 
 // All are the declared figures, in order.
@@ -95,10 +98,14 @@ func Register(f Figure) (unregister func()) {
 func (f Figure) Any(cells []results.Cell) bool { return slices.ContainsFunc(cells, f.Has) }
 
 // Text prints a number in the figure's unit for people: a duration for
-// NS, else three significant digits with an SI suffix (12.3k).
+// NS, a size for Bytes, else three significant digits with an SI suffix
+// (12.3k).
 func (f Figure) Text(v float64) string {
-	if f.Unit == NS {
+	switch f.Unit {
+	case NS:
 		return units.Duration(v)
+	case Bytes:
+		return units.Bytes(int64(v))
 	}
 	return units.Rate(v)
 }

@@ -24,9 +24,11 @@ type Options struct {
 // Figures builds every figure for the run: per op, throughput (ops/s and
 // MiB/s), latency, and the figure each declared cell figure asks for
 // (FigureOf) where cells have it: CPU time per operation against value
-// size, the p50 of each phase per value size (PhaseBars), ...; then per
-// op and value size the percentile distribution and the timeline when
-// enabled.
+// size, the p50 of each phase per value size (PhaseBars), ...; for a
+// mixed run the p50 and p99 by size class at each threshold
+// (ClassLatency); then per op and value size the percentile distribution
+// and the timeline when enabled; last, for a mixed run, the whole
+// workload against the threshold (WholeWorkload).
 // dir is the run directory the interval logs are read from. Problems that
 // only cost one figure are returned in warnings.
 func Figures(run *results.Run, dir string, opt Options) (figs []*Figure, warnings []error, err error) {
@@ -54,6 +56,11 @@ func Figures(run *results.Run, dir string, opt Options) (figs []*Figure, warning
 				return nil, nil, err
 			}
 		}
+		for _, dist := range Distributions(run) {
+			if err := add(ClassLatency(run, op, dist)); err != nil {
+				return nil, nil, err
+			}
+		}
 		for _, size := range Sizes(run, op) {
 			if opt.Percentiles {
 				if err := add(Percentiles(run, op, size)); err != nil {
@@ -67,6 +74,11 @@ func Figures(run *results.Run, dir string, opt Options) (figs []*Figure, warning
 					return nil, nil, err
 				}
 			}
+		}
+	}
+	for _, dist := range Distributions(run) {
+		if err := add(WholeWorkload(run, dist)); err != nil {
+			return nil, nil, err
 		}
 	}
 	return figs, warnings, nil
@@ -113,7 +125,10 @@ func saveFigures(figs []*Figure, opt Options) (paths []string, err error) {
 		return nil, err
 	}
 	for _, f := range figs {
-		ps, err := f.Save(opt.OutDir, opt.WidthPx, opt.HeightPx, opt.Formats...)
+		// Past two panels each gets half the height two share, so the
+		// whole workload's five stay as legible as a timeline's two.
+		h := opt.HeightPx * max(2, len(f.Panels)) / 2
+		ps, err := f.Save(opt.OutDir, opt.WidthPx, h, opt.Formats...)
 		paths = append(paths, ps...)
 		if err != nil {
 			return paths, fmt.Errorf("%s: %w", f.Name, err)

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -102,9 +103,10 @@ func frac(a, b int64) float64 {
 	return float64(a) / float64(b)
 }
 
-// WriteBySize renders each mixed cell's size classes in format: table, a
-// table per op and threshold of size class by protocol with count,
-// shares of requests and bytes, p50 and p99; json, the groups.
+// WriteBySize renders each mixed cell's size classes in format: table and
+// markdown, a table per op and threshold of size class by protocol with
+// count, shares of requests and bytes, p50 and p99; csv, a row per group
+// and row with every number in full; json, the groups.
 func WriteBySize(w io.Writer, run *results.Run, format string) error {
 	gs := SizeGroups(run)
 	if len(gs) == 0 {
@@ -113,13 +115,17 @@ func WriteBySize(w io.Writer, run *results.Run, format string) error {
 	switch format {
 	case "table":
 		return writeSizeTables(w, run, gs)
+	case "markdown":
+		return writeSizeMarkdown(w, run, gs)
+	case "csv":
+		return writeSizeCSV(w, gs)
 	case "json":
 		return indentJSON(w, struct {
 			Workload string      `json:"workload"`
 			Groups   []SizeGroup `json:"cells"`
 		}{WorkloadName(run), gs})
 	}
-	return unknownFormat(format, []string{"table", "json"})
+	return unknownFormat(format, viewFormats)
 }
 
 func writeSizeTables(w io.Writer, run *results.Run, gs []SizeGroup) error {
@@ -134,11 +140,9 @@ func writeSizeTables(w io.Writer, run *results.Run, gs []SizeGroup) error {
 			fmt.Fprintf(w, "  warning: %s\n", m)
 		}
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "class\tprotocol\tcount\trequests\tbytes\tp50\tp99\t")
+		fmt.Fprintln(tw, strings.Join(sizeColumns, "\t")+"\t")
 		for _, r := range g.Classes {
-			fmt.Fprintln(tw, strings.Join([]string{classText(r.Class), results.ProtocolLabel(g.Store, r.Protocol),
-				strconv.FormatInt(r.Count, 10), pct(r.Requests), pct(r.ByteShare),
-				units.Duration(float64(r.P50)), units.Duration(float64(r.P99))}, "\t")+"\t")
+			fmt.Fprintln(tw, strings.Join(sizeRowText(g, r), "\t")+"\t")
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -147,16 +151,56 @@ func writeSizeTables(w io.Writer, run *results.Run, gs []SizeGroup) error {
 	return nil
 }
 
-// classText names a size class by its sizes: "(2KiB, 4KiB]", "1B", or
-// "none" for the operations that moved no value.
-func classText(k int64) string {
-	switch k {
-	case 0:
-		return "none"
-	case 1:
-		return "1B"
+var sizeColumns = []string{"class", "protocol", "count", "requests", "bytes", "p50", "p99"}
+
+// sizeRowText is a row of the table and markdown formats.
+func sizeRowText(g SizeGroup, r SizeRow) []string {
+	return []string{results.ClassText(r.Class), results.ProtocolLabel(g.Store, r.Protocol),
+		strconv.FormatInt(r.Count, 10), pct(r.Requests), pct(r.ByteShare),
+		units.Duration(float64(r.P50)), units.Duration(float64(r.P99))}
+}
+
+func writeSizeMarkdown(w io.Writer, run *results.Run, gs []SizeGroup) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## kvbench run %s: operations by value size class\n", WorkloadName(run))
+	for _, g := range gs {
+		fmt.Fprintf(&b, "\n### %s at threshold %s\n\n", g.Op, thresholdText(g.Threshold, g.Store))
+		fmt.Fprintf(&b, "- **sizes**: %s\n", mdEscape(g.Distribution))
+		for _, p := range slices.Sorted(maps.Keys(g.Protocols)) {
+			s := g.Protocols[p]
+			fmt.Fprintf(&b, "- **%s**: %s of requests, %s of bytes\n", results.ProtocolLabel(g.Store, p), pct(s.Requests), pct(s.ByteShare))
+		}
+		for _, m := range g.Warnings {
+			fmt.Fprintf(&b, "- **warning**: %s\n", mdEscape(m))
+		}
+		b.WriteString("\n")
+		rows := make([][]string, len(g.Classes))
+		for i, r := range g.Classes {
+			rows[i] = sizeRowText(g, r)
+		}
+		mdTable(&b, sizeColumns, rows)
 	}
-	return "(" + units.Bytes(k/2) + ", " + units.Bytes(k) + "]"
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeSizeCSV writes a row per size class and protocol of each group,
+// the class as its upper bound in bytes (0: no value moved), shares as
+// fractions and latencies in nanoseconds.
+func writeSizeCSV(w io.Writer, gs []SizeGroup) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"store", "op", "threshold", "distribution", "class", "protocol", "count", "bytes",
+		"requests", "bytes_share", "p50_ns", "p99_ns", "warnings"})
+	for _, g := range gs {
+		for _, r := range g.Classes {
+			_ = cw.Write([]string{g.Store, g.Op, thresholdField(g.Threshold, g.Store), g.Distribution,
+				strconv.FormatInt(r.Class, 10), r.Protocol, strconv.FormatInt(r.Count, 10), strconv.FormatInt(r.Bytes, 10),
+				strconv.FormatFloat(r.Requests, 'f', -1, 64), strconv.FormatFloat(r.ByteShare, 'f', -1, 64),
+				strconv.FormatInt(r.P50, 10), strconv.FormatInt(r.P99, 10), strings.Join(g.Warnings, "; ")})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 func pct(f float64) string { return strconv.FormatFloat(100*f, 'f', 1, 64) + "%" }

@@ -3,9 +3,8 @@ package report
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
-
-	"gotest.tools/v3/golden"
 
 	"github.com/kvbench/kvbench/internal/results"
 )
@@ -46,21 +45,13 @@ func mixedRun() *results.Run {
 }
 
 func TestBySizeGolden(t *testing.T) {
-	for _, format := range []string{"table", "json"} {
-		t.Run(format, func(t *testing.T) {
-			var buf bytes.Buffer
-			if err := WriteBySize(&buf, mixedRun(), format); err != nil {
-				t.Fatal(err)
-			}
-			golden.Assert(t, buf.String(), "report-bysize."+format+".golden")
-		})
-	}
+	assertGoldens(t, mixedRun(), viewFormats, WriteBySize, "report-bysize")
 	gs := SizeGroups(mixedRun())
 	if len(gs) != 2 || len(gs[0].Classes) != 3 || gs[0].Classes[2].Protocol != "rendezvous" {
 		t.Errorf("groups %+v", gs)
 	}
-	if err := WriteBySize(&bytes.Buffer{}, mixedRun(), "csv"); err == nil {
-		t.Error("csv accepted")
+	if err := WriteBySize(&bytes.Buffer{}, mixedRun(), "summary"); err == nil || !strings.Contains(err.Error(), `"summary"`) {
+		t.Errorf("format summary: %v, want an error naming it", err)
 	}
 	run, _, err := results.Open("testdata")
 	if err != nil {

@@ -51,10 +51,13 @@ func figureHeads(figs []figure.Figure, head func(figure.Column) string) []string
 func humanNum(f figure.Figure) func(float64) string { return f.Text }
 
 // summaryNum prints them in the summary: nanoseconds in microseconds,
-// as its latencies are.
+// as its latencies are, and sizes as the other formats do.
 func summaryNum(f figure.Figure) func(float64) string {
-	if f.Unit == figure.NS {
+	switch f.Unit {
+	case figure.NS:
 		return us
+	case figure.Bytes:
+		return f.Text
 	}
 	return units.Rate
 }

@@ -55,9 +55,12 @@ type Row struct {
 }
 
 // Rows flattens the cells, ordered as sorted orders them.
-func Rows(run *results.Run) []Row {
-	rows := make([]Row, 0, len(run.Cells))
-	for _, c := range sorted(run) {
+func Rows(run *results.Run) []Row { return rowsOf(sorted(run)) }
+
+// rowsOf flattens cells in their order.
+func rowsOf(cells []results.Cell) []Row {
+	rows := make([]Row, 0, len(cells))
+	for _, c := range cells {
 		rows = append(rows, Row{
 			Op: c.Op, ValueSize: c.ValueSize, Threshold: c.Threshold, Protocol: c.Protocol, Store: c.Store, Distribution: c.Distribution,
 			Count: c.Count, Errors: c.Failures(),
@@ -141,7 +144,7 @@ func header(run *results.Run) [][2]string {
 		{"seed", strconv.FormatUint(run.Seed, 10)},
 	}
 	if n := distributionNote(run.Cells); n != "" {
-		h = append(h, [2]string{"values", n})
+		h = append(h, [2]string{"values", n}, [2]string{results.Whole, wholeNote})
 	}
 	return append(h, figureNotes(run.Cells, headerNote)...)
 }
@@ -186,10 +189,14 @@ func writeTable(w io.Writer, run *results.Run) error {
 		return err
 	}
 	fmt.Fprintln(w)
+	rows, err := rowsWithWhole(run)
+	if err != nil {
+		return err
+	}
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	figs := shown(run.Cells)
 	fmt.Fprintln(tw, strings.Join(columns(figs), "\t")+"\t")
-	for _, r := range Rows(run) {
+	for _, r := range rows {
 		fmt.Fprintln(tw, strings.Join(humanRow(r, figs), "\t")+"\t")
 	}
 	if err := tw.Flush(); err != nil {
@@ -220,9 +227,13 @@ func writeMarkdown(w io.Writer, run *results.Run) error {
 		fmt.Fprintf(&b, "- **%s**: %s\n", kv[0], mdEscape(kv[1]))
 	}
 	b.WriteString("\n")
+	rows, err := rowsWithWhole(run)
+	if err != nil {
+		return err
+	}
 	var cells [][]string
 	figs := shown(run.Cells)
-	for _, r := range Rows(run) {
+	for _, r := range rows {
 		cells = append(cells, humanRow(r, figs))
 	}
 	mdTable(&b, columns(figs), cells)
@@ -232,7 +243,7 @@ func writeMarkdown(w io.Writer, run *results.Run) error {
 			b.WriteString("- " + mdEscape(l) + "\n")
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err = io.WriteString(w, b.String())
 	return err
 }
 
@@ -294,6 +305,9 @@ type jsonReport struct {
 	EndReason string            `json:"end_reason"`
 	Seed      uint64            `json:"seed"`
 	Rows      []Row             `json:"cells"`
+	// Whole are the whole workload of each threshold of a mixed run
+	// (results.WholeCells), op and protocol "all".
+	Whole []Row `json:"whole,omitempty"`
 }
 
 // indentJSON writes v as JSON indented by two spaces, as every json
@@ -305,8 +319,12 @@ func indentJSON(w io.Writer, v any) error {
 }
 
 func writeJSON(w io.Writer, run *results.Run) error {
+	whole, err := results.WholeCells(run.Cells)
+	if err != nil {
+		return err
+	}
 	return indentJSON(w, jsonReport{
 		Workload: WorkloadName(run), Target: storeOf(run), Transport: run.Transport, Start: run.Start, End: run.End,
-		EndReason: run.EndReason, Seed: run.Seed, Rows: Rows(run),
+		EndReason: run.EndReason, Seed: run.Seed, Rows: Rows(run), Whole: rowsOf(whole),
 	})
 }

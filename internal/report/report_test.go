@@ -25,13 +25,20 @@ func TestGolden(t *testing.T) {
 	if !slices.Equal(Formats, want) {
 		t.Errorf("Formats = %v, want %v", Formats, want)
 	}
-	for _, format := range want {
+	assertGoldens(t, run, want, Write, "report")
+}
+
+// assertGoldens holds what write makes of run in each of formats against
+// the golden file name.FORMAT.golden.
+func assertGoldens(t *testing.T, run *results.Run, formats []string, write func(io.Writer, *results.Run, string) error, name string) {
+	t.Helper()
+	for _, format := range formats {
 		t.Run(format, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := Write(&buf, run, format); err != nil {
+			if err := write(&buf, run, format); err != nil {
 				t.Fatal(err)
 			}
-			golden.Assert(t, buf.String(), "report."+format+".golden")
+			golden.Assert(t, buf.String(), name+"."+format+".golden")
 		})
 	}
 }
@@ -104,15 +111,7 @@ func TestPhasesGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, format := range viewFormats {
-		t.Run(format, func(t *testing.T) {
-			var buf bytes.Buffer
-			if err := WritePhases(&buf, run, format); err != nil {
-				t.Fatal(err)
-			}
-			golden.Assert(t, buf.String(), "report-phases."+format+".golden")
-		})
-	}
+	assertGoldens(t, run, viewFormats, WritePhases, "report-phases")
 	rows, names := PhaseRows(run)
 	if len(rows) != len(run.Cells) || strings.Join(names, " ") != "client network server read release write commit" {
 		t.Errorf("%d rows of %d cells, phases %v", len(rows), len(run.Cells), names)
@@ -152,15 +151,7 @@ func TestCPUGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, format := range Formats {
-		t.Run(format, func(t *testing.T) {
-			var buf bytes.Buffer
-			if err := Write(&buf, run, format); err != nil {
-				t.Fatal(err)
-			}
-			golden.Assert(t, buf.String(), "report-cpu."+format+".golden")
-		})
-	}
+	assertGoldens(t, run, Formats, Write, "report-cpu")
 }
 
 // In process scope the server's column says proc, and the header says

@@ -23,8 +23,12 @@ import (
 // both sides', as a note under the table says). When a cell has warnings,
 // a "!" column marks it and the warnings follow the table.
 func WriteSummary(w io.Writer, run *results.Run) error {
+	whole, err := results.WholeCells(run.Cells)
+	if err != nil {
+		return err
+	}
 	var table, b bytes.Buffer
-	if err := summaryTable(&table, run.Cells); err != nil {
+	if err := summaryTable(&table, append(slices.Clip(run.Cells), whole...)); err != nil {
 		return err
 	}
 	// An unmarked row's empty "!" cell would end its line in spaces.
@@ -33,6 +37,7 @@ func WriteSummary(w io.Writer, run *results.Run) error {
 	}
 	if n := distributionNote(run.Cells); n != "" {
 		fmt.Fprintf(&b, "values: %s\n", n)
+		fmt.Fprintf(&b, "%s: %s\n", results.Whole, wholeNote)
 	}
 	for _, n := range figureNotes(run.Cells, summaryNote) {
 		fmt.Fprintf(&b, "%s: %s\n", n[0], n[1])
@@ -44,7 +49,7 @@ func WriteSummary(w io.Writer, run *results.Run) error {
 		fmt.Fprintf(&b, "verify: %d checked, %d mismatches, %d missing, %d torn\n", v.Checked, v.Mismatches, v.Missing, v.Torn)
 	}
 	fmt.Fprintf(&b, "end: %s\n", run.EndReason)
-	_, err := w.Write(b.Bytes())
+	_, err = w.Write(b.Bytes())
 	return err
 }
 

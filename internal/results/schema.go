@@ -165,8 +165,7 @@ type ServerLimits struct {
 
 // Cell is one (op, value size, threshold, protocol) combination. Its
 // optional figures (IssueDelay, Phases, CPU, HWCounters, CreditWaits,
-// SizeClasses, Sizes) are
-// each declared in package figure, which says how merge, compare, report
+// ReceiveMemory, SizeClasses, Sizes) are each declared in package figure, which says how merge, compare, report
 // and plot treat it: a new one is its field here, the harness's code that
 // measures it, and its declaration there.
 type Cell struct {
@@ -243,6 +242,10 @@ type Cell struct {
 	// The phase's, shared by its cells. Absent for other stores and older
 	// results.
 	CreditWaits *uint64 `json:"credit_waits,omitempty"`
+	// ReceiveMemory (rdmakv) is what verbs registers for receives at the
+	// cell's threshold and load (ReceiveMemory). Absent for other stores,
+	// a build without verbs (no cgo) and older results.
+	ReceiveMemory *ReceiveMemory `json:"receive_memory,omitempty"`
 	// SizeClasses (a cell with a Distribution) split the cell's
 	// operations by the power-of-two class of their value's size, with
 	// each class's count, bytes and latency, ascending by class. Absent

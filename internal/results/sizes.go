@@ -4,6 +4,8 @@ import (
 	"maps"
 	"math/bits"
 	"sort"
+
+	"github.com/kvbench/kvbench/internal/units"
 )
 
 // SizeClass is one power-of-two class of value sizes of a cell whose
@@ -102,4 +104,16 @@ func (m *SizeMix) Clone() *SizeMix {
 		return nil
 	}
 	return &SizeMix{Classes: maps.Clone(m.Classes), Law: maps.Clone(m.Law), Protocols: maps.Clone(m.Protocols)}
+}
+
+// ClassText names a size class by its sizes: "(2KiB, 4KiB]", "1B", or
+// "none" for the operations that moved no value.
+func ClassText(k int64) string {
+	switch k {
+	case 0:
+		return "none"
+	case 1:
+		return "1B"
+	}
+	return "(" + units.Bytes(k/2) + ", " + units.Bytes(k) + "]"
 }

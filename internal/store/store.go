@@ -140,6 +140,15 @@ type CreditWaiter interface {
 	CreditWaits() uint64
 }
 
+// ReceiveMemoryReporter is a store that registers memory to receive into
+// (rdmakv over verbs; without: none recorded): what its server registers
+// for connections clients of depth requests in flight on keys of up to
+// keySize bytes at an eager threshold, and what those clients register
+// together. An error (a build without verbs) records none.
+type ReceiveMemoryReporter interface {
+	ReceiveMemory(threshold, keySize, connections, depth int) (server, client int64, err error)
+}
+
 // Cells are what a run will ask of the server: keys.count keys of KeySize
 // bytes, values of each of ValueSizes, at each eager threshold of
 // Thresholds (none: a store without one, or a tune, which places its

@@ -36,6 +36,9 @@ var Samples = map[string]func(t testing.TB, c *results.Cell){
 		w := uint64(7)
 		c.CreditWaits = &w
 	},
+	"receive_memory": func(_ testing.TB, c *results.Cell) {
+		c.ReceiveMemory = &results.ReceiveMemory{Server: 4 << 20, Client: 212 << 10}
+	},
 	"size_classes": func(t testing.TB, c *results.Cell) {
 		small, large := phase(t, 2000), phase(t, 9000)
 		c.SizeClasses = []results.SizeClass{

@@ -45,12 +45,20 @@ type Store struct {
 
 // What rdmakv tells beyond store.Store.
 var (
-	_ store.CPUReporter       = (*Store)(nil)
-	_ store.Embedder          = (*Store)(nil)
-	_ store.LinkDescriber     = (*Store)(nil)
-	_ store.ProtocolVersioner = (*Store)(nil)
-	_ store.CreditWaiter      = conn{}
+	_ store.CPUReporter           = (*Store)(nil)
+	_ store.Embedder              = (*Store)(nil)
+	_ store.LinkDescriber         = (*Store)(nil)
+	_ store.ProtocolVersioner     = (*Store)(nil)
+	_ store.CreditWaiter          = conn{}
+	_ store.ReceiveMemoryReporter = (*Store)(nil)
 )
+
+// ReceiveMemory is what verbs registers for receives at threshold and
+// that load (the package's ReceiveMemory), over tcp too: the figure is
+// the configuration's.
+func (*Store) ReceiveMemory(threshold, keySize, connections, depth int) (server, client int64, err error) {
+	return ReceiveMemory(threshold, keySize, connections, depth)
+}
 
 // Open starts the embedded server when c names no server and prepares the
 // dialer. It dials nothing: the first connection (Check's probe, or the
