@@ -211,6 +211,13 @@ type Network interface {
 	Dial(ctx context.Context, addr string, cfg Config, h Handler) (Conn, error)
 }
 
+// Footprinter is a Network that can say what a configuration registers
+// with its device, without opening anything: the receive buffers and the
+// send ring of a connection (or a listener's shared receives).
+type Footprinter interface {
+	RegisteredBytes(cfg Config) (recv, ring int64, err error)
+}
+
 // Config sizes a connection's queues and buffers.
 type Config struct {
 	// MaxMessage is the size of each receive buffer: the largest two-sided

@@ -40,6 +40,11 @@ func (network) Name() string { return Name }
 // LocalAddr is LocalAddr: rdma_cm does not route loopback.
 func (network) LocalAddr() (netip.Addr, error) { return LocalAddr() }
 
+// RegisteredBytes is the package's RegisteredBytes: transport.Footprinter.
+func (network) RegisteredBytes(cfg transport.Config) (recv, ring int64, err error) {
+	return RegisteredBytes(cfg)
+}
+
 func checkConfig(cfg transport.Config) (transport.Config, error) {
 	cfg, err := cfg.Check("", MaxDepth)
 	if err != nil {

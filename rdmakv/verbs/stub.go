@@ -26,6 +26,11 @@ type network struct{}
 func (network) Name() string                   { return Name }
 func (network) LocalAddr() (netip.Addr, error) { return LocalAddr() }
 
+// RegisteredBytes is the package's RegisteredBytes: transport.Footprinter.
+func (network) RegisteredBytes(cfg transport.Config) (recv, ring int64, err error) {
+	return RegisteredBytes(cfg)
+}
+
 func (network) Listen(string, transport.Config, transport.AcceptFunc) (transport.Listener, error) {
 	return nil, errNoVerbs
 }

@@ -1,8 +1,10 @@
 package rdmakvstore
 
 import (
+	"fmt"
+
 	"github.com/kvbench/kvbench/rdmakv"
-	"github.com/kvbench/kvbench/rdmakv/verbs"
+	"github.com/kvbench/kvbench/rdmakv/transport"
 )
 
 // ReceiveMemory is what receiving costs in registered memory over verbs
@@ -11,15 +13,24 @@ import (
 // sized for a max eager of threshold and shared by the connections (its
 // receive queue grown to their credit), and the clients' receive buffers,
 // sized for replies of up to threshold. Both grow with the threshold,
-// which is what a higher one costs beside its latency. It fails without
-// verbs in the build.
+// which is what a higher one costs beside its latency. It asks the verbs
+// transport, and fails when the program does not link it in or was built
+// without it.
 func ReceiveMemory(threshold, keySize, connections, depth int) (server, client int64, err error) {
-	srv := rdmakv.ServerConfig{MaxEager: max(threshold, 1), MaxKey: max(keySize, 1)}
-	server, _, err = verbs.RegisteredBytes(srv.LoadedTransportConfig(connections, depth))
+	n, err := transport.Lookup(transport.Verbs)
 	if err != nil {
 		return 0, 0, err
 	}
-	one, _, err := verbs.RegisteredBytes(rdmakv.ClientTransportConfig(
+	f, ok := n.(transport.Footprinter)
+	if !ok {
+		return 0, 0, fmt.Errorf("transport %s cannot say what it registers", n.Name())
+	}
+	srv := rdmakv.ServerConfig{MaxEager: max(threshold, 1), MaxKey: max(keySize, 1)}
+	server, _, err = f.RegisteredBytes(srv.LoadedTransportConfig(connections, depth))
+	if err != nil {
+		return 0, 0, err
+	}
+	one, _, err := f.RegisteredBytes(rdmakv.ClientTransportConfig(
 		rdmakv.WithEagerThreshold(threshold), rdmakv.WithDepth(depth)))
 	if err != nil {
 		return 0, 0, err

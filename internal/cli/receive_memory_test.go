@@ -1,18 +1,20 @@
-package rdmakvstore
+package cli
 
 import (
 	"testing"
 
+	rdmakvstore "github.com/kvbench/kvbench/internal/store/rdmakv"
 	"github.com/kvbench/kvbench/rdmakv/wire"
 )
 
-// The clients' receives are what docs/USAGE.md says a client registers
+// rdmakvstore.ReceiveMemory asks the verbs transport, which kvbench links
+// in. The clients' receives are what docs/USAGE.md says a client registers
 // (depth + 12 buffers of threshold + header, each with a 256 B head past
 // 256 B), once per connection; the server's grow with the threshold and,
 // past what its first RecvDepth buffers hold in credit, with the load.
 func TestReceiveMemory(t *testing.T) {
 	const key, depth = 16, 64
-	_, client, err := ReceiveMemory(4096, key, 1, depth)
+	_, client, err := rdmakvstore.ReceiveMemory(4096, key, 1, depth)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,13 +23,13 @@ func TestReceiveMemory(t *testing.T) {
 	if client != want {
 		t.Errorf("client receives at 4 KiB, depth %d: %d bytes, want %d", depth, client, want)
 	}
-	_, four, _ := ReceiveMemory(4096, key, 4, depth)
+	_, four, _ := rdmakvstore.ReceiveMemory(4096, key, 4, depth)
 	if four != 4*client {
 		t.Errorf("4 connections' receives %d, want 4 x %d", four, client)
 	}
 	var last int64
 	for _, thr := range []int{1024, 4096, 65536} {
-		s, _, err := ReceiveMemory(thr, key, 1, depth)
+		s, _, err := rdmakvstore.ReceiveMemory(thr, key, 1, depth)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,8 +38,8 @@ func TestReceiveMemory(t *testing.T) {
 		}
 		last = s
 	}
-	few, _, _ := ReceiveMemory(4096, key, 1, depth)
-	many, _, _ := ReceiveMemory(4096, key, 16, depth)
+	few, _, _ := rdmakvstore.ReceiveMemory(4096, key, 1, depth)
+	many, _, _ := rdmakvstore.ReceiveMemory(4096, key, 16, depth)
 	if many <= few {
 		t.Errorf("server receives for 16 connections of depth %d: %d bytes, not above one connection's %d", depth, many, few)
 	}
