@@ -1,6 +1,6 @@
 #!/bin/sh
 # guest-sweep.sh: make sweep-rdma inside the Soft-RoCE guest. kvbench runs
-# the threshold sweep (with phases), four tunes (p50 at one connection, a
+# the threshold sweep (with phases), the mixed-size sweep and ETC, four tunes (p50 at one connection, a
 # p50 map over 1, 4 and 16 connections, server CPU per op, capacity under a
 # p99 goal) and the connections sweep over verbs against one kvserver;
 # everything lands in sweep/ in the share, where the host draws the plots.
@@ -43,6 +43,14 @@ log "threshold sweep (warmup $WARMUP, measure $MEASURE per cell)"
 $KV run workloads/threshold-sweep.yaml $TARGET --phases --warmup "$WARMUP" --duration "$MEASURE" -o sweep/run --quiet ||
 	die "kvbench run threshold-sweep"
 $KV report sweep/run/latest --spread | tee sweep/spread.txt
+log "mixed sizes: the weighted mix of 64 B to 1 MiB at thresholds 1 KiB to 1 MiB"
+$KV run workloads/mixed-sweep.yaml $TARGET --warmup "$WARMUP" --duration "$MEASURE" -o sweep/mixed --quiet ||
+	die "kvbench run mixed-sweep"
+$KV report sweep/mixed/latest --by-size | tee sweep/mixed-by-size.txt
+log "mixed sizes: Facebook's ETC at thresholds 1 KiB to 16 KiB"
+$KV run workloads/etc.yaml $TARGET --warmup "$WARMUP" --duration "$MEASURE" -o sweep/etc --quiet ||
+	die "kvbench run etc"
+$KV report sweep/etc/latest --by-size | tee sweep/etc-by-size.txt
 log "tune, p50 at one connection (warmup $WARMUP, measure $TUNE_MEASURE per measurement)"
 $KV tune workloads/threshold-sweep.yaml $TUNE -o sweep/tune >sweep/tune.out || die "kvbench tune"
 cat sweep/tune.out

@@ -93,7 +93,7 @@ RDMA_SWEEP_TIMEOUT ?= 3600
 
 .PHONY: sweep-rdma
 sweep-rdma: rdma-vm-build build
-	cp workloads/threshold-sweep.yaml workloads/connections-sweep.yaml $(RDMA_VM_SHARE)/workloads/
+	cp workloads/threshold-sweep.yaml workloads/connections-sweep.yaml workloads/mixed-sweep.yaml workloads/etc.yaml $(RDMA_VM_SHARE)/workloads/
 	cp $(RDMA_VM_DIR)/guest-sweep.sh $(RDMA_VM_SHARE)/
 	$(RDMA_VM_DIR)/run.sh $(RDMA_VM_FLAGS) --mem $(RDMA_VM_MEM) --timeout $(RDMA_SWEEP_TIMEOUT) $(RDMA_VM_SHARE) -- \
 		./guest-sweep.sh $(RDMA_SWEEP_WARMUP) $(RDMA_SWEEP_MEASURE) $(RDMA_SWEEP_TUNE_MEASURE)

@@ -5,7 +5,9 @@
 # sweep's charts, results.json, summary.txt and the p50 spread across
 # thresholds), tune-rdma/{p50,map,cpu,slo} (each tune's table, tune.json
 # and charts) and connections-sweep-rdma (throughput against value size at
-# each connection count). Every directory gets build.txt, the kvbench
+# each connection count), and mixed-rdma and etc-rdma (the mixed-size
+# sweep's and ETC's charts, the whole-workload figure among them, and
+# their cells by size class). Every directory gets build.txt, the kvbench
 # that measured; every chart names it in its caption.
 #
 #   sweep-collect.sh SWEEPDIR KVBENCH RESULTS PLOTS
@@ -67,6 +69,20 @@ for t in tune tune-map tune-cpu tune-slo; do
 	cp "${tunes[$t]}"/tune.txt "${tunes[$t]}"/tune.json "${tunes[$t]}"/*.png "$out/"
 done
 cp "$SWEEP/kvserver.txt" "$PLOTS/tune-rdma/"
+
+for m in mixed etc; do
+	d=$(runs "$SWEEP/$m" | tail -n 1)
+	[[ -n $d ]] || {
+		echo "sweep-collect: $SWEEP/$m holds no run" >&2
+		exit 1
+	}
+	rm -rf "${RESULTS:?}/$(basename "$d")"
+	cp -r "$d" "$RESULTS/"
+	out=$PLOTS/$m-rdma
+	fresh "$out"
+	"$KVBENCH" plot "$d" -o "$out" --format png --percentiles=false --timelines=false
+	cp "$d/results.json" "$d/summary.txt" "$SWEEP/$m-by-size.txt" "$out/"
+done
 
 out=$PLOTS/connections-sweep-rdma
 fresh "$out"
