@@ -14,3 +14,6 @@ var (
 
 // LimitedRun is limitedRun.
 func LimitedRun(t *testing.T, m *linear) *Result { return limitedRun(t, m) }
+
+// DistRun is distRun.
+func DistRun(t *testing.T) *Result { return distRun(t) }

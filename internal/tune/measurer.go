@@ -31,12 +31,16 @@ const (
 )
 
 // Request is one measurement: op (get or set) on values of Size bytes
-// with Protocol forced, under Load.
+// with Protocol forced, under Load; or, when Whole is set, the whole
+// workload (its mix of ops and its distribution of sizes) at eager
+// threshold Threshold under Load, its ops merged into one Sample.
 type Request struct {
-	Op       rdmakv.Op
-	Size     int
-	Protocol Protocol
-	Load     Load
+	Op        rdmakv.Op
+	Size      int
+	Protocol  Protocol
+	Whole     bool
+	Threshold int
+	Load      Load
 	// MinOps, when positive, is the fewest operations the measurement must
 	// complete (an open loop's measure phase is made at least this long).
 	MinOps int64
@@ -79,6 +83,8 @@ type Sample struct {
 // ErrUnsupported is returned (wrapped) by a Measurer when the protocol
 // cannot carry the size at all, e.g. eager above the server's largest
 // eager message. Tuning then treats rendezvous as the only choice there.
+// For a whole-workload request it means the target refuses the
+// threshold: the candidate is listed as refused.
 var ErrUnsupported = errors.New("protocol cannot carry this size")
 
 // Measurer measures one request.

@@ -310,3 +310,28 @@ func TestPairFlagsListed(t *testing.T) {
 	js, _ := tuneJSON(t, res)
 	contains(t, js, `"flags": [`+"\n"+`                "eager warns bimodal in 4 of 4 measurements, the other protocol in none"`)
 }
+
+// A tune on a distribution as saved: the candidates' table with their
+// memory, the one ruled out by --max-memory, the choice and what single
+// sizes predicted; tune.json holds the candidates at the load.
+func TestSaveGoldenDistribution(t *testing.T) {
+	res := tune.DistRun(t)
+	txt := table(t, res)
+	golden.Assert(t, txt, "tune-distribution.txt.golden")
+	if row := tableRow(txt, "256KiB"); row != "| 256KiB | 64MiB + 16MiB | ruled out | - | - | - | above --max-memory 32MiB |" {
+		t.Errorf("ruled-out row %q", row)
+	}
+	contains(t, txt,
+		"single sizes, measured one by one to predict the threshold:",
+		"chosen eager threshold: 64KiB (65536 bytes), significantly better by p50 than every other candidate measured",
+		"single sizes predict threshold 8KiB; the whole workload chooses 64KiB: the workload's p50 at 8KiB is 6µs against 4µs at 64KiB (worse)")
+	js, back := tuneJSON(t, res)
+	golden.Assert(t, js, "tune-distribution.json.golden")
+	w := back.Loads[0].Workload
+	if w == nil || w.Chosen != 65536 || len(w.Candidates) != 4 || w.Candidate(262144).Status != tune.RuledOut || w.Candidate(8192).ServerMemory != 2<<20 {
+		t.Errorf("tune.json round trip: %+v", w)
+	}
+	if back.Config.Workload == nil || back.Config.Workload.Distribution != "etc, max: 64KiB" {
+		t.Errorf("tune.json config.workload: %+v", back.Config.Workload)
+	}
+}

@@ -1,0 +1,91 @@
+package tune
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/kvbench/kvbench/internal/stats"
+)
+
+// summarise sets c's medians by j.
+func (j Judge) summarise(c *Candidate) {
+	cpu := Judge{Objective: ObjCPU, Side: j.Side}
+	c.P50 = median(c.Samples, func(s Sample) float64 { return s.P50 })
+	c.P99 = median(c.Samples, func(s Sample) float64 { return s.P99 })
+	c.OpsPerSec = median(c.Samples, func(s Sample) float64 { return s.OpsPerSec })
+	c.CPU = median(c.Samples, cpu.Value)
+	c.Value = median(c.Samples, j.Value)
+}
+
+// beats counts the rounds a won and b won, and the sign test's p-value
+// for the one that won more.
+func (j Judge) beats(a, b *Candidate) (wins, losses int, p float64) {
+	for i := range min(len(a.Samples), len(b.Samples)) {
+		x, y := j.Value(a.Samples[i]), j.Value(b.Samples[i])
+		switch {
+		case j.Objective.better(x, y):
+			wins++
+		case j.Objective.better(y, x):
+			losses++
+		}
+	}
+	return wins, losses, stats.SignTestP(wins+losses, max(wins, losses))
+}
+
+// significantly says a beats b by the sign test at j's level.
+func (j Judge) significantly(a, b *Candidate) bool {
+	w, l, p := j.beats(a, b)
+	return w > l && p <= j.Alpha
+}
+
+// choose picks w's threshold among its measured candidates (at least
+// one): the best by median, then, among it and those it does not beat
+// significantly, the one needing the least memory (lower thresholds
+// first) that no candidate beats significantly, else the best. Each
+// candidate is then compared with the chosen one.
+func (j Judge) choose(w *WorkloadResult) {
+	var measured []*Candidate
+	for i := range w.Candidates {
+		if c := &w.Candidates[i]; c.Status == Measured {
+			measured = append(measured, c)
+		}
+	}
+	best := measured[0]
+	for _, c := range measured[1:] {
+		if j.Objective.better(c.Value, best.Value) {
+			best = c
+		}
+	}
+	tied := slices.DeleteFunc(slices.Clone(measured), func(c *Candidate) bool { return c != best && j.significantly(best, c) })
+	slices.SortStableFunc(tied, func(a, b *Candidate) int {
+		return cmp.Or(cmp.Compare(a.Memory(), b.Memory()), cmp.Compare(a.Threshold, b.Threshold))
+	})
+	chosen := best
+	for _, c := range tied {
+		if !slices.ContainsFunc(measured, func(o *Candidate) bool { return j.significantly(o, c) }) {
+			chosen = c
+			break
+		}
+	}
+	w.Best, w.Chosen = best.Threshold, chosen.Threshold
+	for _, c := range measured {
+		j.versus(c, chosen)
+	}
+}
+
+// versus compares c with the chosen candidate.
+func (j Judge) versus(c, chosen *Candidate) {
+	if c == chosen {
+		c.Versus = VsChosen
+		return
+	}
+	c.Wins, c.Losses, c.P = j.beats(c, chosen)
+	switch {
+	case c.P > j.Alpha || c.Wins == c.Losses:
+		c.Versus = VsTie
+	case c.Wins > c.Losses:
+		c.Versus = VsBetter
+	default:
+		c.Versus = VsWorse
+	}
+}
