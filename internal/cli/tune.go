@@ -54,14 +54,27 @@ goal (--slo). --connections, --depth and --rate take lists: tune then
 recommends per load and maps the winners over size and load. It prints a
 table in the manner of UCX's protocol info and saves tune.txt, tune.json
 and plots under --out. The workload's thresholds are ignored; its keys,
-phases and load model are used. The whole manual, with how each
-objective decides: docs/USAGE.md, "tune".`,
+phases and load model are used.
+
+On a workload whose values follow values.distribution, tune instead runs
+the whole workload (its mix, its sizes) at each candidate threshold (the
+workload's thresholds, else powers of 4 from 256B up to its largest
+size), every candidate once a round, --repeats rounds, and chooses by
+--objective over all ops merged: the best median, or among the
+candidates the sign test cannot tell from it, the one needing the least
+receive memory. Each candidate shows the registered receive memory it
+needs (server + client); --max-memory rules out those above a limit.
+--predict also measures the distribution's size classes one by one and
+says which threshold they would have predicted. The whole manual, with
+how each objective decides: docs/USAGE.md, "tune".`,
 		Example: `  kvbench tune workloads/threshold-sweep.yaml
   kvbench tune workloads/threshold-sweep.yaml --ops get --repeats 8 --duration 2s
   kvbench tune workloads/threshold-sweep.yaml --connections 16 --slo p99=1ms
   kvbench tune workloads/threshold-sweep.yaml --connections 1,4,16 --depth 1,8 --objective p99 --duration 3s
   kvbench tune workloads/threshold-sweep.yaml --server 10.0.0.2:7471 --objective cpu
-  kvbench tune workloads/threshold-sweep.yaml --server 10.0.0.2:7471 --transport verbs --poll busy`,
+  kvbench tune workloads/threshold-sweep.yaml --server 10.0.0.2:7471 --transport verbs --poll busy
+  kvbench tune workloads/etc.yaml --objective p99 --max-memory 64MiB
+  kvbench tune workloads/mixed-sweep.yaml --predict --repeats 8`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runTune(cmd, args[0], f) },
 	}
@@ -83,7 +96,7 @@ func (f *tuneFlags) addFlags(cmd *cobra.Command) {
 	fl.IntSliceVar(&f.lists.conns, "connections", nil, "client connections; a list (1,4,16) compares at each (default load.connections)")
 	fl.IntSliceVar(&f.lists.depths, "depth", nil, "operations in flight per connection; a list compares at each (default load.depth)")
 	fl.Float64SliceVar(&f.lists.rates, "rate", nil, "open-loop rates in ops/s over all connections; a list compares at each (default: the workload's load)")
-	fl.StringVar(&f.maxMemory, "max-memory", "", "on a distribution: rule out candidate thresholds whose server plus client registered receive memory exceeds SIZE (e.g. 64MiB)")
+	fl.StringVar(&f.maxMemory, "max-memory", "", "on a distribution: rule out candidate thresholds whose registered receive memory, server plus client, exceeds `SIZE` (e.g. 64MiB)")
 	fl.BoolVar(&f.predict, "predict", false, "on a distribution: also measure its size classes one by one and say which threshold they predict")
 	f.readFirsts(&f.lists)
 	f.registerTarget(cmd, map[string]string{"duration": "measure phase per measurement, replacing the workload's phases.measure"})

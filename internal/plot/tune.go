@@ -14,6 +14,8 @@ import (
 // loads, per op, the map of winners over size and load (ThresholdMap).
 // The eager curve has no point where eager could not be measured (its
 // legend says where), and no crossover is drawn unless one was measured.
+// On a distribution of sizes each load's chart of the candidate
+// thresholds comes first, the chosen one marked, and there is no map.
 // Every figure is captioned with the build.
 func TuneFigures(r *tune.Result) []*Figure {
 	var figs []*Figure
@@ -21,6 +23,12 @@ func TuneFigures(r *tune.Result) []*Figure {
 		suffix := ""
 		if len(r.Loads) > 1 {
 			suffix = "-" + l.Load.Label()
+		}
+		if l.Workload != nil {
+			if fig, err := tuneCandidates(r, &l); err == nil {
+				fig.Name += suffix
+				figs = append(figs, fig)
+			}
 		}
 		for _, o := range l.Ops {
 			if fig, err := tuneCurves(r, &l, &o); err == nil {
@@ -33,7 +41,7 @@ func TuneFigures(r *tune.Result) []*Figure {
 			}
 		}
 	}
-	if len(r.Loads) > 1 {
+	if len(r.Loads) > 1 && r.Config.Workload == nil {
 		figs = append(figs, tuneMaps(r)...)
 	}
 	for _, f := range figs {

@@ -14,15 +14,19 @@ func EagerThreshold(keySize, size int) int { return rdmakv.EagerThresholdFor(key
 
 // MaxEagerThreshold is the largest threshold c's measurements force,
 // eager at the largest size or, on a distribution, the largest
-// candidate: the max eager a server needs to measure eager wherever
-// rendezvous is.
+// candidate measured at some load: the max eager a server needs to
+// measure eager wherever rendezvous is.
 func (c *Config) MaxEagerThreshold() int {
 	most := 0
 	if len(c.Sizes) > 0 {
 		most = EagerThreshold(c.KeySize, slices.Max(c.Sizes))
 	}
-	if w := c.Workload; w != nil && len(w.Thresholds) > 0 {
-		most = max(most, slices.Max(w.Thresholds))
+	if w := c.Workload; w != nil {
+		for _, t := range w.Thresholds {
+			if slices.ContainsFunc(c.loads(), func(l Load) bool { return !w.ruledOut(l, t) }) {
+				most = max(most, t)
+			}
+		}
 	}
 	return most
 }

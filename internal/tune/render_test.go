@@ -334,4 +334,10 @@ func TestSaveGoldenDistribution(t *testing.T) {
 	if back.Config.Workload == nil || back.Config.Workload.Distribution != "etc, max: 64KiB" {
 		t.Errorf("tune.json config.workload: %+v", back.Config.Workload)
 	}
+	// The candidates' chart, the three measured, the chosen and the
+	// predicted thresholds marked, then the single sizes' curves.
+	figs := plot.TuneFigures(res)
+	if len(figs) != 2 || figs[0].Name != "tune-workload" || fmt.Sprint(figs[0].Panels[0].Markers) != "[65536 8192]" {
+		t.Fatalf("figures: %d, first %s markers %v", len(figs), figs[0].Name, figs[0].Panels[0].Markers)
+	}
 }

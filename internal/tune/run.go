@@ -28,9 +28,7 @@ func Run(ctx context.Context, cfg Config, m Measurer) (*Result, error) {
 		sorted.Thresholds = slices.Compact(slices.Sorted(slices.Values(w.Thresholds)))
 		cfg.Workload = &sorted
 	}
-	if len(cfg.Loads) == 0 {
-		cfg.Loads = []Load{{Connections: 1, Depth: 1}}
-	}
+	cfg.Loads = cfg.loads()
 	r := &runner{cfg: cfg, m: m, j: cfg.Judge()}
 	if cfg.SLO == nil {
 		r.total = cfg.Measurements()
@@ -50,10 +48,7 @@ func Run(ctx context.Context, cfg Config, m Measurer) (*Result, error) {
 // Measurements is how many measurements a run of c takes, c's loads
 // defaulted (none known under a latency goal, whose searches vary).
 func (c *Config) Measurements() int {
-	loads := c.Loads
-	if len(loads) == 0 {
-		loads = []Load{{Connections: 1, Depth: 1}}
-	}
+	loads := c.loads()
 	n := len(loads) * c.Repeats * len(c.Sizes) * len(c.Ops) * 2
 	if c.Workload != nil {
 		for _, l := range loads {
@@ -61,6 +56,14 @@ func (c *Config) Measurements() int {
 		}
 	}
 	return n
+}
+
+// loads are c's loads, one connection at depth 1 when none are given.
+func (c *Config) loads() []Load {
+	if len(c.Loads) == 0 {
+		return []Load{{Connections: 1, Depth: 1}}
+	}
+	return c.Loads
 }
 
 // atLoad measures at l: each size's pair of protocols, and on a

@@ -42,17 +42,14 @@ type Memory struct {
 const LadderStart = 256
 
 // Ladder is the default candidates for a distribution whose largest
-// value is maxSize under keys of keySize bytes: powers of 4 from
-// LadderStart up to the first that sends every value eager, none above
-// rdmakv.MaxEagerLimit.
-func Ladder(keySize, maxSize int) []int {
-	all := EagerThreshold(keySize, maxSize)
-	var out []int
-	for t := LadderStart; t <= rdmakv.MaxEagerLimit; t *= 4 {
+// value is maxSize: powers of 4 from LadderStart up to maxSize, at least
+// two, none above rdmakv.MaxEagerLimit. It stops at the largest size
+// rather than where every value goes eager (key + maxSize + 1): that
+// last step costs the most receive memory for the fewest values.
+func Ladder(maxSize int) []int {
+	out := []int{LadderStart}
+	for t := 4 * LadderStart; t <= rdmakv.MaxEagerLimit && (t <= maxSize || len(out) < 2); t *= 4 {
 		out = append(out, t)
-		if t >= all {
-			break
-		}
 	}
 	return out
 }
@@ -64,6 +61,12 @@ func (w *Workload) memory(l Load, threshold int) (Memory, bool) {
 		return Memory{}, false
 	}
 	return w.Memory[i], true
+}
+
+// ruledOut says the memory limit rules threshold t out at l.
+func (w *Workload) ruledOut(l Load, t int) bool {
+	m, ok := w.memory(l, t)
+	return ok && w.MaxMemory > 0 && m.Server+m.Client > w.MaxMemory
 }
 
 // validate reports what is wrong with w under c.

@@ -121,6 +121,10 @@ func TestWholeMaxMemoryRulesOut(t *testing.T) {
 	f := &thresholds{P50: map[int][]float64{256: steady(3000), 1024: steady(2500), 4096: steady(2000), 16384: steady(1000)}}
 	cfg := wholeConfig(memories(map[int]int64{256: 1 << 20, 1024: 2 << 20, 4096: 4 << 20, 16384: 16 << 20})...)
 	cfg.Workload.MaxMemory = 6 << 20
+	// The embedded server's max eager need not reach a candidate ruled out.
+	if got := cfg.MaxEagerThreshold(); got != 4096 {
+		t.Errorf("max eager threshold %d, want 4096", got)
+	}
 	res, err := Run(context.Background(), cfg, f)
 	if err != nil {
 		t.Fatal(err)
@@ -163,16 +167,16 @@ func TestWholeRefusesSLO(t *testing.T) {
 
 func TestLadder(t *testing.T) {
 	for _, c := range []struct {
-		key, max int
-		want     string
+		max  int
+		want string
 	}{
-		{16, 65536, "[256 1024 4096 16384 65536 262144]"},
-		{16, 100, "[256]"},
-		{36, 1 << 20, "[256 1024 4096 16384 65536 262144 1048576 4194304]"},
-		{0, 1 << 30, "[256 1024 4096 16384 65536 262144 1048576 4194304 16777216]"},
+		{65536, "[256 1024 4096 16384 65536]"},
+		{65535, "[256 1024 4096 16384]"},
+		{100, "[256 1024]"},
+		{1 << 30, "[256 1024 4096 16384 65536 262144 1048576 4194304 16777216]"},
 	} {
-		if got := fmt.Sprint(Ladder(c.key, c.max)); got != c.want {
-			t.Errorf("Ladder(%d, %d) = %s, want %s", c.key, c.max, got, c.want)
+		if got := fmt.Sprint(Ladder(c.max)); got != c.want {
+			t.Errorf("Ladder(%d) = %s, want %s", c.max, got, c.want)
 		}
 	}
 }

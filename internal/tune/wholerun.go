@@ -63,7 +63,7 @@ func candidates(w *Workload, l Load) []Candidate {
 		if m, ok := w.memory(l, t); ok {
 			c.ServerMemory, c.ClientMemory, c.MemoryKnown = m.Server, m.Client, true
 		}
-		if w.MaxMemory > 0 && c.MemoryKnown && c.Memory() > w.MaxMemory {
+		if w.ruledOut(l, t) {
 			c.Status = RuledOut
 		}
 		out = append(out, c)

@@ -32,7 +32,7 @@ func (p Plan) distribution(w *workload.Workload, loads []tune.Load) (*tune.Workl
 		wl.Thresholds = append(wl.Thresholds, int(t))
 	}
 	if len(wl.Thresholds) == 0 {
-		wl.Thresholds = tune.Ladder(w.Keys.Size, wl.MaxSize)
+		wl.Thresholds = tune.Ladder(wl.MaxSize)
 	}
 	var errs []error
 	if err := wl.AddMemory(loads, w.Keys.Size, rdmakvstore.ReceiveMemory); err != nil && p.MaxMemory > 0 {

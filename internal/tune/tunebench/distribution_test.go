@@ -47,7 +47,7 @@ func TestPlanDistribution(t *testing.T) {
 		t.Errorf("predict: sizes %v, %v", cfg.Sizes, err)
 	}
 	w.Thresholds = nil
-	if cfg, _, err = (Plan{}).Config(w); err != nil || fmt.Sprint(cfg.Workload.Thresholds) != fmt.Sprint(tune.Ladder(16, 8192)) {
+	if cfg, _, err = (Plan{}).Config(w); err != nil || fmt.Sprint(cfg.Workload.Thresholds) != fmt.Sprint(tune.Ladder(8192)) {
 		t.Errorf("no thresholds: candidates %v, %v", cfg.Workload.Thresholds, err)
 	}
 }
