@@ -16,14 +16,10 @@ func tuneCandidates(r *tune.Result, l *tune.LoadResult) (*Figure, error) {
 	c := Curve{Name: "whole workload (" + r.Config.Workload.Distribution + ")"}
 	for _, cand := range w.Candidates {
 		if cand.Status == tune.Measured {
-			lo, hi := tuneBounds(cand.Samples, j.Value)
-			c.Sizes, c.Mid, c.Lo, c.Hi = append(c.Sizes, cand.Threshold), append(c.Mid, cand.Value), append(c.Lo, lo), append(c.Hi, hi)
+			c.add(cand.Threshold, cand.Value, cand.Samples, j.Value)
 		}
 	}
-	title := "workload: candidate thresholds"
-	if len(r.Loads) > 1 || l.Load != (tune.Load{Connections: 1, Depth: 1}) {
-		title += " at " + l.Load.String()
-	}
+	title := tuneTitle(r, l, "workload: candidate thresholds")
 	q := Quantity{Label: r.Config.ObjectiveName() + " over all ops (median of rounds)", Rate: r.Objective.Higher()}
 	panel, err := curvesPanel(title, "eager threshold (bytes, log2)", q, []Curve{c})
 	if err != nil {

@@ -3,8 +3,6 @@ package tune
 import (
 	"cmp"
 	"slices"
-
-	"github.com/kvbench/kvbench/internal/stats"
 )
 
 // summarise sets c's medians by j.
@@ -17,25 +15,10 @@ func (j Judge) summarise(c *Candidate) {
 	c.Value = median(c.Samples, j.Value)
 }
 
-// beats counts the rounds a won and b won, and the sign test's p-value
-// for the one that won more.
-func (j Judge) beats(a, b *Candidate) (wins, losses int, p float64) {
-	for i := range min(len(a.Samples), len(b.Samples)) {
-		x, y := j.Value(a.Samples[i]), j.Value(b.Samples[i])
-		switch {
-		case j.Objective.better(x, y):
-			wins++
-		case j.Objective.better(y, x):
-			losses++
-		}
-	}
-	return wins, losses, stats.SignTestP(wins+losses, max(wins, losses))
-}
-
-// significantly says a beats b by the sign test at j's level.
+// significantly says a beats b by the sign test over their rounds at
+// j's level.
 func (j Judge) significantly(a, b *Candidate) bool {
-	w, l, p := j.beats(a, b)
-	return w > l && p <= j.Alpha
+	return j.lead(j.pairs(a.Samples, b.Samples)) == 1
 }
 
 // choose picks w's threshold among its measured candidates (at least
@@ -79,13 +62,6 @@ func (j Judge) versus(c, chosen *Candidate) {
 		c.Versus = VsChosen
 		return
 	}
-	c.Wins, c.Losses, c.P = j.beats(c, chosen)
-	switch {
-	case c.P > j.Alpha || c.Wins == c.Losses:
-		c.Versus = VsTie
-	case c.Wins > c.Losses:
-		c.Versus = VsBetter
-	default:
-		c.Versus = VsWorse
-	}
+	c.Wins, c.Losses, c.P = j.pairs(c.Samples, chosen.Samples)
+	c.Versus = [...]Versus{VsWorse, VsTie, VsBetter}[j.lead(c.Wins, c.Losses, c.P)+1]
 }

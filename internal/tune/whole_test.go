@@ -155,6 +155,13 @@ func TestWholeRefusedCandidate(t *testing.T) {
 	if n := strings.Count(strings.Join(f.calls, " "), "16384"); n != 1 {
 		t.Errorf("asked for the refused candidate %d times", n)
 	}
+	// The progress still reaches its total.
+	var last Progress
+	cfg := wholeConfig()
+	cfg.Progress = func(p Progress) { last = p }
+	if _, err := Run(context.Background(), cfg, &thresholds{P50: f.P50, Refuse: f.Refuse}); err != nil || last.Done != last.Total || last.Total != 20 {
+		t.Errorf("progress %d of %d, %v", last.Done, last.Total, err)
+	}
 }
 
 func TestWholeRefusesSLO(t *testing.T) {

@@ -25,10 +25,14 @@ func (r *runner) whole(ctx context.Context, l Load) (*WorkloadResult, error) {
 		n := len(res.Candidates)
 		for i := range n {
 			c := &res.Candidates[(i+rep)%n]
+			req := Request{Whole: true, Threshold: c.Threshold, Load: l}
+			if c.Status == Refused {
+				r.tick(req, 0) // counted in the total, as if measured
+			}
 			if c.Status != Measured {
 				continue
 			}
-			s, err := r.measure(ctx, Request{Whole: true, Threshold: c.Threshold, Load: l})
+			s, err := r.measure(ctx, req)
 			switch {
 			case errors.Is(err, ErrUnsupported):
 				c.Status, c.Samples = Refused, nil
