@@ -341,3 +341,17 @@ func TestSaveGoldenDistribution(t *testing.T) {
 		t.Fatalf("figures: %d, first %s markers %v", len(figs), figs[0].Name, figs[0].Panels[0].Markers)
 	}
 }
+
+// Candidates the sign test cannot tell from the best median are said to
+// be tied with it, and the choice among them is said to be by memory.
+func TestDistributionTieWording(t *testing.T) {
+	txt := table(t, tune.TiedRun(t))
+	contains(t, txt,
+		"chosen eager threshold: 1KiB (1024 bytes): no significant difference from the best median, 16KiB (p50 1µs against 990ns, won 3 of 5 rounds, p=0.500), and it needs less receive memory (1.25MiB against 5MiB)")
+	if row := tableRow(txt, "4KiB"); !strings.HasSuffix(row, "| no significant difference, won 2 of 5, p=0.500 |") {
+		t.Errorf("4KiB row %q", row)
+	}
+	if row := tableRow(txt, "256B"); !strings.HasSuffix(row, "| worse, won 0 of 5, p=0.031 |") {
+		t.Errorf("256B row %q", row)
+	}
+}
