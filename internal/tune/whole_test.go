@@ -36,6 +36,16 @@ func (f *thresholds) Measure(_ context.Context, r Request) (Sample, error) {
 	return Sample{P50: lat, P99: 2 * lat, OpsPerSec: 1e9 / lat, Count: 1000}, nil
 }
 
+// mustRun is Run that fails the test on an error.
+func mustRun(t *testing.T, cfg Config, m Measurer) *Result {
+	t.Helper()
+	res, err := Run(context.Background(), cfg, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // steady is a p50 of v in every round.
 func steady(v float64) []float64 { return []float64{v} }
 
@@ -56,10 +66,7 @@ func memories(bytes map[int]int64) []Memory {
 
 func TestWholeChoosesClearWinner(t *testing.T) {
 	f := &thresholds{P50: map[int][]float64{256: steady(3000), 1024: steady(2500), 4096: {1500, 1550, 1520, 1500, 1510}, 16384: steady(2800)}}
-	res, err := Run(context.Background(), wholeConfig(), f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustRun(t, wholeConfig(), f)
 	w := res.Loads[0].Workload
 	if w.Chosen != 4096 || w.Best != 4096 || res.Recommended != 4096 {
 		t.Fatalf("chose %d (best %d, recommended %d), want 4KiB", w.Chosen, w.Best, res.Recommended)
@@ -101,11 +108,7 @@ func tiedRun(t *testing.T) *Result {
 	f := &thresholds{P50: map[int][]float64{256: steady(2000), 1024: {1000, 1040, 1000, 1040, 1000},
 		4096: {1040, 1000, 1040, 1000, 1040}, 16384: {990, 1050, 990, 1050, 990}}}
 	mem := memories(map[int]int64{256: 8 << 20, 1024: 1 << 20, 4096: 2 << 20, 16384: 4 << 20})
-	res, err := Run(context.Background(), wholeConfig(mem...), f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return mustRun(t, wholeConfig(mem...), f)
 }
 
 func TestWholeTiesPreferLeastMemory(t *testing.T) {
@@ -132,10 +135,7 @@ func TestWholeMaxMemoryRulesOut(t *testing.T) {
 	if got := cfg.MaxEagerThreshold(); got != 4096 {
 		t.Errorf("max eager threshold %d, want 4096", got)
 	}
-	res, err := Run(context.Background(), cfg, f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustRun(t, cfg, f)
 	w := res.Loads[0].Workload
 	if c := w.Candidate(16384); c.Status != RuledOut || len(c.Samples) != 0 || w.Chosen != 4096 {
 		t.Errorf("16KiB %s with %d samples, chose %d; want ruled out, 4KiB", c.Status, len(c.Samples), w.Chosen)
@@ -151,10 +151,7 @@ func TestWholeMaxMemoryRulesOut(t *testing.T) {
 
 func TestWholeRefusedCandidate(t *testing.T) {
 	f := &thresholds{P50: map[int][]float64{256: steady(3000), 1024: steady(2500), 4096: steady(2000), 16384: steady(1000)}, Refuse: map[int]bool{16384: true}}
-	res, err := Run(context.Background(), wholeConfig(), f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustRun(t, wholeConfig(), f)
 	w := res.Loads[0].Workload
 	if c := w.Candidate(16384); c.Status != Refused || w.Chosen != 4096 || !strings.Contains(w.Refusal, "above max eager") {
 		t.Errorf("16KiB %s, chose %d, refusal %q", c.Status, w.Chosen, w.Refusal)
@@ -217,11 +214,7 @@ func distRun(t *testing.T) *Result {
 	cfg := wholeConfig(memories(map[int]int64{1024: 300 << 10, 8192: 2 << 20, 65536: 16 << 20, 262144: 64 << 20})...)
 	cfg.Workload.Thresholds, cfg.Workload.MaxMemory, cfg.Sizes = []int{1024, 8192, 65536, 262144}, 32<<20, pow2(1024, 65536)
 	f := &thresholds{P50: map[int][]float64{1024: steady(9000), 8192: {6000, 6100, 5900, 6050, 6000}, 65536: {4000, 4100, 3900, 4050, 4000}}}
-	res, err := Run(context.Background(), cfg, distSystem{newLinear(9), f})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return mustRun(t, cfg, distSystem{newLinear(9), f})
 }
 
 func TestWholePredicted(t *testing.T) {
