@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/kvbench/kvbench/internal/results"
 	rdmakvstore "github.com/kvbench/kvbench/internal/store/rdmakv"
+	"github.com/kvbench/kvbench/internal/tune"
 	"github.com/kvbench/kvbench/internal/workload"
 )
 
@@ -99,10 +101,63 @@ func TestRunMixedSweep(t *testing.T) {
 	}
 }
 
-// tune measures fixed sizes and says so of a distribution.
-func TestTuneRefusesDistribution(t *testing.T) {
-	_, stderr, err := runCLIErr(t, "tune", "../../workloads/mixed-sweep.yaml", "-o", t.TempDir())
-	if err == nil || !strings.Contains(err.Error()+stderr, "does not tune on a distribution") {
-		t.Errorf("tune on a distribution: %v\n%s", err, stderr)
+// tune on a distribution measures the whole workload at each of its
+// thresholds over the embedded server and saves the candidates, with
+// their receive memory, and the choice in tune.json; --max-memory rules
+// out the larger one (where the build can say what it needs).
+func TestTuneDistribution(t *testing.T) {
+	out := t.TempDir()
+	if _, stderr, err := runCLIErr(t, "tune", "testdata/tune-dist.yaml", "--repeats", "2", "-o", out); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	res := tuneResult(t, out, "tune-dist")
+	w := res.Loads[0].Workload
+	if res.Config.Workload == nil || res.Config.Workload.Distribution != "weighted: {256B: 50, 8KiB: 50}" || w == nil || len(w.Candidates) != 2 {
+		t.Fatalf("tune.json: config.workload %+v, workload %+v", res.Config.Workload, w)
+	}
+	for _, c := range w.Candidates {
+		if c.Status != tune.Measured || len(c.Samples) != 2 || c.P50 <= 0 || c.OpsPerSec <= 0 {
+			t.Errorf("candidate %d: %s, %d samples, p50 %g, %g ops/s", c.Threshold, c.Status, len(c.Samples), c.P50, c.OpsPerSec)
+		}
+	}
+	if w.Candidate(w.Chosen) == nil || res.Recommended != w.Chosen {
+		t.Errorf("chose %d, recommended %d", w.Chosen, res.Recommended)
+	}
+	small, large := w.Candidates[0], w.Candidates[1]
+	out = t.TempDir()
+	_, stderr, err := runCLIErr(t, "tune", "testdata/tune-dist.yaml", "--repeats", "2", "--max-memory", fmt.Sprint(small.Memory()), "-o", out)
+	if !small.MemoryKnown {
+		if err == nil || !strings.Contains(err.Error(), "--max-memory") {
+			t.Errorf("--max-memory with the memory unknown: %v\n%s", err, stderr)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("--max-memory: %v\n%s", err, stderr)
+	}
+	if large.Memory() <= small.Memory() {
+		t.Errorf("16KiB needs %d bytes, no more than 1KiB's %d", large.Memory(), small.Memory())
+	}
+	w = tuneResult(t, out, "tune-dist").Loads[0].Workload
+	if c := w.Candidates[1]; c.Status != tune.RuledOut || len(c.Samples) != 0 || w.Chosen != small.Threshold {
+		t.Errorf("--max-memory %d: 16KiB %s with %d samples, chose %d", small.Memory(), c.Status, len(c.Samples), w.Chosen)
+	}
+}
+
+// Bad --max-memory and --predict are refused before anything is measured.
+func TestTuneDistributionRefusals(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"testdata/tune-dist.yaml", "--max-memory", "lots"}, `--max-memory lots: invalid size "lots"`},
+		{[]string{"testdata/tune-dist.yaml", "--max-memory", "0"}, "--max-memory 0: want a positive size"},
+		{[]string{"testdata/tune-dist.yaml", "--slo", "p99=1ms"}, "does not search capacities"},
+		{[]string{"testdata/tune-quick.yaml", "--predict"}, "this workload has fixed sizes"},
+	} {
+		_, stderr, err := runCLIErr(t, append([]string{"tune", "-o", t.TempDir()}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("tune %v: %v, want %q\n%s", c.args, err, c.want, stderr)
+		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"syscall"
 	"time"
 
@@ -35,6 +34,8 @@ type tuneFlags struct {
 	objective string
 	cpuSide   string
 	slo       string
+	maxMemory string
+	predict   bool
 	lists     loadLists
 	workloadFlags
 }
@@ -53,14 +54,27 @@ goal (--slo). --connections, --depth and --rate take lists: tune then
 recommends per load and maps the winners over size and load. It prints a
 table in the manner of UCX's protocol info and saves tune.txt, tune.json
 and plots under --out. The workload's thresholds are ignored; its keys,
-phases and load model are used. The whole manual, with how each
-objective decides: docs/USAGE.md, "tune".`,
+phases and load model are used.
+
+On a workload whose values follow values.distribution, tune instead runs
+the whole workload (its mix, its sizes) at each candidate threshold (the
+workload's thresholds, else powers of 4 from 256B up to its largest
+size), every candidate once a round, --repeats rounds, and chooses by
+--objective over all ops merged: the best median, or among the
+candidates the sign test cannot tell from it, the one needing the least
+receive memory. Each candidate shows the registered receive memory it
+needs (server + client); --max-memory rules out those above a limit.
+--predict also measures the distribution's size classes one by one and
+says which threshold they would have predicted. The whole manual, with
+how each objective decides: docs/USAGE.md, "tune".`,
 		Example: `  kvbench tune workloads/threshold-sweep.yaml
   kvbench tune workloads/threshold-sweep.yaml --ops get --repeats 8 --duration 2s
   kvbench tune workloads/threshold-sweep.yaml --connections 16 --slo p99=1ms
   kvbench tune workloads/threshold-sweep.yaml --connections 1,4,16 --depth 1,8 --objective p99 --duration 3s
   kvbench tune workloads/threshold-sweep.yaml --server 10.0.0.2:7471 --objective cpu
-  kvbench tune workloads/threshold-sweep.yaml --server 10.0.0.2:7471 --transport verbs --poll busy`,
+  kvbench tune workloads/threshold-sweep.yaml --server 10.0.0.2:7471 --transport verbs --poll busy
+  kvbench tune workloads/etc.yaml --objective p99 --max-memory 64MiB
+  kvbench tune workloads/mixed-sweep.yaml --predict --repeats 8`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runTune(cmd, args[0], f) },
 	}
@@ -82,6 +96,8 @@ func (f *tuneFlags) addFlags(cmd *cobra.Command) {
 	fl.IntSliceVar(&f.lists.conns, "connections", nil, "client connections; a list (1,4,16) compares at each (default load.connections)")
 	fl.IntSliceVar(&f.lists.depths, "depth", nil, "operations in flight per connection; a list compares at each (default load.depth)")
 	fl.Float64SliceVar(&f.lists.rates, "rate", nil, "open-loop rates in ops/s over all connections; a list compares at each (default: the workload's load)")
+	fl.StringVar(&f.maxMemory, "max-memory", "", "on a distribution: rule out candidate thresholds whose registered receive memory, server plus client, exceeds `SIZE` (e.g. 64MiB)")
+	fl.BoolVar(&f.predict, "predict", false, "on a distribution: also measure its size classes one by one and say which threshold they predict")
 	f.readFirsts(&f.lists)
 	f.registerTarget(cmd, map[string]string{"duration": "measure phase per measurement, replacing the workload's phases.measure"})
 	cmd.RegisterFlagCompletionFunc("objective", cobra.FixedCompletions([]string{"p50", "p99", "throughput", "cpu"}, cobra.ShellCompDirectiveNoFileComp))
@@ -150,9 +166,15 @@ func announceTune(stderr io.Writer, w *workload.Workload, cfg tune.Config, trans
 			w.Name, transport, cfg.SLO, len(cfg.Ops), len(cfg.Sizes), loads, cfg.Repeats, cfg.Repeats*len(cfg.Sizes)*len(cfg.Ops)*2*len(cfg.Loads))
 		return
 	}
-	total := cfg.Repeats * len(cfg.Sizes) * len(cfg.Ops) * 2 * len(cfg.Loads)
-	fmt.Fprintf(stderr, "kvbench tune: %s over %s: %d ops x %d sizes x 2 protocols%s x %d repeats = %d measurements",
-		w.Name, transport, len(cfg.Ops), len(cfg.Sizes), loads, cfg.Repeats, total)
+	total := cfg.Measurements()
+	what := fmt.Sprintf("%d ops x %d sizes x 2 protocols%s x %d repeats", len(cfg.Ops), len(cfg.Sizes), loads, cfg.Repeats)
+	if wl := cfg.Workload; wl != nil {
+		what = fmt.Sprintf("the whole workload at %d candidate thresholds%s x %d repeats", len(wl.Thresholds), loads, cfg.Repeats)
+		if len(cfg.Sizes) > 0 {
+			what += fmt.Sprintf(", and to predict: %d ops x %d size classes x 2 protocols%s x %d repeats", len(cfg.Ops), len(cfg.Sizes), loads, cfg.Repeats)
+		}
+	}
+	fmt.Fprintf(stderr, "kvbench tune: %s over %s: %s = %d measurements", w.Name, transport, what, total)
 	if per := time.Duration(w.Phases.Warmup.Duration) + time.Duration(w.Phases.Measure.Duration); per > 0 {
 		fmt.Fprintf(stderr, " of about %s (at least %s)", per, per*time.Duration(total))
 	}
@@ -173,10 +195,14 @@ func tuneHarness(ctx context.Context, w *workload.Workload, cfg tune.Config, std
 			return nil, nil, fmt.Errorf("embedded server: %w", err)
 		}
 	}
-	h, err := bench.OpenHarness(bench.HarnessConfig{
-		Workload: tunebench.HarnessWorkload(&cfg, w), MaxValue: slices.Max(cfg.Sizes), MaxThreshold: cfg.MaxEagerThreshold(),
+	hc := bench.HarnessConfig{
+		Workload: tunebench.HarnessWorkload(&cfg, w), MaxValue: cfg.MaxValue(), MaxThreshold: cfg.MaxEagerThreshold(),
 		Host: results.CollectHost(), Logger: noticeLogger(stderr),
-	})
+	}
+	if d := w.Values.Distribution; d != nil {
+		hc.Sizes = d.Law()
+	}
+	h, err := bench.OpenHarness(hc)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -205,9 +231,13 @@ func tuneProgress(stderr io.Writer) func(tune.Progress) {
 	}
 	return func(p tune.Progress) {
 		r := p.Req
-		line := fmt.Sprintf("[%d/%d] %s %s %s", p.Done, p.Total, r.Op, units.Bytes(int64(r.Size)), r.Protocol)
+		what := fmt.Sprintf("%s %s %s", r.Op, units.Bytes(int64(r.Size)), r.Protocol)
+		if r.Whole {
+			what = "workload at threshold " + units.Bytes(int64(r.Threshold))
+		}
+		line := fmt.Sprintf("[%d/%d] %s", p.Done, p.Total, what)
 		if p.Total == 0 {
-			line = fmt.Sprintf("[%d] %s %s %s", p.Done, r.Op, units.Bytes(int64(r.Size)), r.Protocol)
+			line = fmt.Sprintf("[%d] %s", p.Done, what)
 		}
 		if r.Load != (tune.Load{Connections: 1, Depth: 1}) {
 			line += " at " + r.Load.String()

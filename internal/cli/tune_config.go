@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -8,6 +9,7 @@ import (
 
 	"github.com/kvbench/kvbench/internal/tune"
 	"github.com/kvbench/kvbench/internal/tune/tunebench"
+	"github.com/kvbench/kvbench/internal/units"
 	"github.com/kvbench/kvbench/internal/workload"
 )
 
@@ -27,6 +29,17 @@ func (f *tuneFlags) config(cmd *cobra.Command, w *workload.Workload, stderr io.W
 	if set("objective") {
 		p.Objective = &f.objective
 	}
+	if f.maxMemory != "" {
+		n, err := units.ParseBytes(f.maxMemory)
+		if err == nil && n <= 0 {
+			err = errors.New("want a positive size")
+		}
+		if err != nil {
+			return tune.Config{}, fmt.Errorf("--max-memory %s: %w", f.maxMemory, err)
+		}
+		p.MaxMemory = n
+	}
+	p.Predict = f.predict
 	cfg, warnings, err := p.Config(w)
 	for _, msg := range warnings {
 		fmt.Fprintf(stderr, "kvbench tune: warning: %s\n", msg)

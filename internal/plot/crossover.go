@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"errors"
 	"fmt"
 	"image/color"
 	"math"
@@ -31,7 +32,29 @@ type Quantity struct {
 // crossover size and the chosen threshold when positive. title follows
 // "op: ".
 func Crossover(op, title string, q Quantity, curves []Curve, crossover, threshold int) (*Figure, error) {
-	p := newPlot(op+": "+title, "value size (bytes, log2)", q.Label)
+	panel, err := curvesPanel(op+": "+title, "value size (bytes, log2)", q, curves)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	if crossover > 0 {
+		label := "crossover " + units.Bytes(int64(crossover))
+		if threshold == crossover {
+			label += " = threshold"
+		}
+		panel.addMarker(float64(crossover), label, color.Black)
+	}
+	if threshold > 0 && threshold != crossover {
+		// A line below the crossover's label: the two markers are often
+		// an octave or less apart.
+		panel.addMarkerRow(float64(threshold), "threshold "+units.Bytes(int64(threshold)), 1, color.Gray{Y: 110})
+	}
+	return &Figure{Name: "tune-" + op, Panels: []*Panel{panel}}, nil
+}
+
+// curvesPanel draws curves, each median with its spread as error bars,
+// over a log2 byte axis labelled xLabel.
+func curvesPanel(title, xLabel string, q Quantity, curves []Curve) (*Panel, error) {
+	p := newPlot(title, xLabel, q.Label)
 	panel := &Panel{Plot: p}
 	var xs, ys []float64
 	for _, c := range curves {
@@ -44,7 +67,7 @@ func Crossover(op, title string, q Quantity, curves []Curve, crossover, threshol
 	}
 	ys = slices.DeleteFunc(ys, func(v float64) bool { return !(v > 0) })
 	if len(xs) == 0 || len(ys) == 0 {
-		return nil, fmt.Errorf("%s: nothing measured to plot", op)
+		return nil, errors.New("nothing measured to plot")
 	}
 	byteAxis(&p.X, slices.Min(xs), slices.Max(xs))
 	format := durationLabel
@@ -78,17 +101,5 @@ func Crossover(op, title string, q Quantity, curves []Curve, crossover, threshol
 			p.Add(eb)
 		}
 	}
-	if crossover > 0 {
-		label := "crossover " + units.Bytes(int64(crossover))
-		if threshold == crossover {
-			label += " = threshold"
-		}
-		panel.addMarker(float64(crossover), label, color.Black)
-	}
-	if threshold > 0 && threshold != crossover {
-		// A line below the crossover's label: the two markers are often
-		// an octave or less apart.
-		panel.addMarkerRow(float64(threshold), "threshold "+units.Bytes(int64(threshold)), 1, color.Gray{Y: 110})
-	}
-	return &Figure{Name: "tune-" + op, Panels: []*Panel{panel}}, nil
+	return panel, nil
 }

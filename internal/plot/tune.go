@@ -14,6 +14,8 @@ import (
 // loads, per op, the map of winners over size and load (ThresholdMap).
 // The eager curve has no point where eager could not be measured (its
 // legend says where), and no crossover is drawn unless one was measured.
+// On a distribution of sizes each load's chart of the candidate
+// thresholds comes first, the chosen one marked, and there is no map.
 // Every figure is captioned with the build.
 func TuneFigures(r *tune.Result) []*Figure {
 	var figs []*Figure
@@ -21,6 +23,12 @@ func TuneFigures(r *tune.Result) []*Figure {
 		suffix := ""
 		if len(r.Loads) > 1 {
 			suffix = "-" + l.Load.Label()
+		}
+		if l.Workload != nil {
+			if fig, err := tuneCandidates(r, &l); err == nil {
+				fig.Name += suffix
+				figs = append(figs, fig)
+			}
 		}
 		for _, o := range l.Ops {
 			if fig, err := tuneCurves(r, &l, &o); err == nil {
@@ -33,7 +41,7 @@ func TuneFigures(r *tune.Result) []*Figure {
 			}
 		}
 	}
-	if len(r.Loads) > 1 {
+	if len(r.Loads) > 1 && r.Config.Workload == nil {
 		figs = append(figs, tuneMaps(r)...)
 	}
 	for _, f := range figs {
@@ -61,16 +69,11 @@ func tuneCurves(r *tune.Result, l *tune.LoadResult, o *tune.OpResult) (*Figure, 
 	j := r.Config.Judge()
 	for _, p := range o.Points {
 		if len(p.Eager) > 0 {
-			lo, hi := tuneBounds(p.Eager, j.Value)
-			e.Sizes, e.Mid, e.Lo, e.Hi = append(e.Sizes, p.Size), append(e.Mid, p.EagerValue), append(e.Lo, lo), append(e.Hi, hi)
+			e.add(p.Size, p.EagerValue, p.Eager, j.Value)
 		}
-		lo, hi := tuneBounds(p.Rendezvous, j.Value)
-		rv.Sizes, rv.Mid, rv.Lo, rv.Hi = append(rv.Sizes, p.Size), append(rv.Mid, p.RdvValue), append(rv.Lo, lo), append(rv.Hi, hi)
+		rv.add(p.Size, p.RdvValue, p.Rendezvous, j.Value)
 	}
-	title := "forced eager vs forced rendezvous"
-	if len(r.Loads) > 1 || l.Load != (tune.Load{Connections: 1, Depth: 1}) {
-		title += " at " + l.Load.String()
-	}
+	title := tuneTitle(r, l, "forced eager vs forced rendezvous")
 	q := Quantity{Label: r.Config.ObjectiveName() + " (median of repeats)", Rate: r.Objective.Higher()}
 	return Crossover(o.Op.String(), title, q, []Curve{e, rv}, o.Crossover, l.Recommended)
 }
@@ -108,6 +111,22 @@ func tunePhaseSizes(o *tune.OpResult) []PhaseSize {
 		}
 	}
 	return out
+}
+
+// tuneTitle is title at l, the load named unless it is the only one and
+// one connection at depth 1.
+func tuneTitle(r *tune.Result, l *tune.LoadResult, title string) string {
+	if len(r.Loads) > 1 || l.Load != (tune.Load{Connections: 1, Depth: 1}) {
+		title += " at " + l.Load.String()
+	}
+	return title
+}
+
+// add appends to c the point at x of median mid, spread over the range of
+// f over ss.
+func (c *Curve) add(x int, mid float64, ss []tune.Sample, f func(tune.Sample) float64) {
+	lo, hi := tuneBounds(ss, f)
+	c.Sizes, c.Mid, c.Lo, c.Hi = append(c.Sizes, x), append(c.Mid, mid), append(c.Lo, lo), append(c.Hi, hi)
 }
 
 // tuneBounds is the range of f over ss.

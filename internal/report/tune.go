@@ -19,7 +19,9 @@ import (
 // paired repeats rendezvous won. Sizes where eager could not be measured
 // show n/a and are named in the explanation. With several loads the map
 // of winners follows, then the legend, the explanation and the
-// measurements' warnings.
+// measurements' warnings. On a distribution of sizes the candidate
+// thresholds' table comes first at each load, and the sizes' tables,
+// measured for the prediction, after it.
 func Tune(w io.Writer, r *tune.Result) error {
 	t := newTuneReport(r)
 	var b strings.Builder
@@ -27,14 +29,25 @@ func Tune(w io.Writer, r *tune.Result) error {
 		if len(r.Loads) > 1 {
 			b.WriteString("== at " + l.Load.String() + " ==\n")
 		}
+		if l.Workload != nil {
+			t.writeWorkload(&b, &l)
+			if len(l.Ops) > 0 {
+				b.WriteString("single sizes, measured one by one to predict the threshold:\n")
+			}
+		}
 		for _, o := range l.Ops {
 			t.writeOp(&b, &l, &o)
 		}
 	}
-	if len(r.Loads) > 1 {
+	if len(r.Loads) > 1 && r.Config.Workload == nil {
 		t.writeMaps(&b)
 	}
-	t.writeLegend(&b)
+	if r.Config.Workload != nil {
+		t.writeWorkloadLegend(&b)
+	}
+	if len(r.Config.Sizes) > 0 {
+		t.writeLegend(&b)
+	}
 	b.WriteString("\n")
 	for _, e := range t.explanation() {
 		b.WriteString(e + "\n")
@@ -185,11 +198,21 @@ func (t *tuneReport) writeWarnings(b *strings.Builder) {
 		}
 	}
 	for _, l := range t.r.Loads {
-		for _, o := range l.Ops {
-			op := o.Op.String()
-			if len(t.r.Loads) > 1 {
-				op += " at " + l.Load.String()
+		at := ""
+		if len(t.r.Loads) > 1 {
+			at = " at " + l.Load.String()
+		}
+		if w := l.Workload; w != nil {
+			for _, c := range w.Candidates {
+				for i, s := range c.Samples {
+					for _, w := range s.Warnings {
+						lines = append(lines, fmt.Sprintf("  workload at threshold %s%s, round %d: %s", units.Bytes(int64(c.Threshold)), at, i+1, w.Message))
+					}
+				}
 			}
+		}
+		for _, o := range l.Ops {
+			op := o.Op.String() + at
 			for _, p := range o.Points {
 				add(op, p.Size, tune.Eager, p.Eager)
 				add(op, p.Size, tune.Rendezvous, p.Rendezvous)

@@ -185,8 +185,12 @@ func unmeasuredNote(o *tune.OpResult) string {
 		o.Op, units.Sizes(o.EagerUnmeasured), why)
 }
 
-// loadExplanation says how l's threshold was chosen, op by op.
+// loadExplanation says how l's threshold was chosen: op by op, or on a
+// distribution among the candidates.
 func (t *tuneReport) loadExplanation(l *tune.LoadResult) []string {
+	if l.Workload != nil {
+		return t.workloadExplanation(l)
+	}
 	var out []string
 	c := &t.r.Config
 	best := l.DecidedBy()
@@ -206,8 +210,7 @@ func (t *tuneReport) loadExplanation(l *tune.LoadResult) []string {
 		"recommended eager threshold: %s (%d bytes), the smallest per-op crossover (%s, rendezvous %s from %s), as a power of two",
 		units.Bytes(int64(rec)), rec, best.Op, t.adj(), units.Bytes(int64(best.Crossover))))
 	if c.KeySize > 0 {
-		out = append(out, fmt.Sprintf("the threshold counts key plus value bytes: with %d-byte keys, values of up to %d bytes go eager",
-			c.KeySize, rdmakv.LargestEagerValue(rec, c.KeySize)))
+		out = append(out, keyNote(c.KeySize, rec))
 	}
 	for _, o := range l.Ops {
 		switch {
@@ -223,6 +226,13 @@ func (t *tuneReport) loadExplanation(l *tune.LoadResult) []string {
 		}
 	}
 	return append(out, unmeasuredNotes(l)...)
+}
+
+// keyNote says which values go eager at threshold under keys of
+// keySize bytes.
+func keyNote(keySize, threshold int) string {
+	return fmt.Sprintf("the threshold counts key plus value bytes: with %d-byte keys, values of up to %d bytes go eager",
+		keySize, rdmakv.LargestEagerValue(threshold, keySize))
 }
 
 // unmeasuredNotes are l's ops' unmeasuredNotes.
@@ -260,9 +270,13 @@ func (t *tuneReport) explanation() []string {
 	r, c := t.r, &t.r.Config
 	var out []string
 	if n := stats.SignTestMinN(t.j.Alpha); c.Repeats < n && t.j.Margin == 0 {
+		what := "size"
+		if c.Workload != nil {
+			what = "candidate or size"
+		}
 		out = append(out, fmt.Sprintf(
-			"note: with %d repeats no size can show a significant winner at alpha %g; use --repeats %d or more",
-			c.Repeats, t.j.Alpha, n))
+			"note: with %d repeats no %s can show a significant winner at alpha %g; use --repeats %d or more",
+			c.Repeats, what, t.j.Alpha, n))
 	}
 	if t.processCPU() {
 		out = append(out,

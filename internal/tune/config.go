@@ -41,6 +41,10 @@ type Config struct {
 	// Loads are the loads to compare at, each on its own; empty means one
 	// connection at depth 1.
 	Loads []Load `json:"loads"`
+	// Workload, when set, tunes on a distribution of sizes: whole-workload
+	// runs at candidate thresholds decide, and Sizes, when given, are
+	// measured as ever to say what single sizes would have predicted.
+	Workload *Workload `json:"workload,omitempty"`
 	// Measure is the measure phase's length in seconds (0 when counted in
 	// operations); it bounds how long a capacity search's measurements may
 	// stretch to collect enough operations.
@@ -133,8 +137,11 @@ func (c *Config) Validate() error {
 			bad("op %s: want get or set", op)
 		}
 	}
-	if len(c.Sizes) < 2 {
+	if len(c.Sizes) < 2 && (c.Workload == nil || len(c.Sizes) > 0) {
 		bad("%d value size(s) given: need at least 2 to locate a crossover", len(c.Sizes))
+	}
+	if c.Workload != nil {
+		errs = append(errs, c.Workload.validate(c)...)
 	}
 	for _, s := range c.Sizes {
 		if s <= 0 {

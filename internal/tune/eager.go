@@ -13,9 +13,35 @@ import (
 func EagerThreshold(keySize, size int) int { return rdmakv.EagerThresholdFor(keySize, size) }
 
 // MaxEagerThreshold is the largest threshold c's measurements force,
-// eager at the largest size: the max eager a server needs to measure
-// eager wherever rendezvous is.
-func (c *Config) MaxEagerThreshold() int { return EagerThreshold(c.KeySize, slices.Max(c.Sizes)) }
+// eager at the largest size or, on a distribution, the largest
+// candidate measured at some load: the max eager a server needs to
+// measure eager wherever rendezvous is.
+func (c *Config) MaxEagerThreshold() int {
+	most := 0
+	if len(c.Sizes) > 0 {
+		most = EagerThreshold(c.KeySize, slices.Max(c.Sizes))
+	}
+	if w := c.Workload; w != nil {
+		for _, t := range w.Thresholds {
+			if slices.ContainsFunc(c.loads(), func(l Load) bool { return !w.ruledOut(l, t) }) {
+				most = max(most, t)
+			}
+		}
+	}
+	return most
+}
+
+// MaxValue is the largest value c's measurements write.
+func (c *Config) MaxValue() int {
+	most := 0
+	if len(c.Sizes) > 0 {
+		most = slices.Max(c.Sizes)
+	}
+	if c.Workload != nil {
+		most = max(most, c.Workload.MaxSize)
+	}
+	return most
+}
 
 // CheckEagerLimit fails, naming the sizes, when forcing eager at some size
 // needs an eager threshold (key + size + 1) above maxEager, the largest the

@@ -14,3 +14,9 @@ var (
 
 // LimitedRun is limitedRun.
 func LimitedRun(t *testing.T, m *linear) *Result { return limitedRun(t, m) }
+
+// DistRun is distRun.
+func DistRun(t *testing.T) *Result { return distRun(t) }
+
+// TiedRun is tiedRun.
+func TiedRun(t *testing.T) *Result { return tiedRun(t) }

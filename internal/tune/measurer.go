@@ -4,7 +4,10 @@
 // and finds the size from which rendezvous beats eager by more than the
 // run-to-run noise. It compares by the objective the user names (p50, p99,
 // throughput or CPU per operation) or by capacity under a latency goal,
-// and repeats the comparison at every load asked for. Its Result is the
+// and repeats the comparison at every load asked for. On a distribution
+// of sizes (Config.Workload) it measures the whole workload at candidate
+// thresholds instead and chooses one, optionally beside the sizes'
+// crossovers as a prediction of it. Its Result is the
 // decision as data: package report puts it in words (tune.txt,
 // tune.json) and package plot draws it. It measures through a Measurer
 // and imports no harness (package tunebench measures with the load
@@ -31,12 +34,16 @@ const (
 )
 
 // Request is one measurement: op (get or set) on values of Size bytes
-// with Protocol forced, under Load.
+// with Protocol forced, under Load; or, when Whole is set, the whole
+// workload (its mix of ops and its distribution of sizes) at eager
+// threshold Threshold under Load, its ops merged into one Sample.
 type Request struct {
-	Op       rdmakv.Op
-	Size     int
-	Protocol Protocol
-	Load     Load
+	Op        rdmakv.Op
+	Size      int
+	Protocol  Protocol
+	Whole     bool
+	Threshold int
+	Load      Load
 	// MinOps, when positive, is the fewest operations the measurement must
 	// complete (an open loop's measure phase is made at least this long).
 	MinOps int64
@@ -79,6 +86,8 @@ type Sample struct {
 // ErrUnsupported is returned (wrapped) by a Measurer when the protocol
 // cannot carry the size at all, e.g. eager above the server's largest
 // eager message. Tuning then treats rendezvous as the only choice there.
+// For a whole-workload request it means the target refuses the
+// threshold: the candidate is listed as refused.
 var ErrUnsupported = errors.New("protocol cannot carry this size")
 
 // Measurer measures one request.

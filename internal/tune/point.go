@@ -133,31 +133,42 @@ func (j Judge) point(size int, eager, rdv []Sample) Point {
 	pt.EagerPhases = medianPhases(eager)
 	pt.Ratio = j.Objective.ratio(pt.EagerValue, pt.RdvValue)
 	pt.Flags = pairFlags(eager, rdv)
-	for i := range min(len(eager), len(rdv)) {
-		e, r := j.Value(eager[i]), j.Value(rdv[i])
-		switch {
-		case j.Objective.better(r, e):
-			pt.RdvWins++
-		case j.Objective.better(e, r):
-			pt.EagerWins++
-		}
-	}
-	n := pt.RdvWins + pt.EagerWins
-	pt.P = stats.SignTestP(n, max(pt.RdvWins, pt.EagerWins))
+	pt.RdvWins, pt.EagerWins, pt.P = j.pairs(rdv, eager)
 	if j.Margin > 0 {
 		pt.ByMargin = true
 		pt.Winner = j.byMargin(pt)
 		return pt
 	}
-	switch {
-	case pt.P > j.Alpha || pt.RdvWins == pt.EagerWins:
-		pt.Winner = WinTie
-	case pt.RdvWins > pt.EagerWins:
-		pt.Winner = WinRendezvous
-	default:
-		pt.Winner = WinEager
-	}
+	pt.Winner = [...]Winner{WinEager, WinTie, WinRendezvous}[j.lead(pt.RdvWins, pt.EagerWins, pt.P)+1]
 	return pt
+}
+
+// pairs counts the pairs (a[i], b[i]) a won and b won, and the sign
+// test's one-sided p-value for the one that won more.
+func (j Judge) pairs(a, b []Sample) (wins, losses int, p float64) {
+	for i := range min(len(a), len(b)) {
+		x, y := j.Value(a[i]), j.Value(b[i])
+		switch {
+		case j.Objective.better(x, y):
+			wins++
+		case j.Objective.better(y, x):
+			losses++
+		}
+	}
+	return wins, losses, stats.SignTestP(wins+losses, max(wins, losses))
+}
+
+// lead is the side the sign test favours at j's level, given the pairs
+// each won and the test's p: 1 for the first, -1 for the second, 0 for
+// neither (a tie).
+func (j Judge) lead(wins, losses int, p float64) int {
+	switch {
+	case p > j.Alpha || wins == losses:
+		return 0
+	case wins > losses:
+		return 1
+	}
+	return -1
 }
 
 // byMargin decides a point by its medians: capacities further apart than

@@ -45,8 +45,12 @@ type LoadResult struct {
 	Load Load       `json:"load"`
 	Ops  []OpResult `json:"ops"`
 	// Recommended is the eager threshold for this load, the smallest
-	// per-op threshold (0 when no op found a crossover).
+	// per-op threshold (0 when no op found a crossover); on a
+	// distribution, the candidate Workload chose.
 	Recommended int `json:"recommended_threshold"`
+	// Workload is the tune on a distribution at this load (nil for fixed
+	// sizes).
+	Workload *WorkloadResult `json:"workload,omitempty"`
 }
 
 // recommend sets the load's threshold, the smallest per-op one, and what

@@ -310,3 +310,48 @@ func TestPairFlagsListed(t *testing.T) {
 	js, _ := tuneJSON(t, res)
 	contains(t, js, `"flags": [`+"\n"+`                "eager warns bimodal in 4 of 4 measurements, the other protocol in none"`)
 }
+
+// A tune on a distribution as saved: the candidates' table with their
+// memory, the one ruled out by --max-memory, the choice and what single
+// sizes predicted; tune.json holds the candidates at the load.
+func TestSaveGoldenDistribution(t *testing.T) {
+	res := tune.DistRun(t)
+	txt := table(t, res)
+	golden.Assert(t, txt, "tune-distribution.txt.golden")
+	if row := tableRow(txt, "256KiB"); row != "| 256KiB | 64MiB + 16MiB | ruled out | - | - | - | above --max-memory 32MiB |" {
+		t.Errorf("ruled-out row %q", row)
+	}
+	contains(t, txt,
+		"single sizes, measured one by one to predict the threshold:",
+		"chosen eager threshold: 64KiB (65536 bytes), significantly better by p50 than every other candidate measured",
+		"single sizes predict threshold 8KiB; the whole workload chooses 64KiB: the workload's p50 at 8KiB is 6µs against 4µs at 64KiB (worse)")
+	js, back := tuneJSON(t, res)
+	golden.Assert(t, js, "tune-distribution.json.golden")
+	w := back.Loads[0].Workload
+	if w == nil || w.Chosen != 65536 || len(w.Candidates) != 4 || w.Candidate(262144).Status != tune.RuledOut || w.Candidate(8192).ServerMemory != 2<<20 {
+		t.Errorf("tune.json round trip: %+v", w)
+	}
+	if back.Config.Workload == nil || back.Config.Workload.Distribution != "etc, max: 64KiB" {
+		t.Errorf("tune.json config.workload: %+v", back.Config.Workload)
+	}
+	// The candidates' chart, the three measured, the chosen and the
+	// predicted thresholds marked, then the single sizes' curves.
+	figs := plot.TuneFigures(res)
+	if len(figs) != 2 || figs[0].Name != "tune-workload" || fmt.Sprint(figs[0].Panels[0].Markers) != "[65536 8192]" {
+		t.Fatalf("figures: %d, first %s markers %v", len(figs), figs[0].Name, figs[0].Panels[0].Markers)
+	}
+}
+
+// Candidates the sign test cannot tell from the best median are said to
+// be tied with it, and the choice among them is said to be by memory.
+func TestDistributionTieWording(t *testing.T) {
+	txt := table(t, tune.TiedRun(t))
+	contains(t, txt,
+		"chosen eager threshold: 1KiB (1024 bytes): no significant difference from the best median, 16KiB (p50 1µs against 990ns, won 3 of 5 rounds, p=0.500), and it needs less receive memory (1.25MiB against 5MiB)")
+	if row := tableRow(txt, "4KiB"); !strings.HasSuffix(row, "| no significant difference, won 2 of 5, p=0.500 |") {
+		t.Errorf("4KiB row %q", row)
+	}
+	if row := tableRow(txt, "256B"); !strings.HasSuffix(row, "| worse, won 0 of 5, p=0.031 |") {
+		t.Errorf("256B row %q", row)
+	}
+}

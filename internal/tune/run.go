@@ -23,16 +23,19 @@ func Run(ctx context.Context, cfg Config, m Measurer) (*Result, error) {
 		return nil, err
 	}
 	cfg.Sizes = slices.Compact(slices.Sorted(slices.Values(cfg.Sizes)))
-	if len(cfg.Loads) == 0 {
-		cfg.Loads = []Load{{Connections: 1, Depth: 1}}
+	if w := cfg.Workload; w != nil {
+		sorted := *w
+		sorted.Thresholds = slices.Compact(slices.Sorted(slices.Values(w.Thresholds)))
+		cfg.Workload = &sorted
 	}
+	cfg.Loads = cfg.loads()
 	r := &runner{cfg: cfg, m: m, j: cfg.Judge()}
 	if cfg.SLO == nil {
-		r.total = len(cfg.Loads) * cfg.Repeats * len(cfg.Sizes) * len(cfg.Ops) * 2
+		r.total = cfg.Measurements()
 	}
 	res := &Result{Config: cfg, Objective: cfg.objective()}
 	for _, l := range cfg.Loads {
-		lr, err := r.load(ctx, l)
+		lr, err := r.atLoad(ctx, l)
 		if err != nil {
 			return nil, err
 		}
@@ -40,6 +43,49 @@ func Run(ctx context.Context, cfg Config, m Measurer) (*Result, error) {
 	}
 	res.summarise()
 	return res, nil
+}
+
+// Measurements is how many measurements a run of c takes, c's loads
+// defaulted (none known under a latency goal, whose searches vary).
+func (c *Config) Measurements() int {
+	loads := c.loads()
+	n := len(loads) * c.Repeats * len(c.Sizes) * len(c.Ops) * 2
+	if c.Workload != nil {
+		for _, l := range loads {
+			n += c.Repeats * measuredCandidates(c.Workload, l)
+		}
+	}
+	return n
+}
+
+// loads are c's loads, one connection at depth 1 when none are given.
+func (c *Config) loads() []Load {
+	if len(c.Loads) == 0 {
+		return []Load{{Connections: 1, Depth: 1}}
+	}
+	return c.Loads
+}
+
+// atLoad measures at l: each size's pair of protocols, and on a
+// distribution the whole workload at each candidate, whose choice is
+// then the load's threshold and the sizes' the prediction of it.
+func (r *runner) atLoad(ctx context.Context, l Load) (LoadResult, error) {
+	lr := LoadResult{Load: l}
+	if len(r.cfg.Sizes) > 0 {
+		var err error
+		if lr, err = r.load(ctx, l); err != nil {
+			return lr, err
+		}
+	}
+	if r.cfg.Workload == nil {
+		return lr, nil
+	}
+	w, err := r.whole(ctx, l)
+	if err != nil {
+		return lr, err
+	}
+	w.Predicted, lr.Recommended, lr.Workload = lr.Recommended, w.Chosen, w
+	return lr, nil
 }
 
 type runner struct {
@@ -184,9 +230,13 @@ func (r *runner) tick(req Request, p Protocol) {
 	}
 }
 
-// describe names a measurement in errors: "get 64B eager at 1 connection".
+// describe names a measurement in errors: "get 64B eager at 4
+// connections", "the workload at threshold 4KiB".
 func describe(req Request) string {
 	s := fmt.Sprintf("%s %s %s", req.Op, units.Bytes(int64(req.Size)), req.Protocol)
+	if req.Whole {
+		s = "the workload at threshold " + units.Bytes(int64(req.Threshold))
+	}
 	if req.Load != (Load{Connections: 1, Depth: 1}) {
 		s += " at " + req.Load.String()
 	}

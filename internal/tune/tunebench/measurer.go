@@ -35,9 +35,12 @@ type Measurer struct {
 
 // Measure implements tune.Measurer.
 func (b *Measurer) Measure(ctx context.Context, r tune.Request) (tune.Sample, error) {
+	if r.Whole {
+		return b.measureWhole(ctx, r)
+	}
 	op, size, p := r.Op, r.Size, r.Protocol
 	cfg := b.Config
-	cfg.ValueSizes = []int{size}
+	cfg.Sizes, cfg.SizesSpec, cfg.ValueSizes = nil, "", []int{size}
 	cfg.Thresholds = []int{0}
 	if p == tune.Eager {
 		cfg.Thresholds = []int{tune.EagerThreshold(cfg.Keys.Size, size)}
@@ -53,15 +56,9 @@ func (b *Measurer) Measure(ctx context.Context, r tune.Request) (tune.Sample, er
 	default:
 		return tune.Sample{}, fmt.Errorf("op %s cannot be tuned (get or set)", op)
 	}
-	rep, err := bench.Run(ctx, cfg)
+	rep, err := b.run(ctx, cfg)
 	if err != nil {
-		if b.Unsupported != nil && b.Unsupported(err) {
-			return tune.Sample{}, fmt.Errorf("%w: %v", tune.ErrUnsupported, err)
-		}
 		return tune.Sample{}, err
-	}
-	if rep.Interrupted {
-		return tune.Sample{}, context.Canceled
 	}
 	var other bool
 	for _, m := range rep.Measurements {
@@ -83,6 +80,22 @@ func (b *Measurer) Measure(ctx context.Context, r tune.Request) (tune.Sample, er
 		return tune.Sample{}, fmt.Errorf("%w: target used another protocol", tune.ErrUnsupported)
 	}
 	return tune.Sample{}, fmt.Errorf("no %s operation completed", op)
+}
+
+// run is bench.Run of cfg, a refusal of its threshold wrapping
+// tune.ErrUnsupported and an interrupted run context.Canceled.
+func (b *Measurer) run(ctx context.Context, cfg bench.Config) (*bench.Report, error) {
+	rep, err := bench.Run(ctx, cfg)
+	if err != nil {
+		if b.Unsupported != nil && b.Unsupported(err) {
+			return nil, fmt.Errorf("%w: %v", tune.ErrUnsupported, err)
+		}
+		return nil, err
+	}
+	if rep.Interrupted {
+		return nil, context.Canceled
+	}
+	return rep, nil
 }
 
 // failures are m's failed operations, counted as every errors figure is

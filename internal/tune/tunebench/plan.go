@@ -36,6 +36,13 @@ type Plan struct {
 	// combination (tune.Loads); an empty list is the workload's.
 	Connections, Depths []int
 	Rates               []float64
+	// MaxMemory, on a distribution of sizes, is the most server plus
+	// client receive memory a candidate threshold may need, in bytes
+	// (tune.Workload.MaxMemory); 0: no limit.
+	MaxMemory int64
+	// Predict, on a distribution of sizes, also measures its size
+	// classes one by one, to say what their crossovers predict.
+	Predict bool
 }
 
 // Config is the tuning plan for w, checked, with every problem found
@@ -52,9 +59,6 @@ func (p Plan) Config(w *workload.Workload) (tune.Config, []string, error) {
 		cfg.Alpha = *p.Alpha
 	}
 	errs := []error{opsErr}
-	if w.Values.Distribution != nil {
-		errs = append(errs, errors.New("values.distribution: tune measures each of a workload's fixed value sizes forced eager and forced rendezvous; it does not tune on a distribution of sizes: give values.sizes or values.range"))
-	}
 	switch {
 	case p.Repeats != nil:
 		cfg.Repeats = *p.Repeats
@@ -75,6 +79,13 @@ func (p Plan) Config(w *workload.Workload) (tune.Config, []string, error) {
 	loads, err := p.loads(w.Load)
 	errs = append(errs, err)
 	cfg.Loads = loads
+	switch {
+	case w.Values.Distribution != nil:
+		cfg.Workload, cfg.Sizes, err = p.distribution(w, loads)
+		errs = append(errs, err)
+	case p.MaxMemory != 0 || p.Predict:
+		errs = append(errs, errors.New("--max-memory and --predict choose among whole-workload runs on a distribution of sizes (values.distribution); this workload has fixed sizes"))
+	}
 	if cfg.Alpha == 0 {
 		errs = append(errs, errors.New("--alpha 0: want a significance level in (0, 0.5)"))
 	}
@@ -83,9 +94,13 @@ func (p Plan) Config(w *workload.Workload) (tune.Config, []string, error) {
 		return cfg, nil, err
 	}
 	var warnings []string
+	what := "size"
+	if cfg.Workload != nil {
+		what = "candidate threshold"
+	}
 	if n := stats.SignTestMinN(cfg.Alpha); cfg.SLO == nil && cfg.Repeats < n {
-		warnings = append(warnings, fmt.Sprintf("with --repeats %d no size can show a significant winner at --alpha %g; use %d or more",
-			cfg.Repeats, cfg.Alpha, n))
+		warnings = append(warnings, fmt.Sprintf("with --repeats %d no %s can show a significant winner at --alpha %g; use %d or more",
+			cfg.Repeats, what, cfg.Alpha, n))
 	}
 	return cfg, warnings, nil
 }

@@ -1,0 +1,112 @@
+package tunebench
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/kvbench/kvbench/internal/bench"
+	"github.com/kvbench/kvbench/internal/bench/benchtest"
+	"github.com/kvbench/kvbench/internal/sizegen"
+	"github.com/kvbench/kvbench/internal/tune"
+	"github.com/kvbench/kvbench/internal/workload"
+)
+
+// distWorkload is planWorkload with sizes drawn from spec and the
+// candidate thresholds given.
+func distWorkload(t *testing.T, spec string, thresholds ...workload.Size) *workload.Workload {
+	t.Helper()
+	d, err := workload.NewDistribution(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := planWorkload()
+	w.Values, w.Thresholds = workload.Values{Distribution: d}, thresholds
+	return w
+}
+
+// A distribution tunes over the workload's thresholds, each with its
+// receive memory at each load (where the build can say), and no sizes
+// unless asked to predict.
+func TestPlanDistribution(t *testing.T) {
+	w := distWorkload(t, "weighted: {256B: 50, 8KiB: 50}", 16<<10, 1<<10)
+	cfg, _, err := Plan{Connections: []int{1, 4}}.Config(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wl := cfg.Workload
+	if wl == nil || wl.Distribution != "weighted: {256B: 50, 8KiB: 50}" || wl.MaxSize != 8192 || fmt.Sprint(wl.Thresholds) != "[1024 16384]" || len(cfg.Sizes) != 0 {
+		t.Fatalf("workload %+v, sizes %v", wl, cfg.Sizes)
+	}
+	if n := len(wl.Memory); n != 0 && n != 4 {
+		t.Errorf("%d memory entries for 2 candidates at 2 loads", n)
+	}
+	cfg, _, err = Plan{Predict: true}.Config(w)
+	if err != nil || fmt.Sprint(cfg.Sizes) != "[256 8192]" {
+		t.Errorf("predict: sizes %v, %v", cfg.Sizes, err)
+	}
+	w.Thresholds = nil
+	if cfg, _, err = (Plan{}).Config(w); err != nil || fmt.Sprint(cfg.Workload.Thresholds) != fmt.Sprint(tune.Ladder(8192)) {
+		t.Errorf("no thresholds: candidates %v, %v", cfg.Workload.Thresholds, err)
+	}
+}
+
+func TestPlanDistributionRefusals(t *testing.T) {
+	w := distWorkload(t, "weighted: {256B: 50, 8KiB: 50}", 1<<10, 16<<10)
+	if _, _, err := (Plan{SLO: "p99=1ms"}).Config(w); err == nil || !strings.Contains(err.Error(), "does not search capacities") {
+		t.Errorf("--slo on a distribution: %v", err)
+	}
+	if _, _, err := (Plan{Predict: true}).Config(distWorkload(t, "weighted: {256B: 1}", 1<<10, 16<<10)); err == nil || !strings.Contains(err.Error(), "--predict: 1 power-of-two size class") {
+		t.Errorf("--predict on one size class: %v", err)
+	}
+	if _, _, err := (Plan{MaxMemory: 1 << 20}).Config(planWorkload()); err == nil || !strings.Contains(err.Error(), "fixed sizes") {
+		t.Errorf("--max-memory on fixed sizes: %v", err)
+	}
+}
+
+// Each class that holds 1% or more stands by its median.
+func TestClassSizes(t *testing.T) {
+	law, err := sizegen.NewWeighted([]sizegen.Weight{{Size: 100, Weight: 1}, {Size: 120, Weight: 1}, {Size: 126, Weight: 1},
+		{Size: 5000, Weight: 96.5}, {Size: 70000, Weight: 0.5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(classSizes(law)); got != "[120 5000]" {
+		t.Errorf("class sizes %s, want [120 5000] (70000 holds under 1%%)", got)
+	}
+	u, _ := sizegen.NewUniform(1000, 3000)
+	if got := fmt.Sprint(classSizes(u)); got != "[1011 1535 2524]" {
+		t.Errorf("uniform class sizes %s", got)
+	}
+}
+
+// A whole-workload request runs the workload's own mix and law of sizes
+// at the threshold asked, and its sample merges every op and protocol:
+// all the measure phase's operations, both protocols used.
+func TestMeasureWhole(t *testing.T) {
+	d, err := workload.NewDistribution("weighted: {256B: 50, 8KiB: 50}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := &benchtest.Fake{Record: true}
+	cfg := benchConfig(fake)
+	cfg.Sizes, cfg.SizesSpec, cfg.ValueSizes = d.Law(), d.Spec, []int{int(d.MeanSize())}
+	cfg.Mix, cfg.Preload = workload.Mix{Get: 0.5, Set: 0.5}, true
+	m := &Measurer{Config: cfg}
+	s, err := m.Measure(context.Background(), tune.Request{Whole: true, Threshold: 4096, Load: tune.Load{Connections: 1, Depth: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Count != 200 || s.P50 <= 0 || s.OpsPerSec <= 0 || s.BytesPerSec <= 0 {
+		t.Errorf("sample %+v, want the 200 operations of the measure phase", s)
+	}
+	conns := fake.Conns()
+	ops := map[bench.Op]bool{}
+	for _, r := range conns[len(conns)-1].Ops() {
+		ops[r.Op] = true
+	}
+	if !ops[bench.OpGet] || !ops[bench.OpSet] {
+		t.Errorf("the workload's mix was not run: %v", ops)
+	}
+}

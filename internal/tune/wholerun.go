@@ -1,0 +1,96 @@
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/kvbench/kvbench/internal/units"
+)
+
+// whole measures the workload at every candidate threshold at l,
+// Repeats rounds, each round running every candidate once in an order
+// rotated by one from the round before, so that drift lands on every
+// candidate alike; then it chooses. Candidates above the memory limit
+// are not measured, nor, after its first refusal, one the target
+// refuses.
+func (r *runner) whole(ctx context.Context, l Load) (*WorkloadResult, error) {
+	w := r.cfg.Workload
+	res := &WorkloadResult{Candidates: candidates(w, l)}
+	if !anyMeasured(res) {
+		return nil, fmt.Errorf("max memory %s rules out every candidate threshold at %s: the smallest needs %s",
+			units.Bytes(w.MaxMemory), l, units.Bytes(res.Candidates[0].Memory()))
+	}
+	for rep := range r.cfg.Repeats {
+		n := len(res.Candidates)
+		for i := range n {
+			c := &res.Candidates[(i+rep)%n]
+			req := Request{Whole: true, Threshold: c.Threshold, Load: l}
+			if c.Status == Refused {
+				r.tick(req, 0) // counted in the total, as if measured
+			}
+			if c.Status != Measured {
+				continue
+			}
+			s, err := r.measure(ctx, req)
+			switch {
+			case errors.Is(err, ErrUnsupported):
+				c.Status, c.Samples = Refused, nil
+				if res.Refusal == "" {
+					res.Refusal = fmt.Sprintf("at %s: %s", units.Bytes(int64(c.Threshold)), unsupportedReason(err))
+				}
+			case err != nil:
+				return nil, err
+			default:
+				c.Samples = append(c.Samples, s)
+			}
+		}
+	}
+	for i := range res.Candidates {
+		if c := &res.Candidates[i]; c.Status == Measured {
+			r.j.summarise(c)
+		}
+	}
+	if !anyMeasured(res) {
+		return nil, fmt.Errorf("the target refused every candidate threshold (first %s)", res.Refusal)
+	}
+	r.j.choose(res)
+	return res, nil
+}
+
+// candidates are w's thresholds at l with their memory, those above the
+// memory limit ruled out.
+func candidates(w *Workload, l Load) []Candidate {
+	var out []Candidate
+	for _, t := range w.Thresholds {
+		c := Candidate{Threshold: t, Status: Measured}
+		if m, ok := w.memory(l, t); ok {
+			c.ServerMemory, c.ClientMemory, c.MemoryKnown = m.Server, m.Client, true
+		}
+		if w.ruledOut(l, t) {
+			c.Status = RuledOut
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// measuredCandidates counts the candidates w measures at l.
+func measuredCandidates(w *Workload, l Load) int {
+	n := 0
+	for _, c := range candidates(w, l) {
+		if c.Status == Measured {
+			n++
+		}
+	}
+	return n
+}
+
+func anyMeasured(w *WorkloadResult) bool {
+	for _, c := range w.Candidates {
+		if c.Status == Measured {
+			return true
+		}
+	}
+	return false
+}
