@@ -43,12 +43,26 @@ func overheadWorker(tb testing.TB, keys workload.Keys) (*worker, epoch) {
 	return w, base
 }
 
+// BenchmarkHarnessOverhead is the harness's per-operation cost by key
+// distribution, and with each set drawing its value's size from ETC's law
+// (sizes-etc) beside the fixed size.
 func BenchmarkHarnessOverhead(b *testing.B) {
-	for _, dist := range []string{"uniform", "zipfian"} {
-		b.Run(dist, func(b *testing.B) {
+	for _, c := range []struct{ name, keys, sizes string }{
+		{"uniform", "uniform", ""},
+		{"zipfian", "zipfian", ""},
+		{"uniform/sizes-etc", "uniform", "etc, max: 1MiB"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
 			keys := testKeys
-			keys.Distribution = dist
+			keys.Distribution = c.keys
 			w, base := overheadWorker(b, keys)
+			if c.sizes != "" {
+				d, err := workload.NewDistribution(c.sizes)
+				if err != nil {
+					b.Fatal(err)
+				}
+				w.sizes, w.buf = newSizer(d.Law(), 1), make([]byte, d.Law().Max())
+			}
 			w.runClosed(base, 1000, 0) // first use allocates the histograms
 			b.ReportAllocs()
 			b.ResetTimer()
