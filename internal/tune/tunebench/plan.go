@@ -55,6 +55,9 @@ func (p Plan) Config(w *workload.Workload) (tune.Config, []string, error) {
 	if w.Values.Distribution != nil {
 		errs = append(errs, errors.New("values.distribution: tune measures each of a workload's fixed value sizes forced eager and forced rendezvous; it does not tune on a distribution of sizes: give values.sizes or values.range"))
 	}
+	if w.Keys.SizeDistribution != nil {
+		errs = append(errs, errors.New("keys.size: tune places each threshold by a key's size plus a value's, so it needs keys of one size; it does not tune on a distribution of key sizes: give keys.size a size"))
+	}
 	switch {
 	case p.Repeats != nil:
 		cfg.Repeats = *p.Repeats

@@ -121,6 +121,16 @@ func TestPlanRefuses(t *testing.T) {
 	if want := "phases.measure.ops 100: a p99 tune can compare needs at least 2000 operations per measurement (20 beyond the percentile)"; err == nil || err.Error() != want {
 		t.Errorf("got %v, want %q", err, want)
 	}
+	// Keys of drawn sizes leave no one key size to place thresholds by.
+	d, err := workload.NewDistribution("uniform: {min: 8, max: 64}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Keys.SizeDistribution, w.Keys.Size = d, 64
+	if _, _, err := (Plan{}).Config(w); err == nil || !strings.Contains(err.Error(), "does not tune on a distribution of key sizes") {
+		t.Errorf("a tune on drawn key sizes: %v", err)
+	}
+	w.Keys = planWorkload().Keys
 	// A capacity search counts its own operations.
 	if _, _, err := (Plan{SLO: "p99=1ms"}).Config(w); err != nil {
 		t.Errorf("a capacity search on a counted measure phase: %v", err)
