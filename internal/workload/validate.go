@@ -418,8 +418,8 @@ func (w *Workload) checkDistribution(c *checker) {
 }
 
 // checkLawMax checks that the distribution d at path draws no size above
-// limit, what a size is (in messages, "a value"), clamping it at most to
-// it; suggest is a max to give it.
+// limit, the most that what ("a value", "a key") may have; suggest is a
+// max to propose for a law with no largest size.
 func checkLawMax(c *checker, path string, d *Distribution, limit int, what, suggest string) {
 	if d == nil || d.law == nil {
 		return
