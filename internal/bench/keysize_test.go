@@ -3,6 +3,7 @@ package bench_test
 import (
 	"context"
 	"log/slog"
+	"maps"
 	"slices"
 	"strconv"
 	"testing"
@@ -43,9 +44,9 @@ func keysWith(t *testing.T, count int, spec string) workload.Keys {
 }
 
 // Every key a run sends is key index i at the size KeySize draws for i,
-// whatever the operation, and the sizes of the keys the preload writes,
-// one per index, follow the law (Kolmogorov-Smirnov), sizes too short for
-// the key count raised to what it needs.
+// whatever the operation, and the sizes of the keys, one per index (the
+// preload writes each), follow the law (Kolmogorov-Smirnov), sizes too
+// short for the key count raised to what it needs.
 func TestKeySizeFollowsLaw(t *testing.T) {
 	for _, keys := range []workload.Keys{etcWorkload(t).Keys, keysWith(t, 20000, "{uniform: {min: 1, max: 64}}")} {
 		spec, law := keys.SizeDistribution.Spec, keys.SizeLaw()
@@ -53,7 +54,7 @@ func TestKeySizeFollowsLaw(t *testing.T) {
 		cfg := baseConfig(f)
 		cfg.Keys, cfg.Preload = keys, true
 		run(t, cfg)
-		var preloaded []int
+		sizes := map[int64]int{} // by key index
 		for _, c := range f.Conns() {
 			for _, r := range c.Ops() {
 				idx, err := strconv.ParseInt(r.Key[1:], 10, 64)
@@ -63,15 +64,13 @@ func TestKeySizeFollowsLaw(t *testing.T) {
 				if want := keygen.Key(nil, idx, bench.KeySize(law, cfg.Seed, idx)); r.Key != string(want) {
 					t.Fatalf("%s: %v sent key %q for index %d, want %q", spec, r.Op, r.Key, idx, want)
 				}
-				if len(preloaded) < keys.Count {
-					preloaded = append(preloaded, len(r.Key))
-				}
+				sizes[idx] = len(r.Key)
 			}
 		}
-		if len(preloaded) != keys.Count {
-			t.Fatalf("%s: %d keys preloaded, want %d", spec, len(preloaded), keys.Count)
+		if len(sizes) != keys.Count {
+			t.Fatalf("%s: %d keys sent, want the %d the preload writes", spec, len(sizes), keys.Count)
 		}
-		slices.Sort(preloaded)
+		preloaded := slices.Sorted(maps.Values(sizes))
 		if preloaded[0] < keygen.SizeFor(int64(keys.Count)) || preloaded[len(preloaded)-1] > keys.Size {
 			t.Errorf("%s: key sizes %d..%d, want within %d..%d", spec, preloaded[0], preloaded[len(preloaded)-1], keygen.SizeFor(int64(keys.Count)), keys.Size)
 		}
