@@ -22,8 +22,9 @@ func ValueSize(law sizegen.Distribution, seed uint64, key int64, version uint64)
 	return newSizer(law, seed).size(key, version)
 }
 
-// sizer draws value sizes as ValueSize says, reseeding one source for
-// each draw. It is one worker's.
+// sizer draws value sizes as ValueSize says, and key sizes as KeySize
+// does (at version 0), reseeding one source for each draw. It is one
+// worker's.
 type sizer struct {
 	law  sizegen.Distribution
 	seed uint64
