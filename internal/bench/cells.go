@@ -4,11 +4,15 @@ import "github.com/kvbench/kvbench/internal/store"
 
 // Cells is what a run of c asks of the server, for the store's Check.
 // With a law of sizes (Sizes) its largest size stands for the values,
-// and its mean for what the preload writes.
+// and its mean for what the preload writes; with a law of key sizes
+// (Keys.SizeLaw), keys.size is its longest key.
 func (c Config) Cells() store.Cells {
 	cells := store.Cells{
 		Keys: c.Keys.Count, KeySize: c.Keys.Size, ValueSizes: c.ValueSizes, Thresholds: c.Thresholds,
 		Depth: c.Load.Depth, Preload: c.Preload,
+	}
+	if d := c.Keys.SizeDistribution; d != nil {
+		cells.KeyDistribution = d.Spec
 	}
 	if c.Sizes != nil {
 		cells.ValueSizes = []int{c.Sizes.Max()}

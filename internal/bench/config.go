@@ -190,6 +190,8 @@ func (c *Config) Validate() error {
 	}
 	if c.Keys.Size < 1 {
 		bad("keys.size %d: want >= 1", c.Keys.Size)
+	} else if law := c.Keys.SizeLaw(); law != nil && law.Max() > c.Keys.Size {
+		bad("keys.size %d: below the longest key the size distribution draws, %d", c.Keys.Size, law.Max())
 	}
 	if m := c.Mix; m.Get < 0 || m.Set < 0 || m.Delete < 0 || m.Get+m.Set+m.Delete <= 0 {
 		bad("mix get=%g set=%g delete=%g: want non-negative shares with a positive sum", m.Get, m.Set, m.Delete)

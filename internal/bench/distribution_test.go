@@ -92,20 +92,28 @@ func TestValueSizeFollowsLaw(t *testing.T) {
 		if sizes[0] < d.Min() || sizes[n-1] > d.Max() {
 			t.Errorf("%s: sizes %d..%d outside %d..%d", spec, sizes[0], sizes[n-1], d.Min(), d.Max())
 		}
-		// D = max |F_n(x) - F(x)| over the steps of the empirical CDF; the
-		// law is discrete, so F is compared just below and at each size.
-		var D float64
-		for i := 0; i < n; {
-			j := i
-			for j < n && sizes[j] == sizes[i] {
-				j++
-			}
-			D = max(D, math.Abs(float64(i)/n-d.CDF(sizes[i]-1)), math.Abs(float64(j)/n-d.CDF(sizes[i])))
-			i = j
+		checkKS(t, spec, d, sizes)
+	}
+}
+
+// checkKS fails t unless the sorted sizes pass a Kolmogorov-Smirnov test
+// against d at p = 0.001. D = max |F_n(x) - F(x)| over the steps of the
+// empirical CDF; the law is discrete, so F is compared just below and at
+// each size.
+func checkKS(t *testing.T, what string, d sizegen.Distribution, sizes []int) {
+	t.Helper()
+	n := len(sizes)
+	var D float64
+	for i := 0; i < n; {
+		j := i
+		for j < n && sizes[j] == sizes[i] {
+			j++
 		}
-		if crit := 1.95 / math.Sqrt(n); D > crit { // p = 0.001
-			t.Errorf("%s: Kolmogorov-Smirnov D = %.4f, above %.4f", spec, D, crit)
-		}
+		D = max(D, math.Abs(float64(i)/float64(n)-d.CDF(sizes[i]-1)), math.Abs(float64(j)/float64(n)-d.CDF(sizes[i])))
+		i = j
+	}
+	if crit := 1.95 / math.Sqrt(float64(n)); D > crit {
+		t.Errorf("%s: Kolmogorov-Smirnov D = %.4f, above %.4f", what, D, crit)
 	}
 }
 

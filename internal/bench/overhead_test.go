@@ -2,7 +2,9 @@ package bench
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -43,12 +45,31 @@ func overheadWorker(tb testing.TB, keys workload.Keys) (*worker, epoch) {
 	return w, base
 }
 
+// BenchmarkHarnessOverhead is the harness's per-operation cost by key
+// distribution, and with each set drawing its value's size from ETC's law
+// (sizes-etc), or each operation its key's (keys-etc), beside the fixed
+// sizes.
 func BenchmarkHarnessOverhead(b *testing.B) {
-	for _, dist := range []string{"uniform", "zipfian"} {
-		b.Run(dist, func(b *testing.B) {
+	for _, c := range []struct{ name, keys, sizes string }{
+		{"uniform", "uniform", ""},
+		{"zipfian", "zipfian", ""},
+		{"uniform/sizes-etc", "uniform", "etc, max: 1MiB"},
+		{"uniform/keys-etc", "uniform", ""},
+	} {
+		b.Run(c.name, func(b *testing.B) {
 			keys := testKeys
-			keys.Distribution = dist
+			keys.Distribution = c.keys
 			w, base := overheadWorker(b, keys)
+			if c.sizes != "" {
+				d, err := workload.NewDistribution(c.sizes)
+				if err != nil {
+					b.Fatal(err)
+				}
+				w.sizes, w.buf = newSizer(d.Law(), 1), make([]byte, d.Law().Max())
+			}
+			if strings.HasSuffix(c.name, "keys-etc") {
+				drawKeySizes(b, w, "{etc: , max: 250B}")
+			}
 			w.runClosed(base, 1000, 0) // first use allocates the histograms
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -67,13 +88,27 @@ var timedNoop = TargetFunc(func(ctx context.Context, op Op, key, value []byte, v
 	return noop(ctx, op, key, value, view)
 })
 
+// drawKeySizes makes w draw its keys' sizes from spec, as keys.size
+// gives it, its key buffer the longest key.
+func drawKeySizes(tb testing.TB, w *worker, spec string) {
+	tb.Helper()
+	wl, err := workload.Parse("k.yaml", []byte(fmt.Sprintf("keys: {count: %d, size: %s}\nvalues: {sizes: [64]}\n", w.keyCount, spec)))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w.keySizes, w.keySize = newKeySizer(wl.Keys.SizeLaw(), 1), wl.Keys.Size
+	w.key = make([]byte, wl.Keys.Size)
+}
+
 // TestHarnessZeroAllocs: a steady state allocates nothing per operation,
-// whether the run records phases, or draws its values' sizes and records
-// by size class.
+// whether the run records phases, draws its values' sizes and records
+// by size class, or draws its keys' sizes.
 func TestHarnessZeroAllocs(t *testing.T) {
-	for _, mode := range []string{"plain", "phases", "sizes"} {
+	for _, mode := range []string{"plain", "phases", "sizes", "keys"} {
 		w, base := overheadWorker(t, testKeys)
 		switch mode {
+		case "keys":
+			drawKeySizes(t, w, "{etc: , max: 250B}")
 		case "phases":
 			w.t, w.phases = timedNoop, new(OpPhases)
 			w.ctx = withOpPhases(w.ctx, w.phases)

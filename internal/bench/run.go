@@ -167,6 +167,7 @@ func (r *runner) workers(conns []Conn, size int) ([]*worker, error) {
 			codec:    r.cfg.Codec,
 			keyCount: int64(r.cfg.Keys.Count),
 			keySize:  r.cfg.Keys.Size,
+			keySizes: r.cfg.keySizer(),
 			getP:     m.Get / sum,
 			setP:     (m.Get + m.Set) / sum,
 			key:      make([]byte, r.cfg.Keys.Size),
@@ -331,7 +332,7 @@ func (r *runner) preload(ws []*worker, th, size int) error {
 				if r.stop.Load() || first.Load() != nil {
 					break
 				}
-				w.key = keygen.Key(w.key, idx, w.keySize)
+				w.makeKey(idx)
 				var slot int64
 				if w.shard != nil {
 					slot = idx / int64(w.workers)

@@ -22,12 +22,13 @@ func ValueSize(law sizegen.Distribution, seed uint64, key int64, version uint64)
 	return newSizer(law, seed).size(key, version)
 }
 
-// sizer draws value sizes as ValueSize says, reseeding one source for
-// each draw. It is one worker's.
+// sizer draws value sizes as ValueSize says, and key sizes as KeySize
+// does (at version 0), reseeding one source for each draw. It is one
+// worker's.
 type sizer struct {
 	law  sizegen.Distribution
 	seed uint64
-	src  rand.PCG
+	src  splitMix
 	rng  *rand.Rand
 }
 
@@ -39,7 +40,26 @@ func newSizer(law sizegen.Distribution, seed uint64) *sizer {
 
 // size is ValueSize(law, seed, key, version).
 func (s *sizer) size(key int64, version uint64) int {
-	k := keygen.SplitMix64(s.seed ^ uint64(key))
-	s.src.Seed(k, keygen.SplitMix64(k^keygen.SplitMix64(version)))
+	s.src = splitMix(keygen.SplitMix64(s.seed^uint64(key)) + version*versionStride)
 	return s.law.Next(s.rng)
+}
+
+// splitMix is the SplitMix64 generator (Steele et al., 2014): its state
+// steps by the golden gamma and each output is the state's finalizer. A
+// draw reseeds it with one assignment, where rand.PCG's stream would need
+// hashing into two words and a 128-bit multiply per output; a law draws
+// one or two outputs, where SplitMix64's quality is a hash's.
+type splitMix uint64
+
+// versionStride spaces the seeds of one key's versions: odd, so distinct
+// versions seed distinctly, and unrelated to the gamma, so that one
+// version's stream does not run into the next one's.
+const versionStride = 0xd1b54a32d192ed03
+
+// Uint64 is the next output: keygen.SplitMix64 steps its input by the
+// gamma before finalizing it.
+func (s *splitMix) Uint64() uint64 {
+	x := uint64(*s)
+	*s += 0x9e3779b97f4a7c15
+	return keygen.SplitMix64(x)
 }

@@ -5,8 +5,6 @@ import (
 	"math/rand/v2"
 	"sync/atomic"
 	"time"
-
-	"github.com/kvbench/kvbench/internal/keygen"
 )
 
 // KeyGen draws key indexes; keygen.Generator satisfies it.
@@ -36,6 +34,7 @@ type worker struct {
 	keys        KeyGen
 	keyCount    int64
 	keySize     int
+	keySizes    *sizer  // the keys' sizes, when drawn (Keys.SizeLaw)
 	getP, setP  float64 // cumulative mix thresholds
 	shard       *shard  // verify state; nil unless verifying
 	verify      VerifyCounts
@@ -110,7 +109,7 @@ func (w *worker) next() (op Op, slot int64) {
 		idx = ownKey(idx, w.keyCount, w.id, w.workers)
 		slot = idx / int64(w.workers)
 	}
-	w.key = keygen.Key(w.key, idx, w.keySize)
+	w.makeKey(idx)
 	switch op {
 	case OpSet:
 		w.readySet(idx, false)

@@ -161,3 +161,30 @@ func TestTuneDistributionRefusals(t *testing.T) {
 		}
 	}
 }
+
+// The shipped etc runs, verified, over the embedded server on TCP with
+// keys of drawn sizes: the server takes the longest key, verify finds no
+// bad value, and results.json records the keys' law beside their longest
+// size.
+func TestRunETCKeySizes(t *testing.T) {
+	const file = "../../workloads/etc.yaml"
+	out := t.TempDir()
+	stdout, stderr, err := runCLIErr(t, "run", file, "--transport", "tcp", "--verify", "--connections", "2", "--depth", "2",
+		"--warmup", "0", "--duration", "200ms", "-o", out, "--quiet")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	r, err := results.Load(strings.TrimSpace(stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Transport.Embedded || r.EndReason != results.EndCompleted || r.Verify.Checked == 0 ||
+		r.Verify.Mismatches+r.Verify.Missing+r.Verify.Torn != 0 {
+		t.Fatalf("run: transport %+v end %q verify %+v", r.Transport, r.EndReason, r.Verify)
+	}
+	wl, _ := r.Workload.(map[string]any)
+	keys, _ := wl["keys"].(map[string]any)
+	if keys["size"] != 250.0 || keys["size_distribution"] != "etc, max: 250B" {
+		t.Errorf("results.json keys %v: want size 250 and size_distribution \"etc, max: 250B\"", keys)
+	}
+}

@@ -54,3 +54,14 @@ func Key(dst []byte, idx int64, size int) []byte {
 	}
 	return dst
 }
+
+// SizeFor is the shortest key size that holds count distinct keys: 'k'
+// and the decimal digits of the largest index, count-1 ("k" alone is key
+// 0, the one key of size 1).
+func SizeFor(count int64) int {
+	size := 1
+	for Capacity(size) < count { // Capacity saturates at the int64 maximum
+		size++
+	}
+	return size
+}

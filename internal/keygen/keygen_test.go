@@ -316,6 +316,30 @@ func TestKey(t *testing.T) {
 	}
 }
 
+// SizeFor is the least size whose capacity holds the count, and each
+// index below the count has a key of its own at every size from it on.
+func TestSizeFor(t *testing.T) {
+	for _, c := range []struct {
+		count int64
+		want  int
+	}{{0, 1}, {1, 1}, {2, 2}, {10, 2}, {11, 3}, {1000, 4}, {1001, 5}, {math.MaxInt64, 20}} {
+		got := SizeFor(c.count)
+		if got != c.want || Capacity(got) < c.count || got > 1 && Capacity(got-1) >= c.count {
+			t.Errorf("SizeFor(%d) = %d, want %d", c.count, got, c.want)
+		}
+	}
+	seen := map[string]int64{}
+	for size := SizeFor(500); size < 8; size++ {
+		for i := range int64(500) {
+			k := string(Key(nil, i, size))
+			if prev, dup := seen[k]; dup {
+				t.Fatalf("indexes %d and %d share key %q", prev, i, k)
+			}
+			seen[k] = i
+		}
+	}
+}
+
 func TestZeroAllocs(t *testing.T) {
 	buf := make([]byte, 0, 64)
 	for _, k := range allKeys() {

@@ -87,28 +87,74 @@ const lastU = 1 - 0x1p-53
 // draw into: 16 KiB of int32, as in keygen's zipfian.
 const guideSize = 4096
 
+// sliceBits is log2 of how many uniforms rand.Float64 can return in one
+// slice: it returns multiples of 2^-53.
+const sliceBits = 53 - 12
+
 // guide speeds up inversion: the size is a monotone function of one
 // uniform u, so wherever it is constant over a whole slice of [0, 1) the
-// answer is precomputed and the logarithms are skipped.
-type guide [guideSize]int32
+// answer is precomputed and the logarithms are skipped. Where it steps up
+// by one byte inside a slice, the uniform it steps at is precomputed too:
+// such slices are most of the rest wherever a law's density exceeds a
+// slice's width per byte, and otherwise would each cost a logarithm and
+// an exponential.
+type guide struct {
+	// at is the size over slice j: -1 where it is not one size or two
+	// sizes in a row, and -(s+2) where it is s below cut[j] and s+1 from
+	// it on.
+	at  [guideSize]int32
+	cut [guideSize]float64
+}
 
 // init fills g from size, which must be non-decreasing in u.
 func (g *guide) init(size func(u float64) int) {
-	for j := range g {
-		lo := size(float64(j) / guideSize)
-		hi := size(math.Nextafter(float64(j+1)/guideSize, 0))
-		g[j] = -1
-		if lo == hi && lo <= math.MaxInt32 {
-			g[j] = int32(lo)
+	for j := range g.at {
+		first, last := uint64(j)<<sliceBits, uint64(j+1)<<sliceBits-1
+		lo, hi := size(uniform(first)), size(uniform(last))
+		switch {
+		case lo == hi && lo <= math.MaxInt32:
+			g.at[j] = int32(lo)
+		case hi == lo+1 && lo < math.MaxInt32-1:
+			g.at[j] = int32(-lo - 2)
+			g.cut[j] = uniform(stepAt(size, lo, first, last))
+		default:
+			g.at[j] = -1
 		}
 	}
 }
 
+// uniform is the k-th multiple of 2^-53, as rand.Float64 returns it.
+func uniform(k uint64) float64 { return float64(k) * 0x1p-53 }
+
+// stepAt is the least k in (first, last] at which size(uniform(k))
+// exceeds lo, given that size is lo at first and above it at last.
+func stepAt(size func(u float64) int, lo int, first, last uint64) uint64 {
+	for last-first > 1 {
+		m := first + (last-first)/2
+		if size(uniform(m)) > lo {
+			last = m
+		} else {
+			first = m
+		}
+	}
+	return last
+}
+
 // next draws u and returns the size it maps to.
-func (g *guide) next(r *rand.Rand, size func(u float64) int) int {
-	u := r.Float64()
-	if v := g[int(u*guideSize)]; v >= 0 {
+func (g *guide) next(r *rand.Rand, size func(u float64) int) int { return g.size(r.Float64(), size) }
+
+// size is size(u), from the guide where it can be.
+func (g *guide) size(u float64, size func(u float64) int) int {
+	j := int(u * guideSize)
+	switch v := g.at[j]; {
+	case v >= 0:
 		return int(v)
+	case v < -1:
+		s := int(-v - 2)
+		if u >= g.cut[j] {
+			s++
+		}
+		return s
 	}
 	return size(u)
 }

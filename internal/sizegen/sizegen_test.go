@@ -356,3 +356,42 @@ func BenchmarkNext(b *testing.B) {
 		})
 	}
 }
+
+// inv is the law's inversion, which GPDGen, GEVGen and ETCGen embed.
+func (d *inverted) inv() *inverted { return d }
+
+// The guide answers exactly as inversion would: at both ends of each
+// slice, on either side of a precomputed step, and at random uniforms.
+func TestGuideMatchesInversion(t *testing.T) {
+	r := newRand(9)
+	for _, nd := range dists() {
+		d, ok := Unclamped(nd.d).(interface{ inv() *inverted })
+		if !ok {
+			continue
+		}
+		inv := d.inv()
+		check := func(k uint64) {
+			u := uniform(k)
+			if got, want := inv.guide.size(u, inv.size), inv.size(u); got != want {
+				t.Fatalf("%s: u = %v: guide gives %d, inversion %d", nd.name, u, got, want)
+			}
+		}
+		var steps int
+		for j := range uint64(guideSize) {
+			check(j << sliceBits)
+			check((j+1)<<sliceBits - 1)
+			if inv.guide.at[j] < -1 {
+				steps++
+				k := uint64(inv.guide.cut[j] * 0x1p53)
+				check(k - 1)
+				check(k)
+			}
+		}
+		for range 10000 {
+			check(r.Uint64() >> 11)
+		}
+		if steps == 0 && nd.name == "etc" {
+			t.Errorf("%s: no slice steps by one byte", nd.name)
+		}
+	}
+}

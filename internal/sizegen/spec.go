@@ -59,7 +59,19 @@ func (e *Error) Error() string {
 // Every problem is returned, joined, each an *Error at the line and column
 // of the node at fault.
 func Parse(n *yaml.Node, fsys fs.FS) (Distribution, error) {
-	p := &parser{fsys: fsys}
+	return parse(n, fsys, func() Distribution { return ETC() })
+}
+
+// ParseKey reads a key size distribution (a workload's keys.size given as
+// a distribution) as Parse reads a value size one, except that etc names
+// the ETC pool's key sizes (ETCKey) rather than its value sizes.
+func ParseKey(n *yaml.Node, fsys fs.FS) (Distribution, error) {
+	return parse(n, fsys, func() Distribution { return ETCKey() })
+}
+
+// parse is Parse with etc the law that etc returns.
+func parse(n *yaml.Node, fsys fs.FS, etc func() Distribution) (Distribution, error) {
+	p := &parser{fsys: fsys, etc: etc}
 	d := p.spec(n)
 	if len(p.errs) == 0 {
 		return d, nil
@@ -76,6 +88,7 @@ func Parse(n *yaml.Node, fsys fs.FS) (Distribution, error) {
 
 type parser struct {
 	fsys fs.FS
+	etc  func() Distribution
 	errs []*Error
 }
 
@@ -117,7 +130,7 @@ func (p *parser) spec(n *yaml.Node) Distribution {
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" {
 		switch {
 		case n.Value == "etc":
-			return Clamp(ETC(), 1, math.MaxInt).(Distribution)
+			return Clamp(p.etc(), 1, math.MaxInt).(Distribution)
 		case examples[n.Value] != "":
 			p.fail(n, "", "%s needs parameters, like %s", n.Value, examples[n.Value])
 		default:
@@ -218,7 +231,7 @@ func (p *parser) dist(f *field) Distribution {
 			p.fail(n, f.name, "etc takes no parameters, got %s", describe(n))
 			return nil
 		}
-		return ETC()
+		return p.etc()
 	case "weighted":
 		return p.weighted(n, f.name)
 	case "uniform":

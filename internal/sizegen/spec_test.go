@@ -178,3 +178,27 @@ func TestParseHistogramWithoutFiles(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// ParseKey reads the same forms, etc naming ETC's key sizes.
+func TestParseKey(t *testing.T) {
+	for src, like := range map[string]Distribution{
+		"etc\n":                      Clamp(ETCKey(), 1, math.MaxInt).(Distribution), // sizes are at least 1B
+		"etc:\nmax: 250B\n":          Clamp(ETCKey(), 1, 250).(Distribution),
+		"uniform: {min: 8, max: 64}": must(NewUniform(8, 64)),
+	} {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+			t.Fatal(err)
+		}
+		d, err := ParseKey(&doc, nil)
+		if err != nil {
+			t.Errorf("%q: %v", src, err)
+			continue
+		}
+		for _, s := range []int{0, 8, 20, 36, 64, 249, 250, 1000} {
+			if d.CDF(s) != like.CDF(s) {
+				t.Errorf("%q: CDF(%d) = %v, want %v", src, s, d.CDF(s), like.CDF(s))
+			}
+		}
+	}
+}

@@ -167,6 +167,10 @@ type Cells struct {
 	// is its mean, by which the preload's need is reckoned.
 	Distribution string
 	MeanValue    float64
+	// KeyDistribution, for a run whose keys' sizes are drawn from a law
+	// (keys.size given as a distribution), is the law as the workload
+	// gives it; KeySize is then its longest key.
+	KeyDistribution string
 }
 
 // Config is how to reach a store's server, or start one, and drive its

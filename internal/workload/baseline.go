@@ -35,8 +35,12 @@ func (w *Workload) checkBaseline(c *checker) {
 	if w.OpPhases {
 		c.add("op_phases", "%s does not time the phases of its requests; op_phases needs rdmakv", kind)
 	}
-	if k.MaxKey > 0 && w.Keys.Size > k.MaxKey {
+	switch {
+	case k.MaxKey <= 0 || w.Keys.Size <= k.MaxKey:
+	case w.Keys.SizeDistribution == nil:
 		c.add("keys.size", "%d: %s takes keys of at most %d bytes", w.Keys.Size, kind, k.MaxKey)
+	case w.Keys.Size <= MaxKeySize: // else checkKeyLaw reported it
+		c.add("keys.size", "draws keys of up to %d bytes, but %s takes keys of at most %d: give max: %dB", w.Keys.Size, kind, k.MaxKey, k.MaxKey)
 	}
 }
 

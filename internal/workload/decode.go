@@ -277,8 +277,19 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path string) {
 			continue
 		}
 		d.src.locs[p] = loc{line: k.Line, col: k.Column}
+		if fd, ok := v.Addr().Interface().(fieldDecoder); ok && fd.decodeField(d, key, val, p) {
+			continue
+		}
 		d.decode(val, v.Field(fi), p)
 	}
+}
+
+// fieldDecoder is a schema type that decodes some of its fields itself,
+// where a field takes more forms than its Go type's.
+type fieldDecoder interface {
+	// decodeField decodes the field name from n, at path, and reports
+	// whether it did; if not, the decoder decodes it by its type.
+	decodeField(d *decoder, name string, n *yaml.Node, path string) bool
 }
 
 func (d *decoder) sequence(n *yaml.Node, v reflect.Value, path string) {

@@ -53,6 +53,9 @@ func (w *Workload) applyDefaults() {
 	set("target.transport", func() { w.Target.Transport = DefaultTransport })
 	set("keys.count", func() { w.Keys.Count = DefaultKeyCount })
 	set("keys.size", func() { w.Keys.Size = DefaultKeySize })
+	if law := w.Keys.SizeLaw(); law != nil {
+		w.Keys.Size = law.Max()
+	}
 	set("keys.distribution", func() { w.Keys.Distribution = DefaultDistribution })
 	switch w.Keys.Distribution {
 	case keygen.Zipfian, keygen.ScrambledZipfian, keygen.Latest:

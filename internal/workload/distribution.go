@@ -76,7 +76,15 @@ var distributionType = reflect.TypeFor[*Distribution]()
 // problems positioned as the decoder's are. A histogram file is read
 // relative to the workload file's directory.
 func (d *decoder) distribution(n *yaml.Node, v reflect.Value, path string) {
-	law, err := sizegen.Parse(n, dirFS(filepath.Dir(d.src.file)))
+	if dist := d.law(n, path, sizegen.Parse); dist != nil {
+		v.Set(reflect.ValueOf(dist))
+	}
+}
+
+// law decodes the size distribution at path with parse, reporting its
+// problems; nil if it has any.
+func (d *decoder) law(n *yaml.Node, path string, parse func(*yaml.Node, fs.FS) (sizegen.Distribution, error)) *Distribution {
+	law, err := parse(n, dirFS(filepath.Dir(d.src.file)))
 	if err != nil {
 		var errs []error
 		if j, ok := err.(interface{ Unwrap() []error }); ok {
@@ -101,12 +109,12 @@ func (d *decoder) distribution(n *yaml.Node, v reflect.Value, path string) {
 			d.src.bad[path] = true
 			d.errs = append(d.errs, &FieldError{File: d.src.file, Line: at.Line, Col: at.Column, Path: p, Msg: se.Msg})
 		}
-		return
+		return nil
 	}
 	if m := specField(n, "max"); m != nil {
 		d.src.locs[path+".max"] = loc{line: m.Line, col: m.Column}
 	}
-	v.Set(reflect.ValueOf(&Distribution{Spec: specText(n), law: law, tail: unbounded(n)}))
+	return &Distribution{Spec: specText(n), law: law, tail: unbounded(n)}
 }
 
 // dirFS opens files relative to a directory, and absolute ones and ones

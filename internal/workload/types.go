@@ -97,8 +97,12 @@ func (t Target) Baseline() bool { return t.Kind != "" && t.Kind != results.KindR
 type Keys struct {
 	// Count is the number of distinct keys.
 	Count int `yaml:"count" json:"count"`
-	// Size is each key's length in bytes.
+	// Size is each key's length in bytes, or with SizeDistribution the
+	// longest key's (SizeLaw's Max).
 	Size int `yaml:"size" json:"size"`
+	// SizeDistribution, when keys.size gives a distribution rather than a
+	// size, is the law each key's size is drawn from (see SizeLaw).
+	SizeDistribution *Distribution `yaml:"-" json:"size_distribution,omitempty"`
 	// Distribution is one of keygen.Distributions.
 	Distribution string `yaml:"distribution" json:"distribution"`
 	// ZipfianConstant is the zipfian skew (theta), in (0, 1); YCSB uses 0.99.

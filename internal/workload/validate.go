@@ -157,7 +157,9 @@ func (w *Workload) checkKeys(c *checker) {
 	if k.Count < 1 {
 		c.add("keys.count", "must be at least 1, got %d", k.Count)
 	}
-	if k.Size < 1 || k.Size > MaxKeySize {
+	if k.SizeDistribution != nil {
+		w.checkKeyLaw(c)
+	} else if k.Size < 1 || k.Size > MaxKeySize {
 		c.add("keys.size", "must be from 1 to %d bytes, got %d", MaxKeySize, k.Size)
 	} else if capacity := keygen.Capacity(k.Size); k.Count >= 1 && int64(k.Count) > capacity {
 		c.add("keys.count", "%d keys do not fit in %d-byte keys ('k' and %d decimal digits hold %d); raise keys.size", k.Count, k.Size, k.Size-1, capacity)
@@ -412,17 +414,23 @@ func (w *Workload) checkDistribution(c *checker) {
 			c.add(p, "does not combine with values.distribution%s, which draws each value's size: give one or the other", c.line("values.distribution"))
 		}
 	}
-	d := v.Distribution
+	checkLawMax(c, "values.distribution", v.Distribution, MaxValueSize, "a value", "1MiB")
+}
+
+// checkLawMax checks that the distribution d at path draws no size above
+// limit, the most that what ("a value", "a key") may have; suggest is a
+// max to propose for a law with no largest size.
+func checkLawMax(c *checker, path string, d *Distribution, limit int, what, suggest string) {
 	if d == nil || d.law == nil {
 		return
 	}
 	switch m := d.law.Max(); {
 	case d.tail != "":
-		c.add("values.distribution", "%s has no largest size (its tail ends only where a float64 runs out, at %s): give max, at most %v, to clamp it, like max: 1MiB",
-			d.tail, units.Bytes(int64(m)), Size(MaxValueSize))
-	case m > MaxValueSize && c.has("values.distribution.max"):
-		c.add("values.distribution.max", "lets sizes up to %s through, above the %v a value may have: lower it to at most %v", units.Bytes(int64(m)), Size(MaxValueSize), Size(MaxValueSize))
-	case m > MaxValueSize:
-		c.add("values.distribution", "draws sizes up to %s, above the %v a value may have: give max, at most %v, or lower the sizes", units.Bytes(int64(m)), Size(MaxValueSize), Size(MaxValueSize))
+		c.add(path, "%s has no largest size (its tail ends only where a float64 runs out, at %s): give max, at most %v, to clamp it, like max: %s",
+			d.tail, units.Bytes(int64(m)), Size(limit), suggest)
+	case m > limit && c.has(path+".max"):
+		c.add(path+".max", "lets sizes up to %s through, above the %v %s may have: lower it to at most %v", units.Bytes(int64(m)), Size(limit), what, Size(limit))
+	case m > limit:
+		c.add(path, "draws sizes up to %s, above the %v %s may have: give max, at most %v, or lower the sizes", units.Bytes(int64(m)), Size(limit), what, Size(limit))
 	}
 }

@@ -20,7 +20,12 @@ import (
 // against the server's max value, and its mean against the pool.
 func CheckLimits(cells store.Cells, lim rdmakv.Limits) error {
 	var errs []error
-	if cells.KeySize > lim.MaxKey {
+	switch {
+	case cells.KeySize <= lim.MaxKey:
+	case cells.KeyDistribution != "":
+		errs = append(errs, fmt.Errorf("keys.size %s draws keys of up to %d bytes, above the server's max key %d, so it would refuse those: give keys.size a max of at most %dB or raise kvserver --max-key",
+			cells.KeyDistribution, cells.KeySize, lim.MaxKey, lim.MaxKey))
+	default:
 		errs = append(errs, fmt.Errorf("keys.size %d is above the server's max key %d, so it refuses every operation: lower keys.size or raise kvserver --max-key",
 			cells.KeySize, lim.MaxKey))
 	}

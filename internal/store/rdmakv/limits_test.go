@@ -64,6 +64,23 @@ func TestCheckLimitsFits(t *testing.T) {
 	}
 }
 
+// Keys whose sizes are drawn are held by their longest against the
+// server's max key, and the message names the law and the max to give.
+func TestCheckLimitsKeyDistribution(t *testing.T) {
+	cfg := sweepConfig()
+	cfg.Thresholds = []int{0}
+	cfg.KeySize, cfg.KeyDistribution = 250, "etc, max: 250B"
+	lim := defaultLimits
+	if err := rdmakvstore.CheckLimits(cfg, lim); err != nil {
+		t.Errorf("longest key 250 against max key %d: %v", lim.MaxKey, err)
+	}
+	lim.MaxKey = 200
+	l := lines(rdmakvstore.CheckLimits(cfg, lim))
+	if len(l) != 1 || !containsAll(l[0], []string{"keys.size etc, max: 250B", "up to 250 bytes", "max key 200", "max of at most 200B", "--max-key"}) {
+		t.Errorf("got %q, want one problem naming the law, its longest key and the server's max", l)
+	}
+}
+
 // Every problem is reported at once, each with its numbers and its remedy.
 func TestCheckLimitsEveryProblem(t *testing.T) {
 	cfg := sweepConfig()

@@ -121,6 +121,26 @@ func TestPlanRefuses(t *testing.T) {
 	if want := "phases.measure.ops 100: a p99 tune can compare needs at least 2000 operations per measurement (20 beyond the percentile)"; err == nil || err.Error() != want {
 		t.Errorf("got %v, want %q", err, want)
 	}
+	// Keys of drawn sizes leave no one key size to place single sizes'
+	// thresholds by; a whole workload needs none, unless predicting.
+	d, err := workload.NewDistribution("uniform: {min: 8, max: 64}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Keys.SizeDistribution, w.Keys.Size = d, 64
+	const single = "measuring single sizes needs keys of one size"
+	if _, _, err := (Plan{}).Config(w); err == nil || !strings.Contains(err.Error(), single) {
+		t.Errorf("a tune of single sizes on drawn key sizes: %v", err)
+	}
+	whole := distWorkload(t, "weighted: {256B: 50, 8KiB: 50}", 1<<10, 16<<10)
+	whole.Keys = w.Keys
+	if _, _, err := (Plan{}).Config(whole); err != nil {
+		t.Errorf("a whole-workload tune on drawn key sizes: %v", err)
+	}
+	if _, _, err := (Plan{Predict: true}).Config(whole); err == nil || !strings.Contains(err.Error(), single) {
+		t.Errorf("a whole-workload tune on drawn key sizes, predicting: %v", err)
+	}
+	w.Keys = planWorkload().Keys
 	// A capacity search counts its own operations.
 	if _, _, err := (Plan{SLO: "p99=1ms"}).Config(w); err != nil {
 		t.Errorf("a capacity search on a counted measure phase: %v", err)
