@@ -1,12 +1,13 @@
 #!/bin/sh
 # guest-sweep.sh: make sweep-rdma inside the Soft-RoCE guest. kvbench runs
-# the threshold sweep (with phases), the mixed-size sweep and ETC, four tunes (p50 at one connection, a
-# p50 map over 1, 4 and 16 connections, server CPU per op, capacity under a
-# p99 goal) and the connections sweep over verbs against one kvserver;
-# everything lands in sweep/ in the share, where the host draws the plots.
-# Arguments: WARMUP MEASURE TUNE_MEASURE (durations), shortened from the
-# workloads' own so the whole run fits in about fifty minutes under
-# emulation.
+# the threshold sweep (with phases), the mixed-size sweep and ETC, five
+# tunes (p50 at one connection, a p50 map over 1, 4 and 16 connections,
+# server CPU per op, capacity under a p99 goal, ETC as a whole workload
+# beside what its single sizes predict) and the connections sweep over
+# verbs against one kvserver; everything lands in sweep/ in the share,
+# where the host draws the plots. Arguments: WARMUP MEASURE TUNE_MEASURE
+# (durations), shortened from the workloads' own so the whole run fits in
+# about an hour under emulation.
 set -e
 . ./guest-lib.sh
 : "${RDMAKV_ADDR:?not in the test guest}"
@@ -66,6 +67,9 @@ log "tune, capacity under a p99 goal at 4 connections"
 $KV tune workloads/tune-slo.yaml $TARGET --slo p99=5ms -o sweep/tune-slo >sweep/tune-slo.out ||
 	die "kvbench tune --slo"
 cat sweep/tune-slo.out
+log "tune ETC as a whole workload at its thresholds, and what its single sizes predict"
+$KV tune workloads/etc.yaml $TUNE --predict -o sweep/tune-etc >sweep/tune-etc.out || die "kvbench tune etc --predict"
+cat sweep/tune-etc.out
 for c in 1 4 16; do
 	log "connections sweep: $c connections"
 	$KV run workloads/connections-sweep.yaml $TARGET --connections $c --warmup "$WARMUP" --duration "$MEASURE" -o sweep/conns --quiet ||

@@ -4,7 +4,7 @@
 #   make test-rdma    verbs device tests + kvserver with kvperf, kvbench and the C API end to end (pass/fail)
 #   make bench-rdma   perftest baselines + kvbench cases, printed side by side
 #   make soak-rdma    kvsoak over verbs for DURATION (default 10m)
-#   make sweep-rdma   kvbench's threshold sweep, four tunes and the connections sweep over verbs
+#   make sweep-rdma   kvbench's threshold, mixed-size and connections sweeps and five tunes over verbs
 #   make baselines-rdma   workloads/baselines.yaml against rdmakv (verbs and tcp), Redis and memcached in one boot; plots/baselines-rdma
 #   make rdma-vm-selftest   prove the rig itself (traffic, failure, timeout)
 #
@@ -79,17 +79,18 @@ soak-rdma: rdma-vm-build
 rdma-vm-selftest:
 	$(RDMA_VM_DIR)/selftest.sh $(RDMA_VM_FLAGS)
 
-# sweep-rdma: the threshold sweep, tune (p50, a map over connections, server
-# CPU, capacity under a p99 goal) and the connections sweep measured by
+# sweep-rdma: the threshold sweep, the mixed-size sweep and ETC, tune (p50,
+# a map over connections, server CPU, capacity under a p99 goal, ETC as a
+# whole workload with --predict) and the connections sweep measured by
 # kvbench over verbs in the guest (guest-sweep.sh), then their results and
 # plots on the host under results/ and plots/*-rdma (sweep-collect.sh),
 # which prints each value size and protocol's p50 spread across thresholds.
-# Phases are shortened so the whole run takes about fifty minutes under
+# Phases are shortened so the whole run takes about an hour under
 # emulation.
 RDMA_SWEEP_WARMUP ?= 250ms
 RDMA_SWEEP_MEASURE ?= 1500ms
 RDMA_SWEEP_TUNE_MEASURE ?= 500ms
-RDMA_SWEEP_TIMEOUT ?= 3600
+RDMA_SWEEP_TIMEOUT ?= 5400
 
 .PHONY: sweep-rdma
 sweep-rdma: rdma-vm-build build

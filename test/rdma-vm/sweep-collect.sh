@@ -3,7 +3,7 @@
 # guest left in SWEEPDIR into RESULTS (as kvbench run -o RESULTS would) and
 # draws their plots with KVBENCH into PLOTS: threshold-sweep-rdma (the
 # sweep's charts, results.json, summary.txt and the p50 spread across
-# thresholds), tune-rdma/{p50,map,cpu,slo} (each tune's table, tune.json
+# thresholds), tune-rdma/{p50,map,cpu,slo,etc} (each tune's table, tune.json
 # and charts) and connections-sweep-rdma (throughput against value size at
 # each connection count), and mixed-rdma and etc-rdma (the mixed-size
 # sweep's and ETC's charts, the whole-workload figure among them, and
@@ -35,7 +35,7 @@ mkdir -p "$RESULTS"
 run=$(runs "$SWEEP/run" | tail -n 1)
 mapfile -t conns < <(runs "$SWEEP/conns")
 declare -A tunes
-for t in tune tune-map tune-cpu tune-slo; do
+for t in tune tune-map tune-cpu tune-slo tune-etc; do
 	tunes[$t]=$(runs "$SWEEP/$t" | tail -n 1)
 	[[ -n ${tunes[$t]} ]] || {
 		echo "sweep-collect: $SWEEP/$t holds no tune run" >&2
@@ -61,7 +61,7 @@ mv "$out"/all/percentiles-get-4KiB.png "$out"/all/percentiles-get-256KiB.png "$o
 rm -r "$out/all"
 cp "$run/results.json" "$run/summary.txt" "$SWEEP/spread.txt" "$SWEEP/kvserver.txt" "$out/"
 
-for t in tune tune-map tune-cpu tune-slo; do
+for t in tune tune-map tune-cpu tune-slo tune-etc; do
 	name=${t#tune-}
 	[[ $t == tune ]] && name=p50
 	out=$PLOTS/tune-rdma/$name
