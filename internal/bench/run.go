@@ -58,8 +58,13 @@ type Measurement struct {
 	// shared by every Measurement of the phase; nil when no connection
 	// counts them.
 	CreditWaits *uint64
+	// RecordedMisses (a replay's gets) are the gets the trace recorded as
+	// misses; Trace is what results say of the replay (nil: none).
+	RecordedMisses int64
+	Trace          *Replay
 	// Classes split the latencies and bytes by the values' size classes
-	// when the run draws its values' sizes (Config.Sizes); Sizes is then
+	// when the run draws its values' sizes (Config.Sizes) or replays a
+	// trace; Sizes is then
 	// the op's mix of sizes and protocols at this threshold, shared with
 	// the op's other Measurement. Both nil for a fixed size.
 	Classes *classSums
@@ -115,6 +120,7 @@ type runner struct {
 	// random streams.
 	cell, grid int
 	keys       keygen.Generator // shared by every worker of the run; see keyGen
+	replay     *replayer        // the cell's, in a replay
 	// agreed is set when the ranks agreed to stop (Config.Sync);
 	// syncFailed when a meeting itself failed.
 	agreed, syncFailed bool
@@ -170,6 +176,9 @@ func (r *runner) workers(conns []Conn, size int) ([]*worker, error) {
 			pub:      new(pub),
 		}
 		w.buf = w.val
+		if r.cfg.Trace != nil {
+			w.buf, w.val = w.val[:0], w.val[:0] // replayValue grows it
+		}
 		if law := r.cfg.Sizes; law != nil {
 			w.buf = make([]byte, law.Max())
 			w.val = w.buf[:0]
@@ -235,11 +244,17 @@ func (r *runner) runCell(conns []Conn, th, size int) error {
 			r.rep.Verify.add(w.verify)
 		}
 	}()
+	if r.cfg.Trace != nil {
+		if r.replay, err = r.newReplayer(); err != nil {
+			return err
+		}
+		defer r.replay.close()
+	}
 	if r.cfg.Preload {
 		if stop, err := r.sync("preload"); err != nil || stop {
 			return err
 		}
-		if err := r.preload(ws, th, size); err != nil {
+		if err := r.preloadCell(ws, th, size); err != nil {
 			return err
 		}
 	}
@@ -247,7 +262,7 @@ func (r *runner) runCell(conns []Conn, th, size int) error {
 		if stop, err := r.sync("warmup"); err != nil || stop {
 			return err
 		}
-		if _, err := r.phase(ws, th, size, "warmup", ph, 0); err != nil {
+		if _, err := r.phase(ws, th, size, "warmup", ph, 0); err != nil || r.halted() {
 			return err
 		}
 	}
@@ -418,5 +433,6 @@ func (m *Measurement) Cell() (results.Cell, error) {
 		}
 	}
 	c.Sizes = m.Sizes.Clone()
+	c.Trace = m.Trace.cell(m.Op, m.RecordedMisses)
 	return c, nil
 }

@@ -125,6 +125,9 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	}
 	cfg := bench.FromWorkload(w)
 	cfg.Codec = bench.Values{}
+	if err := bench.ScanTrace(&cfg); err != nil {
+		return err
+	}
 	if t := w.IgnoredThresholds(); t != nil {
 		fmt.Fprintf(stderr, "kvbench: note: %s has no eager threshold: thresholds %v do not apply, one cell per (op, value size)\n", w.Target.Kind, t)
 	}
