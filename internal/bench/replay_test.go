@@ -61,8 +61,8 @@ func testTrace(seed uint64, seconds, perSecond, clients int, before map[string]i
 
 // replayRun writes trace and a workload replaying it with section (the
 // trace section's fields after file) and more (further top-level
-// YAML), and returns the planned run.
-func replayRun(t *testing.T, trace, section, more string) bench.Config {
+// YAML), and returns the planned run and the workload.
+func replayRun(t *testing.T, trace, section, more string) (bench.Config, *workload.Workload) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "t.csv"), []byte(trace), 0o644); err != nil {
@@ -82,7 +82,7 @@ func replayRun(t *testing.T, trace, section, more string) bench.Config {
 		t.Fatal(err)
 	}
 	cfg.Codec = bench.Values{}
-	return cfg
+	return cfg, w
 }
 
 // onEmbedded points cfg at a fresh embedded rdmakv server over tcp.
@@ -110,7 +110,7 @@ func TestReplayReproducesTheTrace(t *testing.T) {
 	span := time.Duration(seconds)*time.Second - time.Second/perSecond
 	for _, speed := range []string{"1", "10"} {
 		t.Run("speed "+speed, func(t *testing.T) {
-			cfg := replayRun(t, text, "speed: "+speed, "thresholds: [1KiB]\nload: {connections: 3, depth: 2}\n")
+			cfg, _ := replayRun(t, text, "speed: "+speed, "thresholds: [1KiB]\nload: {connections: 3, depth: 2}\n")
 			onEmbedded(t, &cfg)
 			rep := run(t, cfg)
 			wantOps, wantSets := map[bench.Op]int64{}, map[int64]int64{}
@@ -153,7 +153,7 @@ func TestReplayReproducesTheTrace(t *testing.T) {
 // connections), in the trace's order.
 func TestReplayKeepsClientsOnTheirConnection(t *testing.T) {
 	text, reqs := testTrace(2, 3, 200, 7, nil)
-	cfg := replayRun(t, text, "speed: max", "load: {connections: 3, depth: 1}\npreload: false\n")
+	cfg, _ := replayRun(t, text, "speed: max", "load: {connections: 3, depth: 1}\npreload: false\n")
 	f := &benchtest.Fake{Record: true}
 	cfg.Dialer = f
 	run(t, cfg)
@@ -189,7 +189,7 @@ func TestReplayPreloadFollowsTheTrace(t *testing.T) {
 			misses++
 		}
 	}
-	cfg := replayRun(t, text, "speed: max", "thresholds: [256B, 4KiB]\n")
+	cfg, _ := replayRun(t, text, "speed: max", "thresholds: [256B, 4KiB]\n")
 	onEmbedded(t, &cfg)
 	rep := run(t, cfg)
 	for _, th := range cfg.Thresholds {
@@ -214,7 +214,7 @@ func TestReplayBadLineMidRun(t *testing.T) {
 	bad := bench.ScanLines + 200
 	lines := strings.SplitAfter(text, "\n")
 	lines[bad-1] = "0,kx,2,10,1,frobnicate,0\n"
-	cfg := replayRun(t, strings.Join(lines, ""), "speed: max", "preload: false\n")
+	cfg, _ := replayRun(t, strings.Join(lines, ""), "speed: max", "preload: false\n")
 	cfg.Dialer = &benchtest.Fake{}
 	rep, err := bench.Run(context.Background(), cfg)
 	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("t.csv:%d:", bad)) || !strings.Contains(err.Error(), "frobnicate") {
@@ -245,5 +245,38 @@ func TestReplayBadLineBeforeMeasuring(t *testing.T) {
 	cfg := bench.FromWorkload(w)
 	if err := bench.ScanTrace(&cfg); err == nil || !strings.Contains(err.Error(), "t.csv:42:") {
 		t.Errorf("scan: %v, want the problem at t.csv:42", err)
+	}
+}
+
+// countOps is the operations rep measured.
+func countOps(rep *bench.Report) (n int64) {
+	for _, m := range rep.Measurements {
+		n += m.Count
+	}
+	return n
+}
+
+// A warmup takes the window's first requests and the measure phase the
+// rest; with loop the window comes round again until the measure phase
+// ends, by its ops or its time.
+func TestReplayWarmupAndLoop(t *testing.T) {
+	text, reqs := testTrace(6, 1, 1000, 4, nil)
+	n := int64(len(reqs))
+	for _, c := range []struct {
+		name, section, more string
+		want                func(int64) bool
+	}{
+		{"warmup", "speed: max", "phases: {warmup: {ops: 300}}\n", func(got int64) bool { return got == n-300 }},
+		{"window", "speed: max, skip: 100, ops: 500", "", func(got int64) bool { return got == 500 }},
+		{"loop by ops", "speed: max, loop: true", "phases: {measure: {ops: 2500}}\n", func(got int64) bool { return got == 2500 }},
+		{"loop by time", "speed: 10, loop: true", "phases: {measure: {duration: 350ms}}\n", func(got int64) bool { return got > 3*n && got < 4*n }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, _ := replayRun(t, text, c.section, "preload: false\nload: {connections: 2, depth: 2}\n"+c.more)
+			cfg.Dialer = &benchtest.Fake{}
+			if got := countOps(run(t, cfg)); !c.want(got) {
+				t.Errorf("measured %d requests of a %d-request window", got, n)
+			}
+		})
 	}
 }
