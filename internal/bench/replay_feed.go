@@ -111,13 +111,9 @@ func (p *replayer) meanSet(orElse int) int {
 
 // driveReplay runs the workers through a phase of the cell's replay and
 // returns its wall time. ph bounds it as a phase bounds any (by ops, or
-// by time), except that without loop the measure phase is the rest of
-// the window.
+// by time); the window's end (without loop) ends it too.
 func (r *runner) driveReplay(ws []*worker, base epoch, ph workload.Phase, measure bool) time.Duration {
 	p, rp := r.replay, r.cfg.Trace
-	if measure && !rp.Loop {
-		ph = workload.Phase{}
-	}
 	lanes := newLanes(r.cfg.Load.Connections, r.cfg.Keys.Size)
 	limitNs := int64(ph.Duration)
 	end, quit := make(chan struct{}), make(chan struct{})

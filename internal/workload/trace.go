@@ -38,7 +38,7 @@ type Trace struct {
 	Duration Duration `yaml:"duration" json:"duration,omitempty"`
 	// Loop replays the window again from its beginning when it ends,
 	// times continuing, until the measure phase ends; without it the
-	// window is the measure phase.
+	// window is the measure phase, unless phases.measure ends it first.
 	Loop bool `yaml:"loop" json:"loop,omitempty"`
 
 	// path is File resolved against the workload file's directory.
@@ -144,8 +144,9 @@ func (d *decoder) speed(n *yaml.Node, v reflect.Value, path string) {
 
 // checkTrace checks the trace section and what a replay leaves no place
 // for: value sizes and a mix (the trace has its own), a key distribution,
-// a rate (speed sets the pace), verify (the trace's keys are no worker's
-// own), and without loop a measure phase (the window is it).
+// a rate (speed sets the pace) or verify (the trace's keys are no
+// worker's own). Without loop the window is the measure phase, which
+// phases.measure may cut short.
 func (w *Workload) checkTrace(c *checker) {
 	t := w.Trace
 	why := "trace" + c.line("trace")
@@ -164,9 +165,6 @@ func (w *Workload) checkTrace(c *checker) {
 	}
 	if w.Load.Mode == "open" {
 		c.add("load.mode", "does not combine with %s: trace.speed sets the pace (a number replays open loop, max closed)", why)
-	}
-	if !t.Loop && c.has("phases.measure") {
-		c.add("phases.measure", "the trace's window is the measure phase; remove phases.measure, or set trace.loop to replay the window until it ends")
 	}
 	if t.File == "" {
 		c.add("trace.file", "missing: give the trace file, relative to the workload file")
