@@ -3,8 +3,6 @@ package bench
 import (
 	"fmt"
 	"io"
-	"sync"
-	"sync/atomic"
 
 	"github.com/kvbench/kvbench/rdmakv"
 )
@@ -19,35 +17,12 @@ func (r *runner) preloadCell(ws []*worker, th, size int) error {
 	if err != nil {
 		return err
 	}
-	st := r.status(th, size, "preload")
-	st.LimitOps = int64(len(items))
-	for _, w := range ws {
-		w.ops, w.errs = 0, 0
-		w.pub.ops.Store(0)
-		w.pub.errs.Store(0)
-	}
-	end := r.observe(st, ws, newEpoch().t, nil)
-	defer end()
-	var first atomic.Pointer[error]
-	var wg sync.WaitGroup
-	for i, w := range ws {
-		wg.Go(func() {
-			for j := i; j < len(items) && !r.stop.Load() && first.Load() == nil; j += len(ws) {
-				if err := w.preloadItem(items[j]); err != nil {
-					err = fmt.Errorf("preload threshold %d: %w", th, err)
-					first.CompareAndSwap(nil, &err)
-				}
-				w.ops++
-				w.publish(false)
-			}
-			w.publish(true)
-		})
-	}
-	wg.Wait()
-	if p := first.Load(); p != nil {
-		return *p
-	}
-	return nil
+	return r.preloadBy(ws, r.status(th, size, "preload"), int64(len(items)), func(w *worker, i int64) error {
+		if err := w.preloadItem(items[i]); err != nil {
+			return fmt.Errorf("preload threshold %d: %w", th, err)
+		}
+		return nil
+	})
 }
 
 // preloadItem is a key of the window and what the store should hold of

@@ -324,31 +324,37 @@ func (r *runner) status(th, size int, phase string) Status {
 // preload writes every key once, worker w taking keys w, w+W, ... (the same
 // partition verify mode uses).
 func (r *runner) preload(ws []*worker, th, size int) error {
-	st := r.status(th, size, "preload")
-	st.LimitOps = int64(r.cfg.Keys.Count)
-	base := time.Now()
+	return r.preloadBy(ws, r.status(th, size, "preload"), int64(r.cfg.Keys.Count), func(w *worker, idx int64) error {
+		w.key = keygen.Key(w.key, idx, w.keySize)
+		var slot int64
+		if w.shard != nil {
+			slot = idx / int64(w.workers)
+		}
+		if kind := w.preloadSet(idx, slot); kind != KindNone {
+			return fmt.Errorf("preload threshold %d value size %d: set %s: %s", th, size, w.key, kind)
+		}
+		return nil
+	})
+}
+
+// preloadBy runs a preload of n items, each written by do, worker w
+// taking items w, w+W, ... of them; the first error stops every worker.
+// st reports its progress.
+func (r *runner) preloadBy(ws []*worker, st Status, n int64, do func(w *worker, i int64) error) error {
+	st.LimitOps = n
 	for _, w := range ws {
 		w.ops, w.errs = 0, 0
 		w.pub.ops.Store(0)
 		w.pub.errs.Store(0)
 	}
-	end := r.observe(st, ws, base, nil)
+	end := r.observe(st, ws, time.Now(), nil)
 	defer end()
 	var first atomic.Pointer[error]
 	var wg sync.WaitGroup
 	for _, w := range ws {
 		wg.Go(func() {
-			for idx := int64(w.id); idx < w.keyCount; idx += int64(w.workers) {
-				if r.stop.Load() || first.Load() != nil {
-					break
-				}
-				w.key = keygen.Key(w.key, idx, w.keySize)
-				var slot int64
-				if w.shard != nil {
-					slot = idx / int64(w.workers)
-				}
-				if kind := w.preloadSet(idx, slot); kind != KindNone {
-					err := fmt.Errorf("preload threshold %d value size %d: set %s: %s", th, size, w.key, kind)
+			for i := int64(w.id); i < n && !r.stop.Load() && first.Load() == nil; i += int64(w.workers) {
+				if err := do(w, i); err != nil {
 					first.CompareAndSwap(nil, &err)
 					break
 				}
