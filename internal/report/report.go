@@ -147,10 +147,14 @@ func header(run *results.Run) [][2]string {
 }
 
 // distributionNote says, for a run whose values' sizes were drawn from a
-// distribution, which one, and that the cells' value sizes are its mean;
-// "" for fixed sizes.
+// distribution, which one, and that the cells' value sizes are its mean,
+// or for a replay, which trace; "" for fixed sizes.
 func distributionNote(cells []results.Cell) string {
 	for _, c := range cells {
+		if c.Trace != nil {
+			return fmt.Sprintf("%s, each value of its recorded size (the value size of its cells, %s, is the mean of their sets; each operation's protocol is its value's)",
+				c.Distribution, units.Bytes(int64(c.ValueSize)))
+		}
 		if c.Distribution != "" {
 			return fmt.Sprintf("%s, drawn for each value (the value size of its cells, %s, is its mean; each operation's protocol is its value's)",
 				c.Distribution, units.Bytes(int64(c.ValueSize)))

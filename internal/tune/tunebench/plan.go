@@ -52,6 +52,9 @@ func (p Plan) Config(w *workload.Workload) (tune.Config, []string, error) {
 		cfg.Alpha = *p.Alpha
 	}
 	errs := []error{opsErr}
+	if w.Trace != nil {
+		errs = append(errs, errors.New("trace: tune measures each of a workload's fixed value sizes forced eager and forced rendezvous; it does not replay a trace: give values.sizes or values.range"))
+	}
 	if w.Values.Distribution != nil {
 		errs = append(errs, errors.New("values.distribution: tune measures each of a workload's fixed value sizes forced eager and forced rendezvous; it does not tune on a distribution of sizes: give values.sizes or values.range"))
 	}

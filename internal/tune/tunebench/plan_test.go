@@ -121,6 +121,11 @@ func TestPlanRefuses(t *testing.T) {
 	if want := "phases.measure.ops 100: a p99 tune can compare needs at least 2000 operations per measurement (20 beyond the percentile)"; err == nil || err.Error() != want {
 		t.Errorf("got %v, want %q", err, want)
 	}
+	replay := planWorkload()
+	replay.Values, replay.Trace = workload.Values{}, &workload.Trace{File: "t.csv", Format: "twitter", Speed: 1}
+	if _, _, err := (Plan{}).Config(replay); err == nil || !strings.Contains(err.Error(), "trace: tune") {
+		t.Errorf("a replay: %v, want it refused", err)
+	}
 	// A capacity search counts its own operations.
 	if _, _, err := (Plan{SLO: "p99=1ms"}).Config(w); err != nil {
 		t.Errorf("a capacity search on a counted measure phase: %v", err)
