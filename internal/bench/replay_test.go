@@ -15,6 +15,7 @@ import (
 	"github.com/kvbench/kvbench/internal/results"
 	rdmakvstore "github.com/kvbench/kvbench/internal/store/rdmakv"
 	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // traceReq is one request of a test trace, as the replay sends it.
@@ -278,5 +279,20 @@ func TestReplayWarmupAndLoop(t *testing.T) {
 				t.Errorf("measured %d requests of a %d-request window", got, n)
 			}
 		})
+	}
+}
+
+// The largest value of the lines checked before measuring is the run's
+// largest: a server that takes less refuses the run, naming the size, as
+// it would a fixed one.
+func TestReplayValueAboveTheServersMax(t *testing.T) {
+	text, _ := testTrace(8, 1, 200, 1, nil)
+	cfg, _ := replayRun(t, text, "speed: max", "")
+	if cfg.MaxValueSize() != 20000 {
+		t.Fatalf("largest value %d, want the trace's 20000", cfg.MaxValueSize())
+	}
+	err := rdmakvstore.CheckLimits(cfg.Cells(), rdmakv.Limits{MaxEager: 1 << 20, MaxKey: 256, MaxValue: 4096, PoolSize: 1 << 30})
+	if err == nil || !strings.Contains(err.Error(), "value size 19.53KiB is above the server's max value 4KiB") {
+		t.Errorf("check: %v", err)
 	}
 }
