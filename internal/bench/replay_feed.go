@@ -3,6 +3,7 @@ package bench
 import (
 	"io"
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -123,17 +124,20 @@ func (r *runner) driveReplay(ws []*worker, base epoch, ph workload.Phase, measur
 	}
 	var fwg, wg sync.WaitGroup
 	fwg.Go(func() { p.feed(lanes, ph.Ops, limitNs, measure, quit) })
+	// The phase ends with its last request, before the recorders' last
+	// intervals are encoded: a replay's length is the trace's to keep.
+	ends := make([]time.Duration, len(ws))
 	for i, w := range ws {
 		wg.Go(func() {
 			w.runReplay(base, lanes[i/r.cfg.Load.Depth], rp.paced(), limitNs, end)
+			ends[i] = base.since()
 			if w.rec != nil {
 				w.rec.finish()
 			}
 		})
 	}
 	wg.Wait()
-	dur := base.since()
 	close(quit)
 	fwg.Wait()
-	return dur
+	return slices.Max(ends)
 }
