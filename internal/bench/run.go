@@ -64,9 +64,9 @@ type Measurement struct {
 	Trace          *Replay
 	// Classes split the latencies and bytes by the values' size classes
 	// when the run draws its values' sizes (Config.Sizes) or replays a
-	// trace; Sizes is then
-	// the op's mix of sizes and protocols at this threshold, shared with
-	// the op's other Measurement. Both nil for a fixed size.
+	// trace; Sizes is then the op's mix of sizes and protocols at this
+	// threshold, shared with the op's other Measurement. Both nil for a
+	// fixed size.
 	Classes *classSums
 	Sizes   *results.SizeMix
 }
@@ -262,7 +262,7 @@ func (r *runner) runCell(conns []Conn, th, size int) error {
 		if stop, err := r.sync("warmup"); err != nil || stop {
 			return err
 		}
-		if _, err := r.phase(ws, th, size, "warmup", ph, 0); err != nil || r.halted() {
+		if _, err := r.phase(ws, th, size, "warmup", ph, 0); err != nil {
 			return err
 		}
 	}
