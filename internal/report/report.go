@@ -152,8 +152,8 @@ func header(run *results.Run) [][2]string {
 func distributionNote(cells []results.Cell) string {
 	for _, c := range cells {
 		if c.Trace != nil {
-			return fmt.Sprintf("%s, each value of its recorded size (the value size of its cells, %s, is the mean of their sets; each operation's protocol is its value's)",
-				c.Distribution, units.Bytes(int64(c.ValueSize)))
+			return fmt.Sprintf("%s, each value of its recorded size (the value size of its cells, %s, is the mean of their sets; each operation's protocol is its value's); the trace recorded %d of each threshold's gets as misses, beside the store's not_found answers",
+				c.Distribution, units.Bytes(int64(c.ValueSize)), recordedMisses(cells, c.Threshold))
 		}
 		if c.Distribution != "" {
 			return fmt.Sprintf("%s, drawn for each value (the value size of its cells, %s, is its mean; each operation's protocol is its value's)",
@@ -161,6 +161,18 @@ func distributionNote(cells []results.Cell) string {
 		}
 	}
 	return ""
+}
+
+// recordedMisses are the gets of the cells at threshold th that the
+// trace they replayed recorded as misses: every threshold's cells
+// replay the same window.
+func recordedMisses(cells []results.Cell, th int) (n int64) {
+	for _, c := range cells {
+		if c.Trace != nil && c.Threshold == th {
+			n += c.Trace.RecordedMisses
+		}
+	}
+	return n
 }
 
 var tableColumns = []string{"op", "value", "threshold", "protocol", "count", "errors",
