@@ -150,3 +150,47 @@ func TestRedisPassword(t *testing.T) {
 		t.Errorf("without the password: %v", err)
 	}
 }
+
+// Redis and memcached replay a trace too, in one cell whatever the
+// thresholds: every request, and with preload the trace's hits and
+// misses.
+func TestBaselinesReplayTraces(t *testing.T) {
+	before := map[string]int{"k1": 500, "k2": 70, "k3": 9000}
+	text, reqs := testTrace(7, 1, 400, 1, before)
+	var misses int64
+	for _, q := range reqs {
+		if q.op == bench.OpGet && q.size == 0 {
+			misses++
+		}
+	}
+	for _, tc := range []struct{ kind, addr string }{
+		{redis.Kind, testutil.Redis(t)},
+		{memcached.Kind, testutil.Memcached(t)},
+	} {
+		t.Run(tc.kind, func(t *testing.T) {
+			cfg, w := replayRun(t, text, "speed: max", fmt.Sprintf("target: {kind: %s, server: %q}\nthresholds: [1KiB, 4KiB]\n", tc.kind, tc.addr))
+			h, err := bench.OpenHarness(bench.HarnessConfig{Workload: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			cfg.Dialer = h.Dialer()
+			rep := run(t, cfg)
+			var n, notFound, recorded int64
+			for _, m := range rep.Measurements {
+				n += m.Count
+				if m.Threshold != 0 || m.Protocol != bench.Eager {
+					t.Errorf("%v cell at threshold %d, %v", m.Op, m.Threshold, m.Protocol)
+				}
+				if m.Op == bench.OpGet {
+					notFound += m.Errors[bench.KindNotFound]
+					recorded += m.RecordedMisses
+				}
+			}
+			if n != int64(len(reqs)) || notFound != misses || recorded != misses {
+				t.Errorf("%d requests, %d gets missed (the run says %d recorded); the trace has %d requests and %d misses",
+					n, notFound, recorded, len(reqs), misses)
+			}
+		})
+	}
+}

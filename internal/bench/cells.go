@@ -18,5 +18,10 @@ func (c Config) Cells() store.Cells {
 		cells.ValueSizes = []int{c.Sizes.Max()}
 		cells.Distribution, cells.MeanValue = c.SizesSpec, c.Sizes.Mean()
 	}
+	if c.Trace != nil {
+		// The trace's keys are not keys.count's, nor its sizes the
+		// preload's: only the largest value of its checked lines is known.
+		cells.ValueSizes, cells.Preload = []int{c.Trace.maxValue}, false
+	}
 	return cells
 }

@@ -32,6 +32,11 @@ type Config struct {
 	// names the law in them (results.Cell.Distribution).
 	Sizes     sizegen.Distribution
 	SizesSpec string
+	// Trace, when set, is the trace each cell replays in place of drawing
+	// its operations (Mix and the key distribution then go unused; keys
+	// are as recorded, Keys.Size the longest). SizesSpec then names it,
+	// and ValueSizes holds one entry, which ScanTrace sets.
+	Trace *Replay
 	// Order is the order the cells run in: workload.OrderInterleaved (the
 	// default when empty) takes each size in turn at every threshold, each
 	// cell on connections dialed for it; workload.OrderThresholds runs each
@@ -124,6 +129,9 @@ func (c *Config) MaxValueSize() int {
 	if c.Sizes != nil {
 		return c.Sizes.Max()
 	}
+	if c.Trace != nil {
+		return c.Trace.maxValue
+	}
 	if len(c.ValueSizes) == 0 {
 		return 0
 	}
@@ -193,10 +201,12 @@ func (c *Config) Validate() error {
 	} else if law := c.Keys.SizeLaw(); law != nil && law.Max() > c.Keys.Size {
 		bad("keys.size %d: below the longest key the size distribution draws, %d", c.Keys.Size, law.Max())
 	}
-	if m := c.Mix; m.Get < 0 || m.Set < 0 || m.Delete < 0 || m.Get+m.Set+m.Delete <= 0 {
+	if c.Trace != nil {
+		errs = append(errs, c.validateTrace()...)
+	} else if m := c.Mix; m.Get < 0 || m.Set < 0 || m.Delete < 0 || m.Get+m.Set+m.Delete <= 0 {
 		bad("mix get=%g set=%g delete=%g: want non-negative shares with a positive sum", m.Get, m.Set, m.Delete)
 	}
-	if c.Measure.Duration <= 0 && c.Measure.Ops <= 0 && (c.Load.Mode != "open" || c.Load.Ramp == nil) {
+	if c.Measure.Duration <= 0 && c.Measure.Ops <= 0 && (c.Load.Mode != "open" || c.Load.Ramp == nil) && (c.Trace == nil || c.Trace.Loop) {
 		bad("phases.measure: needs a duration or an operation count")
 	}
 	if c.Ranks < 0 || c.Rank < 0 || c.Rank >= c.ranks() {

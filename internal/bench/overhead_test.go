@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/kvbench/kvbench/internal/keygen"
 	"github.com/kvbench/kvbench/internal/sizegen"
+	"github.com/kvbench/kvbench/internal/trace"
 	"github.com/kvbench/kvbench/internal/workload"
 )
 
@@ -219,5 +222,67 @@ func checkCallTimed(t *testing.T, loop string, w *worker) {
 	}
 	if nLate != want || maxLate != 0 {
 		t.Errorf("%s loop: %d issue delays, the longest %v; want %d, each 0", loop, nLate, time.Duration(maxLate), want)
+	}
+}
+
+// replayLoop is a replay of a kvbench-format trace of 10,000 gets and
+// sets of 64 keys, looped, on one connection as fast as it goes: run
+// replays n requests through w.
+func replayLoop(tb testing.TB, w *worker, base epoch) (run func(n int64)) {
+	tb.Helper()
+	var b strings.Builder
+	b.WriteString(trace.KvbenchHeader + "\n")
+	for i := range 10000 {
+		op := [2]string{"get", "set"}[i%2]
+		fmt.Fprintf(&b, "%d,%s,k%d,%d\n", i*1000, op, i%64, 64+i%4000)
+	}
+	path := filepath.Join(tb.TempDir(), "t.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	rp := &Replay{Path: path, Format: trace.Kvbench, Loop: true}
+	src, err := openSource(rp, true)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(src.close)
+	p := &replayer{rp: rp, src: src, keySize: w.keySize}
+	return func(n int64) {
+		lanes := newLanes(1, w.keySize)
+		quit := make(chan struct{})
+		go p.feed(lanes, n, 0, false, quit)
+		w.runReplay(base, lanes[0], false, 0, nil)
+		close(quit)
+	}
+}
+
+// BenchmarkHarnessTraceReplay is BenchmarkHarnessOverhead for a replay:
+// the harness's work per request, from the trace's line to the recorded
+// latency, the reader's share on its own goroutine.
+func BenchmarkHarnessTraceReplay(b *testing.B) {
+	w, base := overheadWorker(b, testKeys)
+	w.rec.cls = new(classRec)
+	run := replayLoop(b, w, base)
+	run(20000) // first use allocates the histograms and grows the value
+	b.ReportAllocs()
+	b.ResetTimer()
+	run(int64(b.N))
+}
+
+// A replay's steady state allocates nothing per request: what a phase
+// allocates (its lanes, the feeder) does not grow with its requests.
+func TestReplayZeroAllocs(t *testing.T) {
+	w, _ := overheadWorker(t, testKeys)
+	w.rec.cls = new(classRec)
+	// A clock that stands still: the per-second interval histograms,
+	// which allocate when they rotate, never do, however slow the host.
+	run := replayLoop(t, w, newEpochOn(func() int64 { return 0 }))
+	run(20000)
+	short := testing.AllocsPerRun(5, func() { run(1000) })
+	long := testing.AllocsPerRun(5, func() { run(51000) })
+	// Fifty thousand requests more, and a reopening of the trace for
+	// every 10,000 of them: a few allocations each.
+	if long-short > 5*10 {
+		t.Errorf("%v allocations for 1000 requests, %v for 51000: they grow with the requests", short, long)
 	}
 }

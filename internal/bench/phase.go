@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"errors"
 	"sync"
 	"time"
 
@@ -45,27 +46,34 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 		return nil, err
 	}
 	end := r.observe(st, ws, base.t, pacer)
-	dur, precise := r.drive(ws, base, pacer, ph)
+	var dur time.Duration
+	var precise bool
+	if r.replay != nil {
+		dur = r.driveReplay(ws, base, ph, measure)
+		size = r.replay.meanSet(size)
+	} else {
+		dur, precise = r.drive(ws, base, pacer, ph)
+	}
 	if !measure {
 		end()
-		return nil, nil
+		return nil, r.replayErr()
 	}
 	cpu1 := r.readCPU(th, size, true)
 	hw1 := r.readCounters(th, size)
 	waits1, counted := creditWaits(ws)
 	end()
 	coll.end(base.t.Add(dur).UnixMilli())
-	ms := merge(ws, coll, Measurement{Threshold: th, ValueSize: size, Distribution: r.cfg.SizesSpec, Start: base.t, Duration: dur,
+	ms := merge(ws, coll, Measurement{Threshold: th, ValueSize: size, Distribution: r.cfg.SizesSpec, Trace: r.cfg.Trace, Start: base.t, Duration: dur,
 		Load: r.cellLoad(pacer, precise), IssueDelay: issueDelay(ws)})
 	r.attachCPU(ms, cpu0, cpu1, th, size)
 	attachCounters(ms, hw0, hw1)
 	attachCreditWaits(ms, waits0, waits1, counted)
 	attachReceiveMemory(ms, r.receiveMemory(th))
-	attachSizes(ms, r.cfg.Sizes)
+	attachSizes(ms, r.cfg.Sizes, r.cfg.Trace != nil)
 	if mo, ok := r.cfg.Observer.(MeasureObserver); ok {
 		mo.Measured(ms)
 	}
-	return ms, coll.err
+	return ms, errors.Join(coll.err, r.replayErr())
 }
 
 // pacer is the phase's open-loop pacer (nil in a closed loop) and, for a
@@ -104,7 +112,7 @@ func (r *runner) resetWorkers(ws []*worker, phaseID int, coll *collector) error 
 		w.rec = nil
 		if coll != nil {
 			w.rec = &recorder{sink: coll, worker: w.local}
-			if r.cfg.Sizes != nil {
+			if r.cfg.Sizes != nil || r.cfg.Trace != nil {
 				w.rec.cls = new(classRec)
 			}
 		}
@@ -176,6 +184,9 @@ func (r *runner) cellLoad(pacer Pacer, precise bool) results.CellLoad {
 	case ConstantPacer:
 		load.RateOps = p.Rate
 	}
+	if rp := r.cfg.Trace; rp != nil && rp.paced() {
+		load.Mode, load.Pacing = "open", PacingCoarse
+	}
 	if pacer != nil {
 		load.Pacing = PacingCoarse
 		if precise {
@@ -224,6 +235,9 @@ func merge(ws []*worker, coll *collector, proto Measurement) []Measurement {
 				m.Bytes += w.rec.bytes[op][p]
 				if ph := w.rec.ph[op][p]; ph != nil {
 					m.Phases.merge(ph)
+				}
+				if op == OpGet {
+					m.RecordedMisses += w.rec.recordedMisses[p]
 				}
 				if c := w.rec.cls; c != nil {
 					if m.Classes == nil {

@@ -40,6 +40,9 @@ type recorder struct {
 	// cls splits the latencies by the value's size class when the run
 	// draws its values' sizes (Config.Sizes); nil otherwise.
 	cls *classRec
+	// recordedMisses (a replay) count, by protocol, the gets the trace
+	// recorded as misses.
+	recordedMisses [numProtos]int64
 }
 
 // recordPhases stores the phases of one operation of latency latNs;

@@ -62,10 +62,15 @@ type Measurement struct {
 	// threshold and the run's load (Config.ReceiveMemory), shared by
 	// every Measurement of the phase; nil when not known.
 	ReceiveMemory *results.ReceiveMemory
+	// RecordedMisses (a replay's gets) are the gets the trace recorded as
+	// misses; Trace is what results say of the replay (nil: none).
+	RecordedMisses int64
+	Trace          *Replay
 	// Classes split the latencies and bytes by the values' size classes
-	// when the run draws its values' sizes (Config.Sizes); Sizes is then
-	// the op's mix of sizes and protocols at this threshold, shared with
-	// the op's other Measurement. Both nil for a fixed size.
+	// when the run draws its values' sizes (Config.Sizes) or replays a
+	// trace; Sizes is then the op's mix of sizes and protocols at this
+	// threshold, shared with the op's other Measurement. Both nil for a
+	// fixed size.
 	Classes *classSums
 	Sizes   *results.SizeMix
 }
@@ -119,6 +124,7 @@ type runner struct {
 	// random streams.
 	cell, grid int
 	keys       keygen.Generator // shared by every worker of the run; see keyGen
+	replay     *replayer        // the cell's, in a replay
 	// agreed is set when the ranks agreed to stop (Config.Sync);
 	// syncFailed when a meeting itself failed.
 	agreed, syncFailed bool
@@ -175,6 +181,9 @@ func (r *runner) workers(conns []Conn, size int) ([]*worker, error) {
 			pub:      new(pub),
 		}
 		w.buf = w.val
+		if r.cfg.Trace != nil {
+			w.buf, w.val = w.val[:0], w.val[:0] // replayValue grows it
+		}
 		if law := r.cfg.Sizes; law != nil {
 			w.buf = make([]byte, law.Max())
 			w.val = w.buf[:0]
@@ -240,11 +249,17 @@ func (r *runner) runCell(conns []Conn, th, size int) error {
 			r.rep.Verify.add(w.verify)
 		}
 	}()
+	if r.cfg.Trace != nil {
+		if r.replay, err = r.newReplayer(); err != nil {
+			return err
+		}
+		defer r.replay.close()
+	}
 	if r.cfg.Preload {
 		if stop, err := r.sync("preload"); err != nil || stop {
 			return err
 		}
-		if err := r.preload(ws, th, size); err != nil {
+		if err := r.preloadCell(ws, th, size); err != nil {
 			return err
 		}
 	}
@@ -314,31 +329,37 @@ func (r *runner) status(th, size int, phase string) Status {
 // preload writes every key once, worker w taking keys w, w+W, ... (the same
 // partition verify mode uses).
 func (r *runner) preload(ws []*worker, th, size int) error {
-	st := r.status(th, size, "preload")
-	st.LimitOps = int64(r.cfg.Keys.Count)
-	base := time.Now()
+	return r.preloadBy(ws, r.status(th, size, "preload"), int64(r.cfg.Keys.Count), func(w *worker, idx int64) error {
+		w.makeKey(idx)
+		var slot int64
+		if w.shard != nil {
+			slot = idx / int64(w.workers)
+		}
+		if kind := w.preloadSet(idx, slot); kind != KindNone {
+			return fmt.Errorf("preload threshold %d value size %d: set %s: %s", th, size, w.key, kind)
+		}
+		return nil
+	})
+}
+
+// preloadBy runs a preload of n items, each written by do, worker w
+// taking items w, w+W, ... of them; the first error stops every worker.
+// st reports its progress.
+func (r *runner) preloadBy(ws []*worker, st Status, n int64, do func(w *worker, i int64) error) error {
+	st.LimitOps = n
 	for _, w := range ws {
 		w.ops, w.errs = 0, 0
 		w.pub.ops.Store(0)
 		w.pub.errs.Store(0)
 	}
-	end := r.observe(st, ws, base, nil)
+	end := r.observe(st, ws, time.Now(), nil)
 	defer end()
 	var first atomic.Pointer[error]
 	var wg sync.WaitGroup
 	for _, w := range ws {
 		wg.Go(func() {
-			for idx := int64(w.id); idx < w.keyCount; idx += int64(w.workers) {
-				if r.stop.Load() || first.Load() != nil {
-					break
-				}
-				w.makeKey(idx)
-				var slot int64
-				if w.shard != nil {
-					slot = idx / int64(w.workers)
-				}
-				if kind := w.preloadSet(idx, slot); kind != KindNone {
-					err := fmt.Errorf("preload threshold %d value size %d: set %s: %s", th, size, w.key, kind)
+			for i := int64(w.id); i < n && !r.stop.Load() && first.Load() == nil; i += int64(w.workers) {
+				if err := do(w, i); err != nil {
 					first.CompareAndSwap(nil, &err)
 					break
 				}
@@ -427,5 +448,6 @@ func (m *Measurement) Cell() (results.Cell, error) {
 		}
 	}
 	c.Sizes = m.Sizes.Clone()
+	c.Trace = m.Trace.cell(m.Op, m.RecordedMisses)
 	return c, nil
 }

@@ -89,8 +89,8 @@ func (s *classSums) cell() ([]results.SizeClass, error) {
 // attachSizes gives each mixed measurement of a phase its op's SizeMix:
 // the classes and bytes of the op's protocols together, and for sets the
 // law's probability of each class.
-func attachSizes(ms []Measurement, law sizegen.Distribution) {
-	if law == nil {
+func attachSizes(ms []Measurement, law sizegen.Distribution, replay bool) {
+	if law == nil && !replay {
 		return
 	}
 	mixes := map[Op]*results.SizeMix{}
@@ -99,7 +99,7 @@ func attachSizes(ms []Measurement, law sizegen.Distribution) {
 		mix := mixes[m.Op]
 		if mix == nil {
 			mix = &results.SizeMix{Classes: map[int64]int64{}, Protocols: map[string]results.ProtocolShare{}}
-			if m.Op == OpSet {
+			if m.Op == OpSet && law != nil {
 				mix.Law = classLaw(law)
 			}
 			mixes[m.Op] = mix

@@ -14,6 +14,10 @@ func FromWorkload(w *workload.Workload) Config {
 		c.Sizes, c.SizesSpec = d.Law(), d.Spec
 		c.ValueSizes = []int{int(d.MeanSize())}
 	}
+	if t := w.Trace; t != nil {
+		c.Trace, c.SizesSpec = replayOf(t), t.Spec()
+		c.ValueSizes = []int{1} // ScanTrace sets it
+	}
 	for _, s := range w.ValueSizes() {
 		c.ValueSizes = append(c.ValueSizes, int(s))
 	}

@@ -48,6 +48,8 @@ runs at every threshold back to back, each cell on connections dialed for
 it, so a host whose speed drifts over the run slows every threshold alike;
 --order thresholds runs each threshold's sizes in a row on one set of
 connections. Either way a seed gives each cell the same operations.
+A workload with a trace section replays the trace's window in each cell
+instead, at its recorded pace or faster (workloads/README.md, "trace").
 Latencies go into HdrHistograms per (operation, protocol) in nanoseconds;
 open-loop runs measure each operation from its intended start, so stalls
 are not hidden (coordinated omission).
@@ -125,6 +127,9 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	}
 	cfg := bench.FromWorkload(w)
 	cfg.Codec = bench.Values{}
+	if err := bench.ScanTrace(&cfg); err != nil {
+		return err
+	}
 	if t := w.IgnoredThresholds(); t != nil {
 		fmt.Fprintf(stderr, "kvbench: note: %s has no eager threshold: thresholds %v do not apply, one cell per (op, value size)\n", w.Target.Kind, t)
 	}

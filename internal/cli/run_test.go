@@ -416,3 +416,41 @@ func TestRunPlainOutputLatestAndAuto(t *testing.T) {
 		t.Errorf("transport %s: stderr says what auto chose %d times, want once:\n%s", r.Transport.Name, n, stderr.String())
 	}
 }
+
+// A malformed line that run meets while it measures a replay ends the
+// run there: results are written with what was measured, the end reason
+// naming the line, and the exit status says the run failed.
+func TestRunReplayEndsAtABadLine(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 10500 {
+		op := "get"
+		if i == 10299 {
+			op = "peek"
+		}
+		fmt.Fprintf(&b, "%d,k%d,3,10,%d,%s,0\n", i/1000, i%50, i%4, op)
+	}
+	os.WriteFile(filepath.Join(dir, "t.csv"), []byte(b.String()), 0o644)
+	wl := filepath.Join(dir, "replay.yaml")
+	os.WriteFile(wl, []byte("trace: {file: t.csv, speed: max}\npreload: false\ntarget: {transport: tcp}\nkeys: {count: 64}\nload: {connections: 2}\n"), 0o644)
+	out := t.TempDir()
+	var stdout bytes.Buffer
+	err := execute(hangGuard(t), &stdout, "run", wl, "-o", out, "--quiet")
+	if err == nil || ExitCode(err) == 0 || !strings.Contains(err.Error(), "t.csv:10300:") {
+		t.Fatalf("error %v, want one naming t.csv:10300", err)
+	}
+	r, err := results.Load(strings.TrimSpace(stdout.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for _, c := range r.Cells {
+		n += c.Count
+		if c.Trace == nil || c.Trace.File != "t.csv" || c.Trace.Speed != "max" {
+			t.Errorf("cell %s: trace %+v", c.Name(), c.Trace)
+		}
+	}
+	if msg, failed := results.EndFailure(r.EndReason); !failed || !strings.Contains(msg, "t.csv:10300:") || n < 10000 {
+		t.Errorf("end reason %q, %d requests measured; want the bad line named and the 10,000 before it kept", r.EndReason, n)
+	}
+}

@@ -133,16 +133,11 @@ there is any problem.`, validateShown),
 				return err
 			}
 			out := cmd.OutOrStdout()
-			for _, e := range p.First {
-				fmt.Fprintln(out, e)
-			}
 			if p.Count == 0 {
 				fmt.Fprintf(out, "%s: ok, %d requests\n", args[0], p.Records)
 				return nil
 			}
-			if more := p.Count - int64(len(p.First)); more > 0 {
-				fmt.Fprintf(out, "... and %d more\n", more)
-			}
+			fmt.Fprint(out, p.Text())
 			return fmt.Errorf("%s: %s (%s)", args[0], units.Plural(p.Count, "problem"), units.Plural(p.Records, "well-formed request"))
 		},
 	}

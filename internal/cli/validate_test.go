@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,5 +81,34 @@ func TestValidateShippedWorkloads(t *testing.T) {
 	}
 	if n := strings.Count(out, ": ok\n"); n != len(files) {
 		t.Fatalf("%d ok lines for %d files:\n%s", n, len(files), out)
+	}
+}
+
+// validate reads a replayed trace to its end: its first 20 problems at
+// their lines, then how many more.
+func TestValidateReadsTheTrace(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 30000 {
+		op := "get"
+		if i%1000 == 999 { // lines 1000, 2000, ..., 30000: 30 problems
+			op = "peek"
+		}
+		fmt.Fprintf(&b, "%d,k%d,3,10,1,%s,0\n", i/300, i%50, op)
+	}
+	os.WriteFile(filepath.Join(dir, "t.csv"), []byte(b.String()), 0o644)
+	wl := filepath.Join(dir, "w.yaml")
+	os.WriteFile(wl, []byte("trace: {file: t.csv}\n"), 0o644)
+	out, err := runValidate(t, wl)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{"t.csv:1000: operation \"peek\"", "t.csv:20000: operation", "... and 10 more\n", "t.csv: 30 problems"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "t.csv:21000:") {
+		t.Errorf("more than 20 problems listed:\n%s", out)
 	}
 }

@@ -150,16 +150,32 @@ func header(run *results.Run) [][2]string {
 }
 
 // distributionNote says, for a run whose values' sizes were drawn from a
-// distribution, which one, and that the cells' value sizes are its mean;
-// "" for fixed sizes.
+// distribution, which one, and that the cells' value sizes are its mean,
+// or for a replay, which trace; "" for fixed sizes.
 func distributionNote(cells []results.Cell) string {
 	for _, c := range cells {
+		if c.Trace != nil {
+			return fmt.Sprintf("%s, each value of its recorded size (the value size of its cells, %s, is the mean of their sets; each operation's protocol is its value's); the trace recorded %d of each threshold's gets as misses, beside the store's not_found answers",
+				c.Distribution, units.Bytes(int64(c.ValueSize)), recordedMisses(cells, c.Threshold))
+		}
 		if c.Distribution != "" {
 			return fmt.Sprintf("%s, drawn for each value (the value size of its cells, %s, is its mean; each operation's protocol is its value's)",
 				c.Distribution, units.Bytes(int64(c.ValueSize)))
 		}
 	}
 	return ""
+}
+
+// recordedMisses are the gets of the cells at threshold th that the
+// trace they replayed recorded as misses: every threshold's cells
+// replay the same window.
+func recordedMisses(cells []results.Cell, th int) (n int64) {
+	for _, c := range cells {
+		if c.Trace != nil && c.Threshold == th {
+			n += c.Trace.RecordedMisses
+		}
+	}
+	return n
 }
 
 var tableColumns = []string{"op", "value", "threshold", "protocol", "count", "errors",

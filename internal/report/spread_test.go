@@ -67,3 +67,20 @@ func TestDistributionCellsReported(t *testing.T) {
 		t.Errorf("summary: %v\n%s", err, b.String())
 	}
 }
+
+// A replay's note names the trace and sets the gets it recorded as
+// misses beside the store's.
+func TestReplayNote(t *testing.T) {
+	tr := func(misses int64) *results.CellTrace {
+		return &results.CellTrace{File: "t.csv", Format: "twitter", Window: "all", Speed: "1", RecordedMisses: misses}
+	}
+	cells := []results.Cell{
+		{Op: "get", Threshold: 1024, ValueSize: 200, Distribution: "trace t.csv (twitter), all, speed 1", Trace: tr(7)},
+		{Op: "get", Threshold: 1024, ValueSize: 200, Distribution: "trace t.csv (twitter), all, speed 1", Trace: tr(2)},
+		{Op: "get", Threshold: 4096, ValueSize: 200, Distribution: "trace t.csv (twitter), all, speed 1", Trace: tr(9)},
+	}
+	if n := distributionNote(cells); !strings.HasPrefix(n, "trace t.csv (twitter), all, speed 1, each value of its recorded size") ||
+		!strings.HasSuffix(n, "the trace recorded 9 of each threshold's gets as misses, beside the store's not_found answers") {
+		t.Errorf("note %q", n)
+	}
+}

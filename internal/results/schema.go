@@ -256,6 +256,26 @@ type Cell struct {
 	// protocols shared them; the same in the op's eager and rendezvous
 	// cells of the threshold.
 	Sizes *SizeMix `json:"sizes,omitempty"`
+	// Trace, for a workload that replays a trace, is what the cell
+	// replayed; Distribution then names it on one line. Absent otherwise.
+	Trace *CellTrace `json:"trace,omitempty"`
+}
+
+// CellTrace is the trace a cell replayed.
+type CellTrace struct {
+	File   string `json:"file"`   // as the workload names it
+	Format string `json:"format"` // twitter or kvbench
+	// Window is the stretch of the trace replayed: "all", "requests 100
+	// to 1099", "0s to 20s".
+	Window string `json:"window"`
+	// Speed divided the recorded times: "1", "10", or "max" (as fast as
+	// the load allowed).
+	Speed string `json:"speed"`
+	Loop  bool   `json:"loop,omitempty"`
+	// RecordedMisses (get cells) are the gets the trace recorded as
+	// misses (Twitter: value size 0), to set beside the store's misses
+	// (Errors' not_found).
+	RecordedMisses int64 `json:"recorded_misses"`
 }
 
 // PhaseNames are the names of an operation's phases in the order it

@@ -2,7 +2,9 @@ package trace
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"strings"
 )
 
 // Problems is what Validate found.
@@ -30,12 +32,19 @@ func Validate(path string, format Format, max int) (Problems, error) {
 }
 
 // ValidateReader is Validate over an open reader, read to its end.
-func ValidateReader(r *Reader, max int) Problems {
+func ValidateReader(r *Reader, max int) Problems { return Scan(r, max, 0, nil) }
+
+// Scan is ValidateReader stopping after line lines (<= 0: at the end),
+// handing each well-formed record to each (nil: none) as it goes.
+func Scan(r *Reader, max int, lines int64, each func(*Record)) Problems {
 	var p Problems
-	for {
-		_, err := r.Next()
+	for lines <= 0 || r.line < lines {
+		rec, err := r.Next()
 		if err == nil {
 			p.Records++
+			if each != nil {
+				each(&rec)
+			}
 			continue
 		}
 		if err == io.EOF {
@@ -53,4 +62,18 @@ func ValidateReader(r *Reader, max int) Problems {
 			return p
 		}
 	}
+	return p
+}
+
+// Text lists the problems one a line, then how many more there are.
+func (p Problems) Text() string {
+	var b strings.Builder
+	for _, e := range p.First {
+		b.WriteString(e.Error())
+		b.WriteByte('\n')
+	}
+	if more := p.Count - int64(len(p.First)); more > 0 {
+		fmt.Fprintf(&b, "... and %d more\n", more)
+	}
+	return b.String()
 }

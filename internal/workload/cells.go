@@ -36,6 +36,9 @@ func (w *Workload) Cells() []Cell {
 	if d := w.Values.Distribution; d != nil && d.law != nil {
 		sizes, dist = []int64{d.MeanSize()}, d.Spec
 	}
+	if t := w.Trace; t != nil {
+		sizes, dist = []int64{0}, t.Spec() // the size is the replayed sets' mean
+	}
 	cells := make([]Cell, 0, len(sizes)*len(ths))
 	for _, t := range ths {
 		for _, s := range sizes {

@@ -151,6 +151,9 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 	case durationType:
 		d.duration(n, v, path)
 		return
+	case speedType:
+		d.speed(n, v, path)
+		return
 	}
 	switch v.Kind() {
 	case reflect.Struct:

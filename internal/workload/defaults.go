@@ -18,6 +18,7 @@ const (
 	DefaultTransport       = rdmakv.DefaultTransport
 	DefaultKeyCount        = 1000
 	DefaultKeySize         = 16
+	DefaultTraceKeySize    = 250 // a trace's longest key before it is hashed: memcached's limit
 	DefaultDistribution    = keygen.Uniform
 	DefaultZipfianConstant = 0.99 // zipfian, scrambled_zipfian and latest only
 	DefaultHotFraction     = 0.2  // hotspot only
@@ -52,7 +53,11 @@ func (w *Workload) applyDefaults() {
 	set("target.kind", func() { w.Target.Kind = DefaultKind })
 	set("target.transport", func() { w.Target.Transport = DefaultTransport })
 	set("keys.count", func() { w.Keys.Count = DefaultKeyCount })
-	set("keys.size", func() { w.Keys.Size = DefaultKeySize })
+	if w.Trace != nil {
+		set("keys.size", func() { w.Keys.Size = DefaultTraceKeySize })
+	} else {
+		set("keys.size", func() { w.Keys.Size = DefaultKeySize })
+	}
 	if law := w.Keys.SizeLaw(); law != nil {
 		w.Keys.Size = law.Max()
 	}
@@ -66,10 +71,14 @@ func (w *Workload) applyDefaults() {
 	}
 	set("thresholds", func() { w.Thresholds = []Size{DefaultThreshold} })
 	set("order", func() { w.Order = DefaultOrder })
-	set("mix", func() { w.Mix = Mix{Get: DefaultMixGet, Set: DefaultMixSet} })
 	set("preload", func() { w.Preload = DefaultPreload })
-	set("phases.warmup", func() { w.Phases.Warmup = Phase{Duration: Duration(DefaultWarmup)} })
-	if w.Load.Ramp == nil {
+	if w.Trace != nil {
+		w.traceDefaults(set)
+	} else {
+		set("mix", func() { w.Mix = Mix{Get: DefaultMixGet, Set: DefaultMixSet} })
+		set("phases.warmup", func() { w.Phases.Warmup = Phase{Duration: Duration(DefaultWarmup)} })
+	}
+	if w.Load.Ramp == nil && (w.Trace == nil || w.Trace.Loop) {
 		set("phases.measure", func() { w.Phases.Measure = Phase{Duration: Duration(DefaultMeasure)} })
 	}
 	set("load.mode", func() { w.Load.Mode = DefaultMode })
@@ -101,4 +110,17 @@ func nameFromFile(file string) string {
 
 func nameChar(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
+}
+
+// traceDefaults fills the trace section's absent fields and resolves its
+// file against the workload file's directory. A replay has no default
+// mix or warmup: the trace gives the operations, and a warmup takes the
+// window's first part only when asked.
+func (w *Workload) traceDefaults(set func(string, func())) {
+	t := w.Trace
+	set("trace.format", func() { t.Format = DefaultTraceFormat })
+	set("trace.speed", func() { t.Speed = DefaultSpeed })
+	if t.File != "" && !filepath.IsAbs(t.File) {
+		t.path = filepath.Join(filepath.Dir(w.src.file), t.File)
+	}
 }

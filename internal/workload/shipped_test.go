@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kvbench/kvbench/internal/trace"
 )
 
 // Every workload shipped in workloads/ must load and validate.
@@ -122,5 +124,26 @@ func TestMixedSweepBudget(t *testing.T) {
 	per := time.Duration(w.Phases.Warmup.Duration) + w.MeasureDuration()
 	if total := time.Duration(len(w.Cells())) * per; len(w.Cells()) != 6 || total > 20*time.Second {
 		t.Errorf("%d cells x %v = %v of phases, want 6 cells in at most 20s", len(w.Cells()), per, total)
+	}
+}
+
+// trace-replay replays the shipped synthetic trace, which validates, in
+// seconds: its window at its speed over its cells adds up to under 20 s.
+func TestTraceReplayBudget(t *testing.T) {
+	w, err := LoadFile("../../workloads/trace-replay.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := w.Trace
+	if tr == nil || tr.Loop || tr.Speed == SpeedMax || tr.Duration == 0 || !strings.HasSuffix(tr.Path(), "workloads/traces/twitter-synthetic.csv.zst") {
+		t.Fatalf("trace %+v, want a timed window of the synthetic trace at a finite speed, once", tr)
+	}
+	p, err := trace.Validate(tr.Path(), trace.Format(tr.Format), 1)
+	if err != nil || p.Count != 0 || p.Records == 0 {
+		t.Fatalf("the trace: %v, problems %+v", err, p)
+	}
+	per := time.Duration(float64(tr.Duration) / float64(tr.Speed))
+	if cells := len(w.Cells()); cells < 2 || cells > 3 || time.Duration(cells)*per > 20*time.Second {
+		t.Errorf("%d cells x %v, want 2 or 3 cells in at most 20s", cells, per)
 	}
 }

@@ -31,6 +31,9 @@ type Workload struct {
 	// Values lists the value sizes to sweep, or the distribution each
 	// value's size is drawn from.
 	Values Values `yaml:"values" json:"values"`
+	// Trace, when set, replays a recorded trace's requests in place of
+	// Values and Mix: one cell per threshold, each replaying its window.
+	Trace *Trace `yaml:"trace" json:"trace,omitempty"`
 	// Thresholds lists the eager thresholds to sweep; each value size (or
 	// the distribution) with each threshold is one cell.
 	Thresholds []Size `yaml:"thresholds" json:"thresholds"`

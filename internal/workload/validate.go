@@ -83,10 +83,14 @@ func (w *Workload) problems() []*FieldError {
 	w.checkName(c)
 	w.checkTarget(c)
 	w.checkKeys(c)
-	w.checkValues(c)
+	if w.Trace != nil {
+		w.checkTrace(c)
+	} else {
+		w.checkValues(c)
+		w.checkMix(c)
+	}
 	w.checkThresholds(c)
 	w.checkOrder(c)
-	w.checkMix(c)
 	w.checkLoadAndPhases(c)
 	w.checkVerify(c)
 	if w.Timeout <= 0 {
@@ -315,7 +319,7 @@ func (w *Workload) checkLoadAndPhases(c *checker) {
 	checkPhase(c, "phases.warmup", w.Phases.Warmup, false)
 	if l.Ramp != nil && c.has("phases.measure") {
 		c.add("phases.measure", "with load.ramp the measure phase is the whole ramp; remove phases.measure")
-	} else if l.Ramp == nil {
+	} else if l.Ramp == nil && (w.Trace == nil || w.Trace.Loop) {
 		checkPhase(c, "phases.measure", w.Phases.Measure, true)
 	}
 	if l.Connections < 1 {

@@ -391,3 +391,31 @@ func TestWarmupOverride(t *testing.T) {
 		t.Errorf("--warmup -1s: %v", err)
 	}
 }
+
+// A replay has its own defaults: the twitter format at the recorded pace,
+// 250-byte keys, no mix and no warmup, and a measure phase only with
+// loop (the window is it otherwise); its file is the workload file's
+// neighbour.
+func TestTraceDefaults(t *testing.T) {
+	w, err := Parse("testdata/bad/replay.yaml", []byte("trace: {file: ../traces/tiny.csv}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := w.Trace
+	if tr.Format != "twitter" || tr.Speed != 1 || tr.Path() != filepath.Join("testdata", "traces", "tiny.csv") {
+		t.Errorf("trace %+v, path %q", tr, tr.Path())
+	}
+	if w.Keys.Size != DefaultTraceKeySize || w.Mix != (Mix{}) || w.Phases != (Phases{}) || len(w.Cells()) != 1 {
+		t.Errorf("keys %+v mix %+v phases %+v cells %v", w.Keys, w.Mix, w.Phases, w.Cells())
+	}
+	if c := w.Cells()[0]; c.Distribution != "trace tiny.csv (twitter), all, speed 1" {
+		t.Errorf("cell named %q", c.Distribution)
+	}
+	w, err = Parse("testdata/bad/replay.yaml", []byte("trace: {file: ../traces/tiny.csv, loop: true, speed: max, skip: 1, ops: 2}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.MeasureDuration() != DefaultMeasure || w.Trace.Spec() != "trace tiny.csv (twitter), requests 1 to 2, speed max, loop" {
+		t.Errorf("measure %v, spec %q", w.MeasureDuration(), w.Trace.Spec())
+	}
+}

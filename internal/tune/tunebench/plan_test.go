@@ -141,6 +141,11 @@ func TestPlanRefuses(t *testing.T) {
 		t.Errorf("a whole-workload tune on drawn key sizes, predicting: %v", err)
 	}
 	w.Keys = planWorkload().Keys
+	replay := planWorkload()
+	replay.Values, replay.Trace = workload.Values{}, &workload.Trace{File: "t.csv", Format: "twitter", Speed: 1}
+	if _, _, err := (Plan{}).Config(replay); err == nil || !strings.Contains(err.Error(), "trace: tune") {
+		t.Errorf("a replay: %v, want it refused", err)
+	}
 	// A capacity search counts its own operations.
 	if _, _, err := (Plan{SLO: "p99=1ms"}).Config(w); err != nil {
 		t.Errorf("a capacity search on a counted measure phase: %v", err)
