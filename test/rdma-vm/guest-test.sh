@@ -69,6 +69,13 @@ log "end to end: a mixed-size workload over verbs against that kvserver, every g
 }
 check_run e2e/mixed '"distribution": "weighted' '"size_classes"' '"protocol": "eager"'
 
+log "end to end: a trace replayed over verbs against that kvserver, its recorded misses the store's"
+./kvbench run workloads/trace.yaml --server "$RDMAKV_ADDR:$PORT" --auth-file e2e.secret -o e2e/trace --quiet || {
+	kill $srv 2>/dev/null
+	die "kvbench run workloads/trace.yaml"
+}
+check_run e2e/trace '"recorded_misses"' '"format": "twitter"'
+
 log "end to end: kvbench run --metrics counts gets over verbs while its measure phases run"
 ./kvbench run workloads/verify.yaml --server "$RDMAKV_ADDR:$PORT" --auth-file e2e.secret --metrics 127.0.0.1:9465 \
 	--duration 5s -o e2e/metrics-run --quiet >e2e/metrics-run.dir 2>e2e/metrics-run.err &

@@ -58,8 +58,9 @@ rdma-vm-build: rdma-vm-setup
 	rm -f $(RDMA_VM_SHARE)/libkvclient.a $(RDMA_VM_SHARE)/libkvclient.h
 	cp $(RDMA_VM_DIR)/guest-lib.sh $(RDMA_VM_DIR)/guest-test.sh $(RDMA_VM_DIR)/guest-bench.sh \
 		$(RDMA_VM_DIR)/guest-soak.sh $(RDMA_VM_DIR)/guest-flow.sh $(RDMA_VM_SHARE)/
-	mkdir -p $(RDMA_VM_SHARE)/workloads
+	mkdir -p $(RDMA_VM_SHARE)/workloads/traces
 	cp $(RDMA_VM_DIR)/workloads/*.yaml $(RDMA_VM_SHARE)/workloads/
+	cp workloads/traces/twitter-synthetic.csv.zst $(RDMA_VM_SHARE)/workloads/traces/
 
 test-rdma: rdma-vm-build
 	$(RDMA_VM_DIR)/run.sh $(RDMA_VM_FLAGS) --mem $(RDMA_VM_MEM) --timeout $(RDMA_VM_TIMEOUT) $(RDMA_VM_SHARE) -- ./guest-test.sh
