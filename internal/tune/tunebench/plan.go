@@ -62,8 +62,10 @@ func (p Plan) Config(w *workload.Workload) (tune.Config, []string, error) {
 	if w.Trace != nil {
 		errs = append(errs, errors.New("trace: tune measures each of a workload's fixed value sizes forced eager and forced rendezvous, or the whole workload at candidate thresholds on a distribution of sizes; it does not replay a trace: give values.sizes, values.range or values.distribution"))
 	}
-	if w.Keys.SizeDistribution != nil && (w.Values.Distribution == nil || p.Predict) {
-		errs = append(errs, errors.New("keys.size: tune places each value size's threshold by a key's size plus the value's, so measuring single sizes needs keys of one size; give keys.size a size, or tune the whole workload on a distribution of values without --predict"))
+	// --predict measures single sizes with the workload's drawn keys, each
+	// forced eager by the longest key (keys.size) plus the value.
+	if w.Keys.SizeDistribution != nil && w.Values.Distribution == nil {
+		errs = append(errs, errors.New("keys.size: tune places each value size's threshold by a key's size plus the value's, so measuring single sizes needs keys of one size; give keys.size a size, or tune the whole workload on a distribution of values"))
 	}
 	switch {
 	case p.Repeats != nil:
