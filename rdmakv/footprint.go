@@ -55,7 +55,9 @@ func (c ServerConfig) transportConfig() transport.Config {
 // ClientTransportConfig is the transport configuration Dial opens its
 // connection with, given opts: receives for its depth, the replies it
 // may hold and the late replies to requests it gave up, each as large as
-// the largest eager reply at its threshold.
+// the largest eager reply at its threshold; and sends as large as a
+// request with the longest key a server may take, whatever the
+// threshold.
 func ClientTransportConfig(opts ...Option) transport.Config {
 	o := defaultOptions()
 	for _, f := range opts {
@@ -67,6 +69,7 @@ func ClientTransportConfig(opts ...Option) transport.Config {
 func (o options) transportConfig() transport.Config {
 	return transport.Config{
 		MaxMessage: wire.MaxHeaderSize + max(o.threshold, wire.LimitsSize),
+		MaxSend:    wire.MaxHeaderSize + max(o.threshold, wire.MaxKeyLen),
 		RecvDepth:  o.depth + recvSpare + lateSpare,
 		SendDepth:  2*o.depth + 8,
 		Poll:       o.poll,

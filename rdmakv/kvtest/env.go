@@ -74,6 +74,7 @@ func Run(t *testing.T, env Env) {
 		{"IdleHandshakesDoNotCount", testIdleHandshakesDoNotCount},
 		{"UnansweredChallengeShed", testUnansweredChallengeShed},
 		{"RoundTripThreshold", testRoundTripThreshold},
+		{"KeysAboveThreshold", testKeysAboveThreshold},
 		{"RoundTripSizes", testRoundTripSizes},
 		{"ThresholdZero", testThresholdZero},
 		{"ThresholdMaxEager", testThresholdMaxEager},

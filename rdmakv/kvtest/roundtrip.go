@@ -68,6 +68,28 @@ func testRoundTripThreshold(t *testing.T, env Env) {
 	}
 }
 
+// testKeysAboveThreshold sends keys longer than the client's threshold,
+// up to the longest the server takes: every such request goes
+// rendezvous, and carries a key larger than any reply the client
+// receives.
+func testKeysAboveThreshold(t *testing.T, env Env) {
+	cfg := serverConfig(env)
+	s := startServer(t, cfg)
+	for _, T := range []int{0, 64} {
+		c := dial(t, env, s.Addr(), rdmakv.WithEagerThreshold(T))
+		for _, keyLen := range []int{100, cfg.MaxKey} {
+			key := append([]byte(fmt.Sprintf("long-%d-", T)), pattern(keyLen, uint64(keyLen))...)[:keyLen]
+			t.Run(fmt.Sprintf("T%d/key%d", T, keyLen), func(t *testing.T) {
+				roundTrip(t, c, key, 2, uint64(T+keyLen), rdmakv.Rendezvous)
+				if err := c.Delete(opCtx(t), key); err != nil {
+					t.Errorf("Delete(%d-byte key) at threshold %d: %v", keyLen, T, err)
+				}
+			})
+		}
+		c.Close()
+	}
+}
+
 // valueSizes are the sizes every transport must move, capped at max.
 func valueSizes(max int64) []int64 {
 	var out []int64

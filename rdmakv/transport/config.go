@@ -27,9 +27,13 @@ func (cfg Config) Check(prefix string, maxDepth int) (Config, error) {
 	cfg.RecvDepth = cmp.Or(cfg.RecvDepth, DefaultRecvDepth)
 	cfg.SendDepth = cmp.Or(cfg.SendDepth, DefaultSendDepth)
 	cfg.StallTimeout = cmp.Or(cfg.StallTimeout, DefaultStallTimeout)
+	cfg.MaxSend = max(cfg.MaxSend, cfg.MaxMessage)
 	var errs []error
 	if cfg.MaxMessage < 0 || cfg.MaxMessage > MaxMessageLimit {
 		errs = append(errs, fmt.Errorf("%sMaxMessage %d out of range (1..%d)", prefix, cfg.MaxMessage, MaxMessageLimit))
+	}
+	if cfg.MaxSend > MaxMessageLimit {
+		errs = append(errs, fmt.Errorf("%sMaxSend %d out of range (MaxMessage..%d)", prefix, cfg.MaxSend, MaxMessageLimit))
 	}
 	if cfg.RecvDepth < 0 || cfg.RecvDepth > maxDepth {
 		errs = append(errs, fmt.Errorf("%sRecvDepth %d out of range (1..%d)", prefix, cfg.RecvDepth, maxDepth))

@@ -223,6 +223,11 @@ type Config struct {
 	// MaxMessage is the size of each receive buffer: the largest two-sided
 	// message this side accepts.
 	MaxMessage int
+	// MaxSend is the largest two-sided message this side sends, where it
+	// is above MaxMessage: a client's requests carry keys as long as the
+	// server takes, while its receives need hold only replies. Zero (or
+	// less than MaxMessage) means MaxMessage.
+	MaxSend int
 	// RecvDepth is how many receive buffers are posted (per connection on a
 	// client, in the shared receive queue on a server, or per connection
 	// there too: Receives).

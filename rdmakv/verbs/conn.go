@@ -148,8 +148,8 @@ func newConn(g *group, d *device, cfg transport.Config) (*conn, error) {
 		cfg:      cfg,
 		rq:       g.rq,
 		ready:    make(chan struct{}),
-		sring:    newSendRing(ringBytes(depth, cfg.MaxMessage), depth),
-		msgSize:  cfg.MaxMessage,
+		sring:    newSendRing(ringBytes(depth, cfg.MaxMessage, cfg.MaxSend), depth),
+		msgSize:  cfg.MaxSend,
 		ringWake: make(chan struct{}, 1),
 		slots:    newSlotTable(depth, cfg.OpTimeout),
 		windows:  map[uint32]*window{},
@@ -325,7 +325,7 @@ type writeInv struct {
 func (c *conn) send(a, b, d []byte, inv uint32, wr *writeInv) (posted int, err error) {
 	n := len(a) + len(b) + len(d)
 	if n > c.msgSize {
-		return 0, fmt.Errorf("%w: %d bytes, buffers hold %d", transport.ErrTooLarge, n, c.msgSize)
+		return 0, fmt.Errorf("%w: %d bytes, this side sends at most %d", transport.ErrTooLarge, n, c.msgSize)
 	}
 	c.sendMu.Lock()
 	if c.queueing && !c.backlog.empty() {

@@ -86,7 +86,8 @@
 //     registered with the first message too large to go inline (until
 //     then inline ones are gathered in 256 bytes of scratch) and holds
 //     SendDepth messages of up to MaxMessage bytes or at most the larger
-//     of 1 MiB and four of them. A send is signaled every
+//     of 1 MiB and four of them, and at least one of MaxSend (a client's
+//     request with the longest key the server takes). A send is signaled every
 //     max(1, SendDepth/4) sends and every quarter of the ring; its
 //     completion frees the ring up to it. A send that finds the ring full
 //     polls the send CQ itself in busy mode; on a client it then waits,

@@ -146,5 +146,5 @@ func RegisteredBytes(cfg transport.Config) (recv, ring int64, err error) {
 		recv = (recv+63)&^63 + int64(n)*headSize
 	}
 	recv *= int64(recvChunks(cfg.RecvDepth, cfg.MaxRecvDepth)) // a listener's grown to its most
-	return recv, int64(ringBytes(cfg.SendDepth, cfg.MaxMessage)), nil
+	return recv, int64(ringBytes(cfg.SendDepth, cfg.MaxMessage, cfg.MaxSend)), nil
 }

@@ -12,8 +12,12 @@ const ringMinBytes = 1 << 20
 
 // ringBytes sizes a connection's send ring: room for n messages of up to
 // size bytes, or at most the larger of ringMinBytes and four of the
-// largest, whichever is smaller.
-func ringBytes(n, size int) int { return min(n*size, max(ringMinBytes, 4*size)) }
+// largest, whichever is smaller; and room for one of largest bytes, the
+// most it ever sends (transport.Config.MaxSend: a request with a long
+// key, which the ring need hold only one of).
+func ringBytes(n, size, largest int) int {
+	return max(min(n*size, max(ringMinBytes, 4*size)), largest)
+}
 
 // sendRing is the bookkeeping of a connection's send ring: messages are
 // placed back to back in size bytes (one never wraps, it starts over at

@@ -8,14 +8,15 @@ import (
 )
 
 func TestRingBytes(t *testing.T) {
-	for _, c := range []struct{ n, size, want int }{
-		{256, 64<<10 + 64, 1 << 20}, // a server's default: not 16 MiB
-		{256, 4 << 10, 1 << 20},
-		{136, 4<<10 + 64, 136 * (4<<10 + 64)}, // a default client: all it needs
-		{8, 16 << 20, 4 * 16 << 20},
+	for _, c := range []struct{ n, size, largest, want int }{
+		{256, 64<<10 + 64, 0, 1 << 20}, // a server's default: not 16 MiB
+		{256, 4 << 10, 0, 1 << 20},
+		{136, 4<<10 + 64, 1024 + 60, 136 * (4<<10 + 64)}, // a default client: all it needs
+		{8, 16 << 20, 0, 4 * 16 << 20},
+		{10, 92, 1024 + 60, 1024 + 60}, // threshold 0: room for one request with the longest key
 	} {
-		if got := ringBytes(c.n, c.size); got != c.want {
-			t.Errorf("ringBytes(%d, %d) = %d, want %d", c.n, c.size, got, c.want)
+		if got := ringBytes(c.n, c.size, c.largest); got != c.want {
+			t.Errorf("ringBytes(%d, %d, %d) = %d, want %d", c.n, c.size, c.largest, got, c.want)
 		}
 	}
 }
