@@ -103,11 +103,15 @@ func (p *replayer) feed(lanes []*lane, ops, limitNs int64, measure bool, quit <-
 // meanSet is the mean recorded size of the measured sets, rounded, at
 // least 1: the value size results give the cell; or else if there were
 // none.
-func (p *replayer) meanSet(orElse int) int {
-	if p.sets == 0 {
+func (p *replayer) meanSet(orElse int) int { return meanSize(p.sets, p.setBytes, orElse) }
+
+// meanSize is the mean of n sizes summing to bytes, rounded, at least 1;
+// orElse when there are none.
+func meanSize(n, bytes int64, orElse int) int {
+	if n == 0 {
 		return orElse
 	}
-	return max(1, int(math.Round(float64(p.setBytes)/float64(p.sets))))
+	return max(1, int(math.Round(float64(bytes)/float64(n))))
 }
 
 // driveReplay runs the workers through a phase of the cell's replay and

@@ -2,7 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/kvbench/kvbench/internal/trace"
 	"github.com/kvbench/kvbench/rdmakv"
@@ -46,10 +45,7 @@ func ScanTrace(cfg *Config) error {
 	if p.Records == 0 {
 		return fmt.Errorf("trace %s: no request in its first %d lines", rp.Path, ScanLines)
 	}
-	mean := 1
-	if sets > 0 {
-		mean = max(1, int(math.Round(float64(setBytes)/float64(sets))))
-	}
+	mean := meanSize(sets, setBytes, 1)
 	rp.meanSet = mean
 	cfg.ValueSizes = []int{mean}
 	return nil
