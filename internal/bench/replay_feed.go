@@ -39,21 +39,22 @@ func (r *runner) newReplayer() (*replayer, error) {
 
 func (p *replayer) close() { p.src.close() }
 
-// next is the next request: the one the last phase left, else the
-// window's next.
-func (p *replayer) next() (trace.Record, error) {
-	if rec := p.pend; rec != nil {
-		p.pend = nil
-		return *rec, nil
+// next reads the next request into rec: the one the last phase left,
+// else the window's next.
+func (p *replayer) next(rec *trace.Record) error {
+	if p.pend != nil {
+		*rec, p.pend = *p.pend, nil
+		return nil
 	}
-	return p.src.next()
+	return p.src.next(rec)
 }
 
 // hold keeps rec for the next phase.
-func (p *replayer) hold(rec trace.Record) {
+func (p *replayer) hold(rec *trace.Record) {
 	p.pendKey = append(p.pendKey[:0], rec.Key...)
-	rec.Key = p.pendKey
-	p.pend = &rec
+	kept := *rec
+	kept.Key = p.pendKey
+	p.pend = &kept
 }
 
 // feed reads the phase's requests into lanes, the i-th connection's
@@ -69,9 +70,9 @@ func (p *replayer) feed(lanes []*lane, ops, limitNs int64, measure bool, quit <-
 		}
 	}()
 	origin := int64(-1)
+	var rec trace.Record
 	for n := int64(0); ops <= 0 || n < ops; n++ {
-		rec, err := p.next()
-		if err != nil {
+		if err := p.next(&rec); err != nil {
 			if err != io.EOF {
 				p.err = err
 			}
@@ -82,7 +83,7 @@ func (p *replayer) feed(lanes []*lane, ops, limitNs int64, measure bool, quit <-
 		}
 		off := p.rp.offset(rec.Time - origin)
 		if limitNs > 0 && p.rp.paced() && off >= limitNs {
-			p.hold(rec)
+			p.hold(&rec)
 			break
 		}
 		if measure && rec.Op == rdmakv.OpSet {
@@ -119,7 +120,7 @@ func meanSize(n, bytes int64, orElse int) int {
 // by time); the window's end (without loop) ends it too.
 func (r *runner) driveReplay(ws []*worker, base epoch, ph workload.Phase, measure bool) time.Duration {
 	p, rp := r.replay, r.cfg.Trace
-	lanes := newLanes(r.cfg.Load.Connections, r.cfg.Keys.Size)
+	lanes := newLanes(r.cfg.Load.Connections, r.cfg.Load.Depth, min(r.cfg.Keys.Size, 64))
 	limitNs := int64(ph.Duration)
 	end, quit := make(chan struct{}), make(chan struct{})
 	if limitNs > 0 {

@@ -16,9 +16,9 @@ import (
 // between a lane's free and full channels, so the steady state allocates
 // nothing and a channel operation is paid per batch, not per request.
 const (
-	batchLen   = 256 // requests in a batch
-	laneDepth  = 4   // batches a lane holds, full or being filled
-	hashKeyLen = 16  // hex digits of a long key's hash
+	batchLen   = 1024 // requests in a batch
+	laneDepth  = 4    // batches a lane holds, full or being filled
+	hashKeyLen = 16   // hex digits of a long key's hash
 )
 
 // request is one request of a batch; its key is in the batch's arena.
@@ -40,18 +40,27 @@ type batch struct {
 type lane struct {
 	full chan *batch // closed when the phase's requests end
 	free chan *batch
-	mu   sync.Mutex // the connection's workers take requests in order
-	cur  *batch
-	pos  int
 	fill *batch // the feeder's, being filled
+	// The workers' fields sit on cache lines of their own: the feeder
+	// writing fill would otherwise evict them at every request.
+	_ [64]byte
+	// shared says the connection has more than one worker, which take
+	// requests in order under mu; a lone worker needs no lock.
+	shared bool
+	mu     sync.Mutex
+	cur    *batch
+	pos    int
+	_      [64]byte
 }
 
-func newLanes(n, keySize int) []*lane {
+// newLanes makes n lanes, each for workers workers; a batch's keys start
+// with room for keys of meanKey bytes and grow to what the trace needs.
+func newLanes(n, workers, meanKey int) []*lane {
 	ls := make([]*lane, n)
 	for i := range ls {
-		l := &lane{full: make(chan *batch, laneDepth), free: make(chan *batch, laneDepth)}
+		l := &lane{full: make(chan *batch, laneDepth), free: make(chan *batch, laneDepth), shared: workers > 1}
 		for range laneDepth {
-			l.free <- &batch{keys: make([]byte, 0, batchLen*keySize)}
+			l.free <- &batch{keys: make([]byte, 0, batchLen*meanKey)}
 		}
 		ls[i] = l
 	}
@@ -61,8 +70,16 @@ func newLanes(n, keySize int) []*lane {
 // take gives w the lane's next request: its key in w.key, its value
 // sized in w.val. False when the phase's requests are over or end closes.
 func (l *lane) take(w *worker, end <-chan struct{}) (request, bool) {
+	if !l.shared {
+		return l.next(w, end)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.next(w, end)
+}
+
+// next is take's work, by the lane's one worker or under its lock.
+func (l *lane) next(w *worker, end <-chan struct{}) (request, bool) {
 	if l.cur != nil && l.pos == l.cur.n {
 		l.cur.n, l.cur.keys = 0, l.cur.keys[:0]
 		l.free <- l.cur // never blocks: a lane's batches fit its channels

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/kvbench/kvbench/internal/trace"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
@@ -47,8 +48,9 @@ func (r *runner) replayPreload() ([]preloadItem, error) {
 	var items []preloadItem
 	deletes := r.cell > 0 || !r.cfg.FreshServer
 	var key []byte
+	var rec trace.Record
 	for {
-		rec, err := src.next()
+		err := src.next(&rec)
 		if err == io.EOF {
 			return items, nil
 		}

@@ -36,20 +36,20 @@ func (s *source) close() {
 	}
 }
 
-// next is the window's next request, its Time counted from the window's
-// first; io.EOF at the window's end (never, with loop). A malformed line
-// is an error naming its file and line.
-func (s *source) next() (trace.Record, error) {
+// next reads the window's next request into rec, its Time counted from
+// the window's first; io.EOF at the window's end (never, with loop). A
+// malformed line is an error naming its file and line.
+func (s *source) next(rec *trace.Record) error {
 	for {
-		rec, err := s.r.Next()
+		err := s.r.Read(rec)
 		if err == io.EOF || err == nil && s.past(rec) {
 			if err := s.rewind(); err != nil {
-				return trace.Record{}, err
+				return err
 			}
 			continue
 		}
 		if err != nil {
-			return rec, err
+			return err
 		}
 		s.n++
 		if s.before(rec) {
@@ -61,12 +61,12 @@ func (s *source) next() (trace.Record, error) {
 		s.taken++
 		s.last = rec.Time - s.origin
 		rec.Time = s.last + s.shift
-		return rec, nil
+		return nil
 	}
 }
 
 // before says rec (the s.n-th request, from 1) comes before the window.
-func (s *source) before(rec trace.Record) bool {
+func (s *source) before(rec *trace.Record) bool {
 	if s.rp.Skip > 0 {
 		return s.n <= s.rp.Skip
 	}
@@ -74,7 +74,7 @@ func (s *source) before(rec trace.Record) bool {
 }
 
 // past says rec comes after the window.
-func (s *source) past(rec trace.Record) bool {
+func (s *source) past(rec *trace.Record) bool {
 	switch {
 	case s.rp.Ops > 0:
 		return s.taken >= s.rp.Ops

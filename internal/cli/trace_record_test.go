@@ -129,7 +129,8 @@ func readTrace(t *testing.T, path string) []trace.Record {
 	defer r.Close()
 	var recs []trace.Record
 	for {
-		rec, err := r.Next()
+		var rec trace.Record
+		err := r.Read(&rec)
 		if err == io.EOF {
 			return recs
 		}

@@ -75,9 +75,10 @@ func readChecked(t *testing.T, format Format, data []byte, lines int64, failed b
 	var prevTime, prevLine int64
 	for calls := int64(0); ; calls++ {
 		if calls > lines+1 || calls > 1<<24 {
-			t.Fatalf("%d calls to Next on %d lines", calls, lines)
+			t.Fatalf("%d calls to Read on %d lines", calls, lines)
 		}
-		rc, err := r.Next()
+		var rc Record
+		err := r.Read(&rc)
 		if err == io.EOF {
 			return out
 		}

@@ -32,29 +32,29 @@ type kvbenchState struct {
 	prev    int64 // the previous record's time_ns
 }
 
-func (r *Reader) nextKvbench() (Record, error) {
+func (r *Reader) nextKvbench(rec *Record) error {
 	s := &r.kv
 	for {
 		b, err := r.readLine()
 		switch {
 		case err == errTooLong:
 			s.header = true
-			return Record{}, r.tooLong()
+			return r.tooLong()
 		case err != nil:
-			return Record{}, err
+			return err
 		}
 		if !s.header {
 			s.header = true
 			if string(b) == KvbenchHeader {
 				continue
 			}
-			return Record{}, r.errorf(r.line, "want the header line %q first, got %s", KvbenchHeader, quote(b))
+			return r.errorf(r.line, "want the header line %q first, got %s", KvbenchHeader, quote(b))
 		}
-		return r.parseKvbench(b)
+		return r.parseKvbench(b, rec)
 	}
 }
 
-func (r *Reader) parseKvbench(b []byte) (Record, error) {
+func (r *Reader) parseKvbench(b []byte, rec *Record) error {
 	s := &r.kv
 	c0 := bytes.IndexByte(b, ',')
 	c1 := -1
@@ -65,39 +65,40 @@ func (r *Reader) parseKvbench(b []byte) (Record, error) {
 	}
 	c2 := bytes.LastIndexByte(b, ',')
 	if c1 < 0 || c2 <= c1 {
-		return Record{}, r.errorf(r.line, "want 4 comma-separated columns (%s), got %d", KvbenchHeader, bytes.Count(b, []byte{','})+1)
+		return r.errorf(r.line, "want 4 comma-separated columns (%s), got %d", KvbenchHeader, bytes.Count(b, []byte{','})+1)
 	}
 	ts, op, key, vsz := b[:c0], b[c0+1:c1], b[c1+1:c2], b[c2+1:]
 	t, ok := parseUint(ts, math.MaxInt64)
 	if !ok {
-		return Record{}, r.errorf(r.line, "time_ns %s: want an integer >= 0", quote(ts))
+		return r.errorf(r.line, "time_ns %s: want an integer >= 0", quote(ts))
 	}
-	rec := Record{Key: key, KeySize: len(key), Line: r.line}
+	var o rdmakv.Op
 	switch string(op) {
 	case "get":
-		rec.Op = rdmakv.OpGet
+		o = rdmakv.OpGet
 	case "set":
-		rec.Op = rdmakv.OpSet
+		o = rdmakv.OpSet
 	case "delete":
-		rec.Op = rdmakv.OpDelete
+		o = rdmakv.OpDelete
 	default:
-		return Record{}, r.errorf(r.line, "op %s: want get, set or delete", quote(op))
+		return r.errorf(r.line, "op %s: want get, set or delete", quote(op))
 	}
 	if len(key) == 0 {
-		return Record{}, r.errorf(r.line, "empty key")
+		return r.errorf(r.line, "empty key")
 	}
 	v, ok := parseUint(vsz, math.MaxUint32)
 	if !ok {
-		return Record{}, r.errorf(r.line, "value_size %s: want an integer from 0 to %d", quote(vsz), uint32(math.MaxUint32))
+		return r.errorf(r.line, "value_size %s: want an integer from 0 to %d", quote(vsz), uint32(math.MaxUint32))
 	}
-	rec.ValueSize = int(v)
 	if !s.started {
 		s.started, s.first, s.prev = true, int64(t), int64(t)
 	}
 	if int64(t) < s.prev {
-		return Record{}, r.errorf(r.line, "time_ns %d is before the previous line's %d: a trace's time never goes back", t, s.prev)
+		return r.errorf(r.line, "time_ns %d is before the previous line's %d: a trace's time never goes back", t, s.prev)
 	}
 	s.prev = int64(t)
-	rec.Time = int64(t) - s.first
-	return rec, nil
+	// Field by field: a composite literal would be built aside and copied.
+	rec.Time, rec.Op, rec.Key, rec.KeySize = int64(t)-s.first, o, key, len(key)
+	rec.ValueSize, rec.Client, rec.Line = int(v), 0, r.line
+	return nil
 }

@@ -154,7 +154,8 @@ func Summarize(r *Reader) (*Summary, error) {
 	var problems int64
 	var first string
 	for {
-		rec, err := r.Next()
+		var rec Record
+		err := r.Read(&rec)
 		if err == nil {
 			c.Add(&rec)
 			continue

@@ -15,8 +15,9 @@
 // 10 GB trace takes what a 10 MB one does. A Reader holds a 64 KiB line
 // buffer (MaxLine; two for zstd), the zstd decoder's window (at most
 // MaxWindow; zstd's levels up to 19 use at most 8 MiB) and, for the
-// Twitter format only, the records of one recorded second (below). Next does not allocate once these
-// buffers have grown to the trace's largest second.
+// Twitter format only, the records of one recorded second (below). Read
+// does not allocate once these buffers have grown to the trace's largest
+// second.
 //
 // # Time
 //
@@ -34,7 +35,7 @@
 // # Errors
 //
 // Every problem is an *Error naming the file and line. A malformed line is
-// reported by Next, which goes on with the next line when called again, so
+// reported by Read, which goes on with the next line when called again, so
 // a reader can list every problem (Validate does); a failure to read the
 // file (a corrupt zstd stream, an I/O error) ends the read, and every later
 // call returns it again.
@@ -46,6 +47,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 
@@ -99,7 +101,7 @@ const (
 )
 
 // Record is one request. Key aliases the reader's buffers and is valid
-// until the next call to Next: copy it to keep it.
+// until the next call to Read: copy it to keep it.
 type Record struct {
 	// Time is nanoseconds since the trace's first request.
 	Time int64
@@ -153,7 +155,6 @@ type Reader struct {
 	br     *bufio.Reader
 	line   int64 // lines read so far
 	fatal  *Error
-	parse  func(*Reader) (Record, error)
 
 	tw twitterState
 	kv kvbenchState
@@ -178,13 +179,7 @@ func Open(path string, format Format) (*Reader, error) {
 // file name errors give. Close releases the decoder (not src).
 func NewReader(src io.Reader, name string, format Format) (*Reader, error) {
 	r := &Reader{name: name, format: format}
-	switch format {
-	case Twitter:
-		r.parse = (*Reader).nextTwitter
-	case Kvbench:
-		r.parse = (*Reader).nextKvbench
-	default:
-		_, err := ParseFormat(string(format))
+	if _, err := ParseFormat(string(format)); err != nil {
 		return nil, err
 	}
 	br := bufio.NewReaderSize(src, MaxLine)
@@ -210,11 +205,15 @@ func (r *Reader) Name() string { return r.name }
 // Format is the format being read.
 func (r *Reader) Format() Format { return r.format }
 
-// Next returns the next record, or io.EOF after the last. An *Error for a
-// malformed line leaves the reader usable: the next call reads on. A
-// failed read is returned by every later call.
-func (r *Reader) Next() (Record, error) {
-	return r.parse(r)
+// Read reads the next record into rec, or returns io.EOF after the last.
+// An *Error for a malformed line leaves the reader usable: the next call
+// reads on. A failed read is returned by every later call. On an error
+// rec is left as it was.
+func (r *Reader) Read(rec *Record) error {
+	if r.format == Twitter {
+		return r.nextTwitter(rec)
+	}
+	return r.nextKvbench(rec)
 }
 
 // Close releases the reader's decoder and closes the file Open opened.
@@ -307,18 +306,17 @@ func parseUint(b []byte, max uint64) (uint64, bool) {
 	if len(b) == 0 || len(b) > 20 {
 		return 0, false
 	}
+	// Up to 19 digits cannot overflow a uint64: the check against max is
+	// then one comparison at the end, not a division per digit.
 	var v uint64
-	for _, c := range b {
+	for i, c := range b {
 		d := uint64(c) - '0'
-		if d > 9 {
-			return 0, false
-		}
-		if v > (max-d)/10 {
+		if d > 9 || i == 19 && v > (math.MaxUint64-d)/10 {
 			return 0, false
 		}
 		v = v*10 + d
 	}
-	return v, true
+	return v, v <= max
 }
 
 // quote shows a field in a message, shortened.

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -34,7 +36,8 @@ func drain(t *testing.T, r *Reader) ([]Record, []string) {
 		if i > 1e6 {
 			t.Fatal("the reader makes no progress")
 		}
-		rec, err := r.Next()
+		var rec Record
+		err := r.Read(&rec)
 		if err == io.EOF {
 			return recs, errs
 		}
@@ -42,7 +45,7 @@ func drain(t *testing.T, r *Reader) ([]Record, []string) {
 			errs = append(errs, err.Error())
 			if e := (*Error)(nil); errors.As(err, &e) && e.Err != nil {
 				// A failed read repeats; stop at it.
-				if _, again := r.Next(); again != err {
+				if again := r.Read(&Record{}); again != err {
 					t.Fatalf("a failed read did not stick: %v then %v", err, again)
 				}
 				return recs, errs
@@ -397,12 +400,13 @@ func TestNoAllocationsPerRecord(t *testing.T) {
 			defer r.Close()
 			// Warm up: the buffers grow to a second's worth.
 			for range 5000 {
-				if _, err := r.Next(); err != nil {
+				if err := r.Read(&Record{}); err != nil {
 					t.Fatal(err)
 				}
 			}
+			var rec Record
 			allocs := testing.AllocsPerRun(50000, func() {
-				if _, err := r.Next(); err != nil {
+				if err := r.Read(&rec); err != nil {
 					t.Fatal(err)
 				}
 			})
@@ -431,13 +435,14 @@ func benchRead(b *testing.B, f Format, data []byte) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(data)))
 	lines := 0
+	var rec Record
 	for b.Loop() {
 		r, err := NewReader(bytes.NewReader(data), "bench", f)
 		if err != nil {
 			b.Fatal(err)
 		}
 		for {
-			_, err := r.Next()
+			err := r.Read(&rec)
 			if err == io.EOF {
 				break
 			}
@@ -449,4 +454,37 @@ func benchRead(b *testing.B, f Format, data []byte) {
 		r.Close()
 	}
 	b.ReportMetric(float64(lines)/b.Elapsed().Seconds(), "lines/s")
+}
+
+// parseUint takes every integer up to its bound, whatever its digits, and
+// refuses one past it, including those past a uint64.
+func TestParseUint(t *testing.T) {
+	for _, c := range []struct {
+		s   string
+		max uint64
+		ok  bool
+	}{
+		{"0", 0, true},
+		{"1", 0, false},
+		{"4294967295", math.MaxUint32, true},
+		{"4294967296", math.MaxUint32, false},
+		{"9223372036854775807", math.MaxInt64, true},
+		{"9223372036854775808", math.MaxInt64, false},
+		{"18446744073709551615", math.MaxUint64, true},
+		{"18446744073709551616", math.MaxUint64, false},
+		{"99999999999999999999", math.MaxUint64, false},
+		{"00000000000000000001", 1, true},
+		{"123456789012345678901", math.MaxUint64, false},
+		{"12a", math.MaxUint64, false},
+		{"", math.MaxUint64, false},
+	} {
+		v, ok := parseUint([]byte(c.s), c.max)
+		if ok != c.ok {
+			t.Errorf("parseUint(%q, %d) ok = %v, want %v", c.s, c.max, ok, c.ok)
+			continue
+		}
+		if want, err := strconv.ParseUint(c.s, 10, 64); ok && (err != nil || v != want) {
+			t.Errorf("parseUint(%q) = %d, want %d", c.s, v, want)
+		}
+	}
 }

@@ -71,32 +71,29 @@ type twLine struct {
 	op        rdmakv.Op
 }
 
-func (r *Reader) nextTwitter() (Record, error) {
+func (r *Reader) nextTwitter(rec *Record) error {
 	s := &r.tw
 	for {
 		if s.pos < len(s.buf) {
 			e := &s.buf[s.pos]
 			s.pos++
 			if e.err != nil {
-				return Record{}, e.err
+				return e.err
 			}
 			t := (s.sec-s.first)*1e9 + s.k*1e9/s.n
 			s.k++
-			return Record{
-				Time:      t,
-				Op:        e.op,
-				Key:       s.arena[e.keyOff : e.keyOff+e.keyLen : e.keyOff+e.keyLen],
-				KeySize:   int(e.keySize),
-				ValueSize: int(e.valueSize),
-				Client:    e.client,
-				Line:      e.line,
-			}, nil
+			// Field by field: a composite literal would be built aside and
+			// copied.
+			rec.Time, rec.Op, rec.Line = t, e.op, e.line
+			rec.Key = s.arena[e.keyOff : e.keyOff+e.keyLen : e.keyOff+e.keyLen]
+			rec.KeySize, rec.ValueSize, rec.Client = int(e.keySize), int(e.valueSize), e.client
+			return nil
 		}
 		if s.eof {
 			if r.fatal != nil {
-				return Record{}, r.fatal
+				return r.fatal
 			}
-			return Record{}, io.EOF
+			return io.EOF
 		}
 		r.fillTwitter()
 	}

@@ -39,7 +39,8 @@ func ValidateReader(r *Reader, max int) Problems { return Scan(r, max, 0, nil) }
 func Scan(r *Reader, max int, lines int64, each func(*Record)) Problems {
 	var p Problems
 	for lines <= 0 || r.line < lines {
-		rec, err := r.Next()
+		var rec Record
+		err := r.Read(&rec)
 		if err == nil {
 			p.Records++
 			if each != nil {

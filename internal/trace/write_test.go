@@ -45,7 +45,8 @@ func TestWriterRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, wr := range want {
-			got, err := r.Next()
+			var got Record
+			err := r.Read(&got)
 			if err != nil {
 				t.Fatalf("%s: record %d: %v", name, i, err)
 			}
@@ -53,7 +54,7 @@ func TestWriterRoundTrip(t *testing.T) {
 				t.Errorf("%s: record %d %+v, want %+v", name, i, got, wr)
 			}
 		}
-		if _, err := r.Next(); err != io.EOF {
+		if err := r.Read(&Record{}); err != io.EOF {
 			t.Errorf("%s: after the last record: %v", name, err)
 		}
 		r.Close()
