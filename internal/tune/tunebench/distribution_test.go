@@ -59,7 +59,6 @@ func TestPlanDistribution(t *testing.T) {
 }
 
 func TestPlanDistributionRefusals(t *testing.T) {
-	w := distWorkload(t, "weighted: {256B: 50, 8KiB: 50}", 1<<10, 16<<10)
 	if _, _, err := (Plan{Predict: true}).Config(distWorkload(t, "weighted: {256B: 1}", 1<<10, 16<<10)); err == nil || !strings.Contains(err.Error(), "--predict: 1 power-of-two size class") {
 		t.Errorf("--predict on one size class: %v", err)
 	}
