@@ -92,3 +92,11 @@ func (w *WorkloadResult) Candidate(t int) *Candidate {
 	}
 	return nil
 }
+
+// ChosenCandidate is the chosen candidate (nil when none met the goal).
+func (w *WorkloadResult) ChosenCandidate() *Candidate {
+	if w.Unmet {
+		return nil
+	}
+	return w.Candidate(w.Chosen)
+}

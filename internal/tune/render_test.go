@@ -355,3 +355,68 @@ func TestDistributionTieWording(t *testing.T) {
 		t.Errorf("256B row %q", row)
 	}
 }
+
+// A tune on a distribution under a latency goal as saved: the
+// candidates' capacities in place of their medians, the one that met the
+// goal at no rate, the tie within the margin settled by memory; tune.json
+// keeps each candidate's capacity and its search; the chart draws the
+// capacities against the threshold.
+func TestSaveGoldenDistributionSLO(t *testing.T) {
+	res := tune.SLODistRun(t)
+	txt := table(t, res)
+	golden.Assert(t, txt, "tune-distribution-slo.txt.golden")
+	if row := tableRow(txt, "256B"); row != "| 256B | 1MiB + 256KiB | none, goal unmet | cannot be chosen |" {
+		t.Errorf("256B row %q", row)
+	}
+	contains(t, txt,
+		"workload (etc, max: 64KiB): eager threshold 4KiB chosen by capacity at p99 <= 100µs over all ops",
+		"| threshold | receive memory |",
+		"chosen eager threshold: 4KiB (4096 bytes): within 10% of the best median, 1KiB",
+		"1 candidate met p99 <= 100µs at no rate searched and cannot be chosen: 256B")
+	for _, medians := range []string{"p50", "cpu/op"} {
+		if strings.Contains(txt, "| "+medians) {
+			t.Errorf("the table shows %s under a latency goal:\n%s", medians, txt)
+		}
+	}
+	js, back := tuneJSON(t, res)
+	golden.Assert(t, js, "tune-distribution-slo.json.golden")
+	w := back.Loads[0].Workload
+	if c := w.Candidate(1024); w.Chosen != 4096 || w.Best != 1024 || c.Capacity <= 0 || len(c.Samples[0].Search) < 3 {
+		t.Errorf("tune.json round trip: chosen %d best %d, 1KiB capacity %g with %d steps", w.Chosen, w.Best, c.Capacity, len(c.Samples[0].Search))
+	}
+	figs := plot.TuneFigures(res)
+	p := figs[0].Panels[0]
+	if figs[0].Name != "tune-workload" || fmt.Sprint(p.Markers) != "[4096]" || !strings.HasPrefix(p.Plot.Y.Label.Text, "capacity at p99 <= 100µs") {
+		t.Fatalf("figure %s, markers %v, y %q", figs[0].Name, p.Markers, p.Plot.Y.Label.Text)
+	}
+	var drawn []string
+	for _, pt := range p.Series[0].Points {
+		drawn = append(drawn, fmt.Sprintf("%.0f:%.0f", pt.X, pt.Y))
+	}
+	want := fmt.Sprintf("1024:%.0f 4096:%.0f", w.Candidate(1024).Capacity, w.Candidate(4096).Capacity)
+	if got := strings.Join(drawn, " "); got != want {
+		t.Errorf("capacities drawn %s, want %s", got, want)
+	}
+}
+
+// When no candidate meets the goal, tune says so and chooses none.
+func TestDistributionSLOUnmetWording(t *testing.T) {
+	res := tune.SLODistRun(t)
+	w := res.Loads[0].Workload
+	for i := range w.Candidates {
+		if c := &w.Candidates[i]; c.Status == tune.Measured {
+			c.Capacity, c.Value, c.Versus = 0, 0, ""
+		}
+	}
+	w.Unmet, w.Best, w.Chosen, res.Loads[0].Recommended, res.Recommended = true, 0, 0, 0, 0
+	txt := table(t, res)
+	contains(t, txt,
+		"workload (etc, max: 64KiB): no eager threshold chosen by capacity at p99 <= 100µs over all ops",
+		"no candidate threshold meets p99 <= 100µs over all ops at any rate searched, so none is chosen at 1 connection")
+	if row := tableRow(txt, "1KiB"); !strings.HasSuffix(row, "| none, goal unmet | - |") {
+		t.Errorf("1KiB row %q", row)
+	}
+	if strings.Contains(txt, "chosen eager threshold") || strings.Contains(txt, "values of up to") {
+		t.Errorf("a threshold chosen though none met the goal:\n%s", txt)
+	}
+}

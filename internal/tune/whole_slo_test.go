@@ -159,3 +159,43 @@ func TestWholeSLORotatesOrder(t *testing.T) {
 		}
 	}
 }
+
+// sloDistRun is a tune on a distribution under p99Goal: 256B meets the
+// goal at no rate, 1KiB has the highest capacity, 4KiB one within the
+// margin of it for less memory, and 16KiB needs more memory than
+// allowed.
+func sloDistRun(t *testing.T) *Result {
+	t.Helper()
+	f := &queued{Service: map[int]float64{256: 200e3, 1024: 10e3, 4096: 10.5e3, 16384: 8e3}}
+	cfg := sloConfig(1, memories(map[int]int64{256: 1 << 20, 1024: 4 << 20, 4096: 2 << 20, 16384: 16 << 20})...)
+	cfg.Workload.MaxMemory = 8 << 20
+	return mustRun(t, cfg, f)
+}
+
+// --predict under a latency goal searches each single size's capacity
+// under both protocols, and their crossover is the prediction beside the
+// whole workload's choice.
+func TestWholeSLOPredicted(t *testing.T) {
+	sizes := newLoadModel(5)
+	sizes.Sigma = 0
+	f := &queued{Service: map[int]float64{256: 30e3, 1024: 10e3, 4096: 15e3, 16384: 20e3}}
+	m := MeasurerFunc(func(ctx context.Context, r Request) (Sample, error) {
+		if r.Whole {
+			return f.Measure(ctx, r)
+		}
+		return sizes.Measure(ctx, r)
+	})
+	cfg := sloConfig(1)
+	cfg.Sizes = pow2(512, 32768)
+	res := mustRun(t, cfg, m)
+	l := res.Loads[0]
+	if w := l.Workload; w.Predicted != 8192 || w.Chosen != 1024 || l.Recommended != 1024 {
+		t.Errorf("predicted %d, chose %d, recommended %d; want 8KiB predicted, 1KiB chosen", w.Predicted, w.Chosen, l.Recommended)
+	}
+	for _, p := range l.Ops[0].Points {
+		want := sizes.capacity(Request{Size: p.Size, Protocol: Rendezvous, Load: l.Load}, p99Goal.Goal)
+		if !p.ByMargin || math.Abs(p.RdvValue-want)/want > SearchTolerance {
+			t.Errorf("%d: rendezvous capacity %.0f, model %.0f (by margin %v)", p.Size, p.RdvValue, want, p.ByMargin)
+		}
+	}
+}
