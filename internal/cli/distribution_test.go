@@ -144,6 +144,47 @@ func TestTuneDistribution(t *testing.T) {
 	}
 }
 
+// tune on a distribution under a latency goal searches each candidate's
+// capacity on the whole workload over the embedded server and keeps the
+// capacities, their searches and the choice; with a goal no candidate
+// can meet, it says so and chooses none.
+func TestTuneDistributionSLO(t *testing.T) {
+	out := t.TempDir()
+	stdout, stderr, err := runCLIErr(t, "tune", "testdata/tune-dist.yaml", "--slo", "p50=1s", "--warmup", "0", "--duration", "20ms", "-o", out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	res := tuneResult(t, out, "tune-dist")
+	w := res.Loads[0].Workload
+	if res.Objective != tune.ObjCapacity || w == nil || len(w.Candidates) != 2 || w.Unmet || res.Recommended != w.Chosen {
+		t.Fatalf("tune.json: objective %s, workload %+v, recommended %d", res.Objective, w, res.Recommended)
+	}
+	best := 0.0
+	for _, c := range w.Candidates {
+		if c.Status != tune.Measured || len(c.Samples) != 1 || c.Capacity <= 0 || len(c.Samples[0].Search) < 2 || c.Samples[0].Search[1].Rate <= 0 {
+			t.Fatalf("candidate %d: %s, %d searches, capacity %g, steps %+v", c.Threshold, c.Status, len(c.Samples), c.Capacity, c.Samples)
+		}
+		best = max(best, c.Capacity)
+	}
+	if c := w.Candidate(w.Chosen); c.Capacity*(1+tune.SLOMargin) < best {
+		t.Errorf("chose %d at %g ops/s, not within the margin of the best, %g", w.Chosen, c.Capacity, best)
+	}
+	if !regexp.MustCompile(`\| +capacity \| +vs chosen \|`).MatchString(stdout) || !strings.Contains(stdout, "chosen by capacity at p50 <= 1s over all ops") {
+		t.Errorf("tune.txt lacks the capacities:\n%s", stdout)
+	}
+	if pngs, _ := filepath.Glob(filepath.Join(out, "tune-tune-dist-*", "tune-workload.png")); len(pngs) != 1 {
+		t.Errorf("no tune-workload.png: %v", pngs)
+	}
+	out = t.TempDir()
+	stdout, stderr, err = runCLIErr(t, "tune", "testdata/tune-dist.yaml", "--slo", "p50=1ns", "--warmup", "0", "--duration", "20ms", "-o", out)
+	if err != nil {
+		t.Fatalf("a goal none meets: %v\n%s", err, stderr)
+	}
+	if w := tuneResult(t, out, "tune-dist").Loads[0].Workload; !w.Unmet || !strings.Contains(stdout, "no candidate threshold meets p50 <= 1ns") {
+		t.Errorf("a goal none meets: unmet %v\n%s", w.Unmet, stdout)
+	}
+}
+
 // Bad --max-memory and --predict are refused before anything is measured.
 func TestTuneDistributionRefusals(t *testing.T) {
 	for _, c := range []struct {
@@ -152,7 +193,6 @@ func TestTuneDistributionRefusals(t *testing.T) {
 	}{
 		{[]string{"testdata/tune-dist.yaml", "--max-memory", "lots"}, `--max-memory lots: invalid size "lots"`},
 		{[]string{"testdata/tune-dist.yaml", "--max-memory", "0"}, "--max-memory 0: want a positive size"},
-		{[]string{"testdata/tune-dist.yaml", "--slo", "p99=1ms"}, "does not search capacities"},
 		{[]string{"testdata/tune-quick.yaml", "--predict"}, "this workload has fixed sizes"},
 	} {
 		_, stderr, err := runCLIErr(t, append([]string{"tune", "-o", t.TempDir()}, c.args...)...)

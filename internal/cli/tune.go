@@ -62,11 +62,18 @@ workload's thresholds, else powers of 4 from 256B up to its largest
 size), every candidate once a round, --repeats rounds, and chooses by
 --objective over all ops merged: the best median, or among the
 candidates the sign test cannot tell from it, the one needing the least
-receive memory. Each candidate shows the registered receive memory it
+receive memory. With --slo each candidate gets a capacity search on the
+whole workload instead, all ops merged, the candidates' searches a step
+each in turn: the highest capacity wins, or among the candidates within
+10% of it (with enough --repeats for the sign test, those it cannot tell
+from it) the one needing the least receive memory; a candidate meeting
+the goal at no rate is never chosen, and if none meets it tune says so
+and chooses none. Each candidate shows the registered receive memory it
 needs (server + client); --max-memory rules out those above a limit.
---predict also measures the distribution's size classes one by one and
-says which threshold they would have predicted. The whole manual, with
-how each objective decides: docs/USAGE.md, "tune".`,
+--predict also measures the distribution's size classes one by one
+(under --slo, a search each) and says which threshold they would have
+predicted. The whole manual, with how each objective decides:
+docs/USAGE.md, "tune".`,
 		Example: `  kvbench tune workloads/threshold-sweep.yaml
   kvbench tune workloads/threshold-sweep.yaml --ops get --repeats 8 --duration 2s
   kvbench tune workloads/threshold-sweep.yaml --connections 16 --slo p99=1ms
@@ -74,6 +81,7 @@ how each objective decides: docs/USAGE.md, "tune".`,
   kvbench tune workloads/threshold-sweep.yaml --server 10.0.0.2:7471 --objective cpu
   kvbench tune workloads/threshold-sweep.yaml --server 10.0.0.2:7471 --transport verbs --poll busy
   kvbench tune workloads/etc.yaml --objective p99 --max-memory 64MiB
+  kvbench tune workloads/etc.yaml --connections 4 --depth 8 --slo p99=2ms
   kvbench tune workloads/mixed-sweep.yaml --predict --repeats 8`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runTune(cmd, args[0], f) },
@@ -161,12 +169,6 @@ func announceTune(stderr io.Writer, w *workload.Workload, cfg tune.Config, trans
 	if n := len(cfg.Loads); n > 1 {
 		loads = fmt.Sprintf(" x %d loads", n)
 	}
-	if cfg.SLO != nil {
-		fmt.Fprintf(stderr, "kvbench tune: %s over %s: capacity at %s: %d ops x %d sizes x 2 protocols%s x %d repeats = %d searches of several measurements each\n",
-			w.Name, transport, cfg.SLO, len(cfg.Ops), len(cfg.Sizes), loads, cfg.Repeats, cfg.Repeats*len(cfg.Sizes)*len(cfg.Ops)*2*len(cfg.Loads))
-		return
-	}
-	total := cfg.Measurements()
 	what := fmt.Sprintf("%d ops x %d sizes x 2 protocols%s x %d repeats", len(cfg.Ops), len(cfg.Sizes), loads, cfg.Repeats)
 	if wl := cfg.Workload; wl != nil {
 		what = fmt.Sprintf("the whole workload at %d candidate thresholds%s x %d repeats", len(wl.Thresholds), loads, cfg.Repeats)
@@ -174,6 +176,11 @@ func announceTune(stderr io.Writer, w *workload.Workload, cfg tune.Config, trans
 			what += fmt.Sprintf(", and to predict: %d ops x %d size classes x 2 protocols%s x %d repeats", len(cfg.Ops), len(cfg.Sizes), loads, cfg.Repeats)
 		}
 	}
+	if cfg.SLO != nil {
+		fmt.Fprintf(stderr, "kvbench tune: %s over %s: capacity at %s: %s, a search of several measurements each\n", w.Name, transport, cfg.SLO, what)
+		return
+	}
+	total := cfg.Measurements()
 	fmt.Fprintf(stderr, "kvbench tune: %s over %s: %s = %d measurements", w.Name, transport, what, total)
 	if per := time.Duration(w.Phases.Warmup.Duration) + time.Duration(w.Phases.Measure.Duration); per > 0 {
 		fmt.Fprintf(stderr, " of about %s (at least %s)", per, per*time.Duration(total))

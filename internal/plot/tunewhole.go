@@ -8,9 +8,11 @@ import (
 )
 
 // tuneCandidates is the chart of a tune on a distribution at load l: the
-// whole workload's figure against the candidate threshold, with the
-// rounds' spread, the chosen threshold marked and, when single sizes
-// were measured and found one, the threshold they predict.
+// whole workload's figure (its capacity under a latency goal) against
+// the candidate threshold, with the rounds' spread, the chosen threshold
+// marked and, when single sizes were measured and found one, the
+// threshold they predict. A candidate that met the goal at no rate has
+// no point, and with none that met it there is no chart.
 func tuneCandidates(r *tune.Result, l *tune.LoadResult) (*Figure, error) {
 	w, j := l.Workload, r.Config.Judge()
 	c := Curve{Name: "whole workload (" + r.Config.Workload.Distribution + ")"}

@@ -158,8 +158,8 @@ func (t *tuneReport) writeLegend(b *strings.Builder) {
 		ratio, lower = "rendezvous "+name+" / eager "+name, "higher"
 	}
 	fmt.Fprintf(b, "ratio = %s (above 1: rendezvous %s), medians of %d repeats.\n", ratio, t.adj(), c.Repeats)
-	if c.SLO != nil {
-		fmt.Fprintf(b, "capacity: the highest open-loop rate whose %s, found by doubling or halving from the\nclosed-loop throughput, then bisecting to within %.0f%%.\n", c.SLO, 100*tune.SearchTolerance)
+	if c.SLO != nil && c.Workload == nil {
+		t.writeCapacityLegend(b)
 	}
 	fmt.Fprintf(b, "rdv wins: repeats in which rendezvous had the %s %s of the back-to-back pair;\n", lower, name)
 	if t.j.Margin > 0 {
@@ -175,6 +175,12 @@ func (t *tuneReport) writeLegend(b *strings.Builder) {
 	if t.anyUnmeasured() {
 		b.WriteString("eager n/a: the target refused eager at that size, so only rendezvous was measured;\nnothing was compared there and it is not counted as a rendezvous win.\n")
 	}
+}
+
+// writeCapacityLegend says what a capacity is, once: the candidates'
+// legend says it on a distribution.
+func (t *tuneReport) writeCapacityLegend(b *strings.Builder) {
+	fmt.Fprintf(b, "capacity: the highest open-loop rate whose %s, found by doubling or halving from the\nclosed-loop throughput, then bisecting to within %.0f%%.\n", t.r.Config.SLO, 100*tune.SearchTolerance)
 }
 
 func (t *tuneReport) anyUnmeasured() bool {

@@ -11,6 +11,9 @@ type WorkloadResult struct {
 	// that no candidate beats significantly.
 	Best   int `json:"best_threshold"`
 	Chosen int `json:"chosen_threshold"`
+	// Unmet says that under a latency goal no candidate met it at any
+	// rate searched: none is chosen, and Best and Chosen are 0.
+	Unmet bool `json:"goal_unmet,omitempty"`
 	// Predicted is the threshold the per-size crossovers give (the
 	// classic tune over sizes drawn from the distribution), when they
 	// were measured and found one; 0 otherwise.
@@ -34,12 +37,17 @@ type Candidate struct {
 	// same round as every other candidate's.
 	Samples []Sample `json:"samples,omitempty"`
 	// Medians over the repetitions: p50 and p99 in ns, ops/s, CPU per op
-	// (the objective's side, ns), and the objective's figure.
+	// (the objective's side, ns), and the objective's figure (the
+	// capacity under a latency goal).
 	P50       float64 `json:"p50_ns,omitempty"`
 	P99       float64 `json:"p99_ns,omitempty"`
 	OpsPerSec float64 `json:"ops_per_sec,omitempty"`
 	CPU       float64 `json:"cpu_ns_per_op,omitempty"`
-	Value     float64 `json:"value,omitempty"`
+	// Capacity, under a latency goal, is the median of the rounds'
+	// capacity searches (each Sample's Capacity, its steps in Search), in
+	// ops/s; 0 when the goal was met at no rate.
+	Capacity float64 `json:"capacity_ops,omitempty"`
+	Value    float64 `json:"value,omitempty"`
 	// Wins and Losses count the rounds in which it beat or lost to the
 	// chosen candidate; P is the sign test's one-sided p-value for the
 	// one that won more. Versus is the outcome.
@@ -83,4 +91,12 @@ func (w *WorkloadResult) Candidate(t int) *Candidate {
 		}
 	}
 	return nil
+}
+
+// ChosenCandidate is the chosen candidate (nil when none met the goal).
+func (w *WorkloadResult) ChosenCandidate() *Candidate {
+	if w.Unmet {
+		return nil
+	}
+	return w.Candidate(w.Chosen)
 }

@@ -12,12 +12,17 @@ func (j Judge) summarise(c *Candidate) {
 	c.P99 = median(c.Samples, func(s Sample) float64 { return s.P99 })
 	c.OpsPerSec = median(c.Samples, func(s Sample) float64 { return s.OpsPerSec })
 	c.CPU = median(c.Samples, cpu.Value)
+	c.Capacity = median(c.Samples, func(s Sample) float64 { return s.Capacity })
 	c.Value = median(c.Samples, j.Value)
 }
 
-// significantly says a beats b by the sign test over their rounds at
-// j's level.
+// significantly says a beats b: by the sign test over their rounds at
+// j's level or, with a margin (capacity searches too few for the test),
+// by a median better than b's by more than the margin.
 func (j Judge) significantly(a, b *Candidate) bool {
+	if j.Margin > 0 {
+		return j.Objective.better(a.Value, b.Value*(1+j.Margin))
+	}
 	return j.lead(j.pairs(a.Samples, b.Samples)) == 1
 }
 
@@ -25,7 +30,9 @@ func (j Judge) significantly(a, b *Candidate) bool {
 // one): the best by median, then, among it and those it does not beat
 // significantly, the one needing the least memory (lower thresholds
 // first) that no candidate beats significantly, else the best. Each
-// candidate is then compared with the chosen one.
+// candidate is then compared with the chosen one. Under a latency goal
+// a candidate that met it at no rate cannot be chosen: when none met it,
+// w is Unmet and nothing is chosen.
 func (j Judge) choose(w *WorkloadResult) {
 	var measured []*Candidate
 	for i := range w.Candidates {
@@ -33,19 +40,24 @@ func (j Judge) choose(w *WorkloadResult) {
 			measured = append(measured, c)
 		}
 	}
-	best := measured[0]
-	for _, c := range measured[1:] {
+	eligible := slices.DeleteFunc(slices.Clone(measured), func(c *Candidate) bool { return j.Objective == ObjCapacity && c.Value <= 0 })
+	if len(eligible) == 0 {
+		w.Unmet = true
+		return
+	}
+	best := eligible[0]
+	for _, c := range eligible[1:] {
 		if j.Objective.better(c.Value, best.Value) {
 			best = c
 		}
 	}
-	tied := slices.DeleteFunc(slices.Clone(measured), func(c *Candidate) bool { return c != best && j.significantly(best, c) })
+	tied := slices.DeleteFunc(slices.Clone(eligible), func(c *Candidate) bool { return c != best && j.significantly(best, c) })
 	slices.SortStableFunc(tied, func(a, b *Candidate) int {
 		return cmp.Or(cmp.Compare(a.Memory(), b.Memory()), cmp.Compare(a.Threshold, b.Threshold))
 	})
 	chosen := best
 	for _, c := range tied {
-		if !slices.ContainsFunc(measured, func(o *Candidate) bool { return j.significantly(o, c) }) {
+		if !slices.ContainsFunc(eligible, func(o *Candidate) bool { return j.significantly(o, c) }) {
 			chosen = c
 			break
 		}
@@ -63,5 +75,12 @@ func (j Judge) versus(c, chosen *Candidate) {
 		return
 	}
 	c.Wins, c.Losses, c.P = j.pairs(c.Samples, chosen.Samples)
-	c.Versus = [...]Versus{VsWorse, VsTie, VsBetter}[j.lead(c.Wins, c.Losses, c.P)+1]
+	switch {
+	case j.significantly(c, chosen):
+		c.Versus = VsBetter
+	case j.significantly(chosen, c):
+		c.Versus = VsWorse
+	default:
+		c.Versus = VsTie
+	}
 }

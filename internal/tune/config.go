@@ -141,7 +141,7 @@ func (c *Config) Validate() error {
 		bad("%d value size(s) given: need at least 2 to locate a crossover", len(c.Sizes))
 	}
 	if c.Workload != nil {
-		errs = append(errs, c.Workload.validate(c)...)
+		errs = append(errs, c.Workload.validate()...)
 	}
 	for _, s := range c.Sizes {
 		if s <= 0 {

@@ -20,3 +20,6 @@ func DistRun(t *testing.T) *Result { return distRun(t) }
 
 // TiedRun is tiedRun.
 func TiedRun(t *testing.T) *Result { return tiedRun(t) }
+
+// SLODistRun is sloDistRun.
+func SLODistRun(t *testing.T) *Result { return sloDistRun(t) }

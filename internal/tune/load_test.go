@@ -47,10 +47,16 @@ func (m *loadModel) service(r Request) float64 {
 
 // capacity is the highest open-loop rate whose p99 is within goal.
 func (m *loadModel) capacity(r Request, goal float64) float64 {
-	s, w := m.service(r), float64(r.Load.Connections*r.Load.Depth)
+	return queueCapacity(m.service(r), r.Load, goal)
+}
+
+// queueCapacity is the highest open-loop rate whose p99 is within goal,
+// of workers serving in s ns each at load l.
+func queueCapacity(s float64, l Load, goal float64) float64 {
 	if goal <= s {
 		return 0
 	}
+	w := float64(l.Connections * l.Depth)
 	x := (goal/s - 1) / queueTail
 	return x / (1 + x) * w / s * 1e9
 }
@@ -62,9 +68,24 @@ func (m *loadModel) crossover(w int) float64 {
 }
 
 func (m *loadModel) Measure(_ context.Context, r Request) (Sample, error) {
-	s := m.service(r) * (1 + m.Sigma*m.rnd.NormFloat64())
+	out := queueSample(m.service(r)*(1+m.Sigma*m.rnd.NormFloat64()), r, m.Count)
+	out.BytesPerSec = out.OpsPerSec * float64(r.Size)
+	if m.Scope != "" {
+		out.CPUScope, out.ClientCPU, out.ServerCPU = m.Scope, 500, m.CPUGrant
+		if r.Protocol == Eager {
+			out.ServerCPU = m.CPUPerByte * float64(r.Size)
+		}
+	}
+	return out, nil
+}
+
+// queueSample is a measurement of r on workers serving in s ns each:
+// the service time in a closed loop (count operations), and an open
+// loop's queueing, which grows without bound as the rate nears their
+// capacity.
+func queueSample(s float64, r Request, count int64) Sample {
 	w := float64(r.Load.Connections * r.Load.Depth)
-	out := Sample{P50: s, P90: s, P99: s, P999: s, OpsPerSec: w / s * 1e9, Count: m.Count}
+	out := Sample{P50: s, P90: s, P99: s, P999: s, OpsPerSec: w / s * 1e9, Count: count}
 	if r.Load.Open() {
 		rho := r.Load.Rate * s / 1e9 / w
 		out.OpsPerSec, out.Count = r.Load.Rate, max(r.MinOps, int64(r.Load.Rate))
@@ -76,14 +97,7 @@ func (m *loadModel) Measure(_ context.Context, r Request) (Sample, error) {
 			out.P50, out.P99 = s*(1+math.Ln2*q), s*(1+queueTail*q)
 		}
 	}
-	out.BytesPerSec = out.OpsPerSec * float64(r.Size)
-	if m.Scope != "" {
-		out.CPUScope, out.ClientCPU, out.ServerCPU = m.Scope, 500, m.CPUGrant
-		if r.Protocol == Eager {
-			out.ServerCPU = m.CPUPerByte * float64(r.Size)
-		}
-	}
-	return out, nil
+	return out
 }
 
 var c1c16 = []Load{{Connections: 1, Depth: 1}, {Connections: 16, Depth: 1}}

@@ -6,8 +6,9 @@
 // throughput or CPU per operation) or by capacity under a latency goal,
 // and repeats the comparison at every load asked for. On a distribution
 // of sizes (Config.Workload) it measures the whole workload at candidate
-// thresholds instead and chooses one, optionally beside the sizes'
-// crossovers as a prediction of it. Its Result is the
+// thresholds instead (under a latency goal, searching each one's
+// capacity) and chooses one, optionally beside the sizes' crossovers as
+// a prediction of it. Its Result is the
 // decision as data: package report puts it in words (tune.txt,
 // tune.json) and package plot draws it. It measures through a Measurer
 // and imports no harness (package tunebench measures with the load

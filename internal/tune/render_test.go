@@ -68,11 +68,21 @@ func contains(t *testing.T, txt string, want ...string) {
 	}
 }
 
+// saved is res as tune.txt and tune.json hold it, each checked against
+// its golden file, name.txt.golden and name.json.golden, and tune.json
+// read back.
+func saved(t *testing.T, res *tune.Result, name string) (string, tune.Result) {
+	t.Helper()
+	txt := table(t, res)
+	golden.Assert(t, txt, name+".txt.golden")
+	js, back := tuneJSON(t, res)
+	golden.Assert(t, js, name+".json.golden")
+	return txt, back
+}
+
 func TestSaveGolden(t *testing.T) {
 	res := run(t, tune.Config{Ops: get, Sizes: tune.Pow2(1024, 65536), Repeats: 5, KeySize: 16}, tune.NewLinear(9))
-	golden.Assert(t, table(t, res), "tune.txt.golden")
-	js, back := tuneJSON(t, res)
-	golden.Assert(t, js, "tune.json.golden")
+	_, back := saved(t, res, "tune")
 	if back.Recommended != res.Recommended || len(back.Loads[0].Ops[0].Points) != 7 {
 		t.Errorf("tune.json round trip: %+v", back.Recommended)
 	}
@@ -94,9 +104,7 @@ func limited(t *testing.T, seed uint64) *tune.Result {
 func TestSaveGoldenLimited(t *testing.T) {
 	// The server-limited case of TestLimitIsNotACrossover, as saved.
 	res := limited(t, 1)
-	golden.Assert(t, table(t, res), "tune-limited.txt.golden")
-	js, back := tuneJSON(t, res)
-	golden.Assert(t, js, "tune-limited.json.golden")
+	_, back := saved(t, res, "tune-limited")
 	if fmt.Sprint(back.Loads[0].Ops[0].EagerUnmeasured) != "[65536 131072 262144]" {
 		t.Errorf("tune.json round trip: %v", back.Loads[0].Ops[0].EagerUnmeasured)
 	}
@@ -111,6 +119,15 @@ func tableRow(txt, rng string) string {
 		}
 	}
 	return ""
+}
+
+// wantRow fails the test unless txt's row for the range rng (tableRow)
+// is want.
+func wantRow(t *testing.T, txt, rng, want string) {
+	t.Helper()
+	if row := tableRow(txt, rng); row != want {
+		t.Errorf("%s row %q, want %q", rng, row, want)
+	}
 }
 
 func TestLimitIsNotACrossover(t *testing.T) {
@@ -311,22 +328,26 @@ func TestPairFlagsListed(t *testing.T) {
 	contains(t, js, `"flags": [`+"\n"+`                "eager warns bimodal in 4 of 4 measurements, the other protocol in none"`)
 }
 
+// savedDistribution is saved for a tune on a distribution, whose table
+// must have row for the candidate rng, and say each of phrases.
+func savedDistribution(t *testing.T, res *tune.Result, name, rng, row string, phrases ...string) (string, tune.Result) {
+	t.Helper()
+	txt, back := saved(t, res, name)
+	wantRow(t, txt, rng, row)
+	contains(t, txt, phrases...)
+	return txt, back
+}
+
 // A tune on a distribution as saved: the candidates' table with their
 // memory, the one ruled out by --max-memory, the choice and what single
 // sizes predicted; tune.json holds the candidates at the load.
 func TestSaveGoldenDistribution(t *testing.T) {
 	res := tune.DistRun(t)
-	txt := table(t, res)
-	golden.Assert(t, txt, "tune-distribution.txt.golden")
-	if row := tableRow(txt, "256KiB"); row != "| 256KiB | 64MiB + 16MiB | ruled out | - | - | - | above --max-memory 32MiB |" {
-		t.Errorf("ruled-out row %q", row)
-	}
-	contains(t, txt,
+	_, back := savedDistribution(t, res, "tune-distribution",
+		"256KiB", "| 256KiB | 64MiB + 16MiB | ruled out | - | - | - | above --max-memory 32MiB |",
 		"single sizes, measured one by one to predict the threshold:",
 		"chosen eager threshold: 64KiB (65536 bytes), significantly better by p50 than every other candidate measured",
 		"single sizes predict threshold 8KiB; the whole workload chooses 64KiB: the workload's p50 at 8KiB is 6µs against 4µs at 64KiB (worse)")
-	js, back := tuneJSON(t, res)
-	golden.Assert(t, js, "tune-distribution.json.golden")
 	w := back.Loads[0].Workload
 	if w == nil || w.Chosen != 65536 || len(w.Candidates) != 4 || w.Candidate(262144).Status != tune.RuledOut || w.Candidate(8192).ServerMemory != 2<<20 {
 		t.Errorf("tune.json round trip: %+v", w)
@@ -353,5 +374,63 @@ func TestDistributionTieWording(t *testing.T) {
 	}
 	if row := tableRow(txt, "256B"); !strings.HasSuffix(row, "| worse, won 0 of 5, p=0.031 |") {
 		t.Errorf("256B row %q", row)
+	}
+}
+
+// A tune on a distribution under a latency goal as saved: the
+// candidates' capacities in place of their medians, the one that met the
+// goal at no rate, the tie within the margin settled by memory; tune.json
+// keeps each candidate's capacity and its search; the chart draws the
+// capacities against the threshold.
+func TestSaveGoldenDistributionSLO(t *testing.T) {
+	res := tune.SLODistRun(t)
+	txt, back := savedDistribution(t, res, "tune-distribution-slo",
+		"256B", "| 256B | 1MiB + 256KiB | none, goal unmet | cannot be chosen |",
+		"workload (etc, max: 64KiB): eager threshold 4KiB chosen by capacity at p99 <= 100µs over all ops",
+		"chosen eager threshold: 4KiB (4096 bytes): within 10% of the best median, 1KiB",
+		"1 candidate met p99 <= 100µs at no rate searched and cannot be chosen: 256B")
+	for _, medians := range []string{"p50", "cpu/op"} {
+		if strings.Contains(txt, "| "+medians) {
+			t.Errorf("the table shows %s under a latency goal:\n%s", medians, txt)
+		}
+	}
+	w := back.Loads[0].Workload
+	if c := w.Candidate(1024); w.Chosen != 4096 || w.Best != 1024 || c.Capacity <= 0 || len(c.Samples[0].Search) < 3 {
+		t.Errorf("tune.json round trip: chosen %d best %d, 1KiB capacity %g with %d steps", w.Chosen, w.Best, c.Capacity, len(c.Samples[0].Search))
+	}
+	figs := plot.TuneFigures(res)
+	p := figs[0].Panels[0]
+	if figs[0].Name != "tune-workload" || fmt.Sprint(p.Markers) != "[4096]" || !strings.HasPrefix(p.Plot.Y.Label.Text, "capacity at p99 <= 100µs") {
+		t.Fatalf("figure %s, markers %v, y %q", figs[0].Name, p.Markers, p.Plot.Y.Label.Text)
+	}
+	var drawn []string
+	for _, pt := range p.Series[0].Points {
+		drawn = append(drawn, fmt.Sprintf("%.0f:%.0f", pt.X, pt.Y))
+	}
+	want := fmt.Sprintf("1024:%.0f 4096:%.0f", w.Candidate(1024).Capacity, w.Candidate(4096).Capacity)
+	if got := strings.Join(drawn, " "); got != want {
+		t.Errorf("capacities drawn %s, want %s", got, want)
+	}
+}
+
+// When no candidate meets the goal, tune says so and chooses none.
+func TestDistributionSLOUnmetWording(t *testing.T) {
+	res := tune.SLODistRun(t)
+	w := res.Loads[0].Workload
+	for i := range w.Candidates {
+		if c := &w.Candidates[i]; c.Status == tune.Measured {
+			c.Capacity, c.Value, c.Versus = 0, 0, ""
+		}
+	}
+	w.Unmet, w.Best, w.Chosen, res.Loads[0].Recommended, res.Recommended = true, 0, 0, 0, 0
+	txt := table(t, res)
+	contains(t, txt,
+		"workload (etc, max: 64KiB): no eager threshold chosen by capacity at p99 <= 100µs over all ops",
+		"no candidate threshold meets p99 <= 100µs over all ops at any rate searched, so none is chosen at 1 connection")
+	if row := tableRow(txt, "1KiB"); !strings.HasSuffix(row, "| none, goal unmet | - |") {
+		t.Errorf("1KiB row %q", row)
+	}
+	if strings.Contains(txt, "chosen eager threshold") || strings.Contains(txt, "values of up to") {
+		t.Errorf("a threshold chosen though none met the goal:\n%s", txt)
 	}
 }

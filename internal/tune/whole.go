@@ -1,7 +1,6 @@
 package tune
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 
@@ -11,7 +10,8 @@ import (
 // Workload is a tune on a distribution of value sizes: no single size
 // decides, so whole-workload runs (the workload's own mix of ops and
 // sizes) are measured at each candidate eager threshold and the best is
-// chosen by the objective over all ops merged.
+// chosen by the objective over all ops merged, or under a latency goal
+// by the capacity each candidate's search finds for the whole workload.
 type Workload struct {
 	// Distribution is the law the sizes are drawn from, as the workload
 	// gives it ("etc, max: 1MiB").
@@ -69,8 +69,8 @@ func (w *Workload) ruledOut(l Load, t int) bool {
 	return ok && w.MaxMemory > 0 && m.Server+m.Client > w.MaxMemory
 }
 
-// validate reports what is wrong with w under c.
-func (w *Workload) validate(c *Config) []error {
+// validate reports what is wrong with w.
+func (w *Workload) validate() []error {
 	var errs []error
 	if len(w.Thresholds) < 2 {
 		errs = append(errs, fmt.Errorf("%d candidate threshold(s): need at least 2 to choose between", len(w.Thresholds)))
@@ -82,9 +82,6 @@ func (w *Workload) validate(c *Config) []error {
 	}
 	if w.MaxMemory < 0 {
 		errs = append(errs, fmt.Errorf("max memory %d: want > 0", w.MaxMemory))
-	}
-	if c.SLO != nil {
-		errs = append(errs, errors.New("a latency goal on a distribution of sizes: tune compares whole-workload runs by --objective there and does not search capacities; give --objective, or tune fixed sizes (values.sizes or values.range) under --slo"))
 	}
 	return errs
 }

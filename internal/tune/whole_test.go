@@ -168,14 +168,6 @@ func TestWholeRefusedCandidate(t *testing.T) {
 	}
 }
 
-func TestWholeRefusesSLO(t *testing.T) {
-	cfg := wholeConfig()
-	cfg.SLO = &SLO{Percentile: 99, Goal: 1e6}
-	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "distribution") {
-		t.Errorf("an SLO on a distribution: %v", err)
-	}
-}
-
 func TestLadder(t *testing.T) {
 	for _, c := range []struct {
 		max  int

@@ -11,7 +11,9 @@ import (
 // whole measures the workload at every candidate threshold at l,
 // Repeats rounds, each round running every candidate once in an order
 // rotated by one from the round before, so that drift lands on every
-// candidate alike; then it chooses. Candidates above the memory limit
+// candidate alike; then it chooses. Under a latency goal each candidate's
+// run in a round is a capacity search, the candidates' searches stepped
+// side by side in the round's order. Candidates above the memory limit
 // are not measured, nor, after its first refusal, one the target
 // refuses.
 func (r *runner) whole(ctx context.Context, l Load) (*WorkloadResult, error) {
@@ -22,28 +24,8 @@ func (r *runner) whole(ctx context.Context, l Load) (*WorkloadResult, error) {
 			units.Bytes(w.MaxMemory), l, units.Bytes(res.Candidates[0].Memory()))
 	}
 	for rep := range r.cfg.Repeats {
-		n := len(res.Candidates)
-		for i := range n {
-			c := &res.Candidates[(i+rep)%n]
-			req := Request{Whole: true, Threshold: c.Threshold, Load: l}
-			if c.Status == Refused {
-				r.tick(req, 0) // counted in the total, as if measured
-			}
-			if c.Status != Measured {
-				continue
-			}
-			s, err := r.measure(ctx, req)
-			switch {
-			case errors.Is(err, ErrUnsupported):
-				c.Status, c.Samples = Refused, nil
-				if res.Refusal == "" {
-					res.Refusal = fmt.Sprintf("at %s: %s", units.Bytes(int64(c.Threshold)), unsupportedReason(err))
-				}
-			case err != nil:
-				return nil, err
-			default:
-				c.Samples = append(c.Samples, s)
-			}
+		if err := r.round(ctx, res, l, rep); err != nil {
+			return nil, err
 		}
 	}
 	for i := range res.Candidates {
@@ -56,6 +38,59 @@ func (r *runner) whole(ctx context.Context, l Load) (*WorkloadResult, error) {
 	}
 	r.j.choose(res)
 	return res, nil
+}
+
+// round runs res's candidates once each at l, in the order rotated by
+// rep: a measurement each, or under a latency goal a capacity search
+// each, started by that measurement.
+func (r *runner) round(ctx context.Context, res *WorkloadResult, l Load, rep int) error {
+	var runs []*searchRun
+	var searched []*Candidate
+	n := len(res.Candidates)
+	for i := range n {
+		c := &res.Candidates[(i+rep)%n]
+		req := Request{Whole: true, Threshold: c.Threshold, Load: l}
+		s, ok, err := r.measureCandidate(ctx, res, c, req)
+		switch {
+		case err != nil:
+			return err
+		case !ok:
+		case r.cfg.SLO == nil:
+			c.Samples = append(c.Samples, s)
+		default:
+			runs, searched = append(runs, r.newSearchRun(req, s)), append(searched, c)
+		}
+	}
+	if err := r.runSearches(ctx, runs); err != nil {
+		return err
+	}
+	for i, sr := range runs {
+		searched[i].Samples = append(searched[i].Samples, sr.sample())
+	}
+	return nil
+}
+
+// measureCandidate measures c by req, unless it is not to be measured;
+// ok says it was. A refusal marks c refused, the first kept in res.
+func (r *runner) measureCandidate(ctx context.Context, res *WorkloadResult, c *Candidate, req Request) (s Sample, ok bool, err error) {
+	if c.Status == Refused {
+		r.tick(req, 0) // counted in the total, as if measured
+	}
+	if c.Status != Measured {
+		return Sample{}, false, nil
+	}
+	s, err = r.measure(ctx, req)
+	switch {
+	case errors.Is(err, ErrUnsupported):
+		c.Status, c.Samples = Refused, nil
+		if res.Refusal == "" {
+			res.Refusal = fmt.Sprintf("at %s: %s", units.Bytes(int64(c.Threshold)), unsupportedReason(err))
+		}
+		return Sample{}, false, nil
+	case err != nil:
+		return Sample{}, false, err
+	}
+	return s, true, nil
 }
 
 // candidates are w's thresholds at l with their memory, those above the

@@ -46,6 +46,12 @@ func TestPlanDistribution(t *testing.T) {
 	if err != nil || fmt.Sprint(cfg.Sizes) != "[256 8192]" {
 		t.Errorf("predict: sizes %v, %v", cfg.Sizes, err)
 	}
+	// Under a latency goal, one capacity search a candidate, the single
+	// sizes searched too when asked to predict.
+	cfg, _, err = Plan{SLO: "p99=1ms", Predict: true}.Config(w)
+	if err != nil || cfg.SLO == nil || cfg.Repeats != 1 || cfg.Workload == nil || len(cfg.Sizes) != 2 {
+		t.Errorf("--slo --predict: slo %v, repeats %d, workload %v, sizes %v: %v", cfg.SLO, cfg.Repeats, cfg.Workload, cfg.Sizes, err)
+	}
 	w.Thresholds = nil
 	if cfg, _, err = (Plan{}).Config(w); err != nil || fmt.Sprint(cfg.Workload.Thresholds) != fmt.Sprint(tune.Ladder(8192)) {
 		t.Errorf("no thresholds: candidates %v, %v", cfg.Workload.Thresholds, err)
@@ -53,10 +59,6 @@ func TestPlanDistribution(t *testing.T) {
 }
 
 func TestPlanDistributionRefusals(t *testing.T) {
-	w := distWorkload(t, "weighted: {256B: 50, 8KiB: 50}", 1<<10, 16<<10)
-	if _, _, err := (Plan{SLO: "p99=1ms"}).Config(w); err == nil || !strings.Contains(err.Error(), "does not search capacities") {
-		t.Errorf("--slo on a distribution: %v", err)
-	}
 	if _, _, err := (Plan{Predict: true}).Config(distWorkload(t, "weighted: {256B: 1}", 1<<10, 16<<10)); err == nil || !strings.Contains(err.Error(), "--predict: 1 power-of-two size class") {
 		t.Errorf("--predict on one size class: %v", err)
 	}
