@@ -33,9 +33,9 @@ table kvbench run printed (summary.txt): the cells in the order they ran,
 misses beside errors. Cells of rdmakv carry the memory verbs registers to
 receive at their threshold and load (rmem_s the server's, rmem_c the
 clients'; over tcp what verbs would register). A run whose value sizes
-follow a distribution ends its table (not csv; json under "whole") with
+follow a distribution ends its table and csv (json under "whole") with
 the whole workload of each threshold, op and protocol "all": every op and
-protocol of the threshold as one.
+protocol of the threshold as one (leave them out before summing rows).
 With --phases it prints where each cell's time went instead: the p50 of
 each phase (client, network, server, and the rendezvous steps) of a run
 recorded with --phases. With --spread it prints, for every (op, value size,

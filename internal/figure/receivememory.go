@@ -2,6 +2,7 @@ package figure
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/kvbench/kvbench/internal/results"
 )
@@ -9,8 +10,7 @@ import (
 // ReceiveMemory (rdmakv) is the memory verbs registers for receives at the
 // cell's threshold and load (results.ReceiveMemory), the server's and the
 // clients'. It is a property of the configuration, not a measurement:
-// a run over tcp records what verbs would register. The csv format leaves
-// it out (its columns are every row's, and the json rows carry it).
+// a run over tcp records what verbs would register.
 var ReceiveMemory = Figure{
 	Name:  "receive_memory",
 	Unit:  Bytes,
@@ -28,6 +28,10 @@ var ReceiveMemory = Figure{
 			{Head: "rmem_c", Summary: "rmem_c", Text: func(c results.Cell, num func(float64) string) string {
 				return num(float64(c.ReceiveMemory.Client))
 			}},
+		},
+		CSV: []CSVColumn{
+			{"rmem_server_bytes", func(c results.Cell) string { return strconv.FormatInt(c.ReceiveMemory.Server, 10) }},
+			{"rmem_client_bytes", func(c results.Cell) string { return strconv.FormatInt(c.ReceiveMemory.Client, 10) }},
 		},
 		Note: rmemNote,
 		JSON: func(c results.Cell) any { return c.ReceiveMemory },

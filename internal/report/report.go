@@ -289,7 +289,11 @@ func writeCSV(w io.Writer, run *results.Run) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write(append(append([]string{"op", "value_size", "threshold", "protocol", "count", "errors",
 		"throughput_ops", "throughput_bytes", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"}, csvFigureHeads()...), "warning_kinds", "warnings", "store"))
-	for _, r := range Rows(run) {
+	rows, err := rowsWithWhole(run)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
 		kinds, msgs := csvWarnings(r.Warnings)
 		_ = cw.Write(append(append([]string{r.Op, strconv.Itoa(r.ValueSize), thresholdField(r.Threshold, r.Store), r.Protocol,
 			strconv.FormatInt(r.Count, 10), strconv.FormatInt(r.Errors, 10),
