@@ -34,7 +34,7 @@ operations as a trace.`,
 }
 
 func formatFlag(cmd *cobra.Command, format *string) {
-	cmd.Flags().StringVar(format, "format", string(trace.Twitter), "trace format: "+strings.Join(trace.FormatNames(), ", "))
+	cmd.Flags().StringVar(format, "format", string(trace.Auto), "trace format: "+strings.Join(trace.FormatNames(), ", ")+" (auto: kvbench's when the file starts with its header line, else twitter)")
 	cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(trace.FormatNames(), cobra.ShellCompDirectiveNoFileComp))
 }
 

@@ -9,6 +9,9 @@
 //   - Kvbench: kvbench's own, a header line "time_ns,op,key,value_size"
 //     then one request a line with its time in nanoseconds.
 //
+// Format Auto reads either: kvbench's when the first line that is neither
+// blank nor a comment is its header, else Twitter's.
+//
 // # Memory
 //
 // Reading is streaming and its memory does not grow with the trace: a
@@ -59,14 +62,16 @@ import (
 // Format names a trace format.
 type Format string
 
-// The formats Open reads.
+// The formats Open reads. Auto is either, told apart by the first line
+// (see detect).
 const (
+	Auto    Format = "auto"
 	Twitter Format = "twitter"
 	Kvbench Format = "kvbench"
 )
 
 // Formats lists every format, for flags and messages.
-var Formats = []Format{Twitter, Kvbench}
+var Formats = []Format{Auto, Twitter, Kvbench}
 
 // ParseFormat reads a format's name.
 func ParseFormat(s string) (Format, error) {
@@ -196,7 +201,39 @@ func NewReader(src io.Reader, name string, format Format) (*Reader, error) {
 		br = bufio.NewReaderSize(dec, MaxLine)
 	}
 	r.br = br
+	if format == Auto {
+		r.format = detect(br)
+	}
 	return r, nil
+}
+
+// Detect is the format of the trace at path, as Auto reads it.
+func Detect(path string) (Format, error) {
+	r, err := Open(path, Auto)
+	if err != nil {
+		return Auto, err
+	}
+	defer r.Close()
+	return r.format, nil
+}
+
+// detect tells a trace's format from its first line that is neither
+// blank nor a comment: kvbench's header, else Twitter's, whose lines have
+// no header. A failed read is left for Read to report.
+func detect(br *bufio.Reader) Format {
+	head, _ := br.Peek(MaxLine)
+	for len(head) > 0 {
+		line, rest, _ := bytes.Cut(head, []byte{'\n'})
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if len(line) > 0 && line[0] != '#' {
+			if string(line) == KvbenchHeader {
+				return Kvbench
+			}
+			return Twitter
+		}
+		head = rest
+	}
+	return Twitter
 }
 
 // Name is the file name errors give.

@@ -488,3 +488,44 @@ func TestParseUint(t *testing.T) {
 		}
 	}
 }
+
+// Auto reads kvbench's format when the first line that counts is its
+// header, plain or compressed, and Twitter's otherwise; Detect says which
+// of a file.
+func TestAutoFormat(t *testing.T) {
+	kv := "# recorded\n\n" + kvbenchText(3)
+	for _, c := range []struct {
+		name string
+		data []byte
+		want Format
+		recs int
+	}{
+		{"kvbench", []byte(kv), Kvbench, 3},
+		{"kvbench crlf", []byte(strings.ReplaceAll(kv, "\n", "\r\n")), Kvbench, 3},
+		{"kvbench zstd", compress(t, []byte(kv)), Kvbench, 3},
+		{"twitter", []byte(twitterText(2, 3)), Twitter, 6},
+		{"twitter zstd", compress(t, []byte(twitterText(2, 3))), Twitter, 6},
+		{"empty", nil, Twitter, 0},
+	} {
+		path := filepath.Join(t.TempDir(), "t")
+		if err := os.WriteFile(path, c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if f, err := Detect(path); err != nil || f != c.want {
+			t.Errorf("%s: Detect = %s, %v; want %s", c.name, f, err, c.want)
+		}
+		r, err := Open(path, Auto)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		var rec Record
+		for r.Read(&rec) == nil {
+			n++
+		}
+		r.Close()
+		if r.Format() != c.want || n != c.recs {
+			t.Errorf("%s: read as %s, %d records; want %s, %d", c.name, r.Format(), n, c.want, c.recs)
+		}
+	}
+}

@@ -22,7 +22,7 @@ import (
 type Trace struct {
 	// File is the trace, relative to the workload file's directory.
 	File string `yaml:"file" json:"file"`
-	// Format is one of trace.Formats; twitter by default.
+	// Format is one of trace.Formats; auto by default.
 	Format string `yaml:"format" json:"format"`
 	// Speed divides the recorded times: 1 keeps the recorded pace, 10
 	// replays ten times faster; SpeedMax issues as fast as connections
@@ -54,7 +54,7 @@ const SpeedMax Speed = 0
 // DefaultTraceFormat and DefaultSpeed apply when the trace section leaves
 // them out.
 const (
-	DefaultTraceFormat       = string(trace.Twitter)
+	DefaultTraceFormat       = string(trace.Auto)
 	DefaultSpeed       Speed = 1
 )
 
@@ -175,6 +175,13 @@ func (w *Workload) checkTrace(c *checker) {
 		c.add("trace.file", "%v", err)
 	} else if st.IsDir() {
 		c.add("trace.file", "%s is a directory, not a trace", t.Path())
+	} else if t.Format == string(trace.Auto) {
+		// Told once here, so that cells and results name the format.
+		f, err := trace.Detect(t.Path())
+		if err != nil {
+			c.add("trace.file", "%v", err)
+		}
+		t.Format = string(f)
 	}
 	if _, err := trace.ParseFormat(t.Format); err != nil {
 		c.add("trace.format", "%q is not a trace format (want one of: %s)", t.Format, strings.Join(trace.FormatNames(), ", "))
