@@ -52,6 +52,10 @@ With two or more run directories plot overlays the runs instead, per op:
   compare-throughput-ops-OP, compare-throughput-mib-OP
                                          throughput against value size
   compare-latency-p50-OP                 p50 against value size
+  compare-whole-workload-DIST            runs of a size distribution: the
+                                         whole workload's p50, p99 and ops/s
+                                         against the threshold, a baseline
+                                         store's run level across it
 
 One line per run and protocol (or threshold), one colour per run. Runs are
 labelled by what differs between them: "4 conn" when they differ in

@@ -41,7 +41,9 @@ var compareMetrics = []compareMetric{
 // forced rendezvous), draws eager solid and rendezvous dashed and names
 // them by protocol ("4 conn rendezvous"); other runs name their lines by
 // threshold and tell them apart by dash in turn. Runs of different kinds
-// of store get a p99 figure too, and runLines names their lines.
+// of store get a p99 figure too, and runLines names their lines. Runs
+// whose sizes follow a distribution add the whole workload of each
+// (compareWholeWorkload).
 func CompareFigures(runs []RunDir) ([]*Figure, error) {
 	labels, by := runLabels(runs)
 	var ops []string
@@ -65,7 +67,30 @@ func CompareFigures(runs []RunDir) ([]*Figure, error) {
 			}
 		}
 	}
+	for _, dist := range runsDistributions(runs) {
+		f, err := compareWholeWorkload(runs, labels, dist)
+		if err != nil {
+			return nil, err
+		}
+		if f != nil {
+			figs = append(figs, f)
+		}
+	}
 	return figs, nil
+}
+
+// runsDistributions are the size distributions of runs, each once, in
+// order.
+func runsDistributions(runs []RunDir) []string {
+	var out []string
+	for _, r := range runs {
+		for _, d := range Distributions(r.Run) {
+			if !slices.Contains(out, d) {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
 }
 
 // compareFigure draws metric m of op for every run; nil when nothing

@@ -147,3 +147,55 @@ func TestSaveAllMixed(t *testing.T) {
 		}
 	}
 }
+
+// Runs of one distribution overlay their whole workload against the
+// threshold, a line per run, and a baseline store's run is a level line
+// at its own whole-workload figure across the others' thresholds.
+func TestCompareWholeWorkload(t *testing.T) {
+	a, b := resultstest.MixedA(t), resultstest.MixedA(t)
+	for i := range b.Cells {
+		b.Cells[i].Latency.P50 *= 2
+	}
+	base := resultstest.MixedA(t)
+	th := base.Cells[0].Threshold
+	base.Cells = slices.DeleteFunc(base.Cells, func(c results.Cell) bool { return c.Threshold != th })
+	for i := range base.Cells {
+		base.Cells[i].Store = "redis"
+	}
+	runs := []RunDir{{Dir: "a", Run: a}, {Dir: "b", Run: b}, {Dir: "redis", Run: base}}
+	f, err := compareWholeWorkload(runs, []string{"a", "b", "redis"}, Distributions(a)[0])
+	if err != nil || f == nil {
+		t.Fatalf("%v, %v", f, err)
+	}
+	if f.Name != "compare-whole-workload-"+fixtureDist || len(f.Panels) != 3 {
+		t.Fatalf("%s with %d panels, want compare-whole-workload-%s with p50, p99 and ops/s", f.Name, len(f.Panels), fixtureDist)
+	}
+	whole := func(r *results.Run) []results.Cell {
+		w, err := results.WholeCells(r.Cells)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	p50 := f.Panels[0]
+	if got := names(p50); !slices.Equal(got, []string{"a", "b", "redis"}) {
+		t.Fatalf("p50 lines %v, want one per run", got)
+	}
+	wa, wb := whole(a), whole(b)
+	for i, c := range wa {
+		pa, pb := p50.Series[0].Points[i], p50.Series[1].Points[i]
+		if pa.X != float64(c.Threshold) || pa.Y != float64(c.Latency.P50) || pb.Y != float64(wb[i].Latency.P50) {
+			t.Errorf("threshold %d: points %v and %v, want p50 %d and %d", c.Threshold, pa, pb, c.Latency.P50, wb[i].Latency.P50)
+		}
+	}
+	lvl := p50.Series[2].Points
+	wr := whole(base)
+	if len(lvl) != 2 || lvl[0].X != float64(wa[0].Threshold) || lvl[1].X != float64(wa[len(wa)-1].Threshold) ||
+		lvl[0].Y != float64(wr[0].Latency.P50) || lvl[1].Y != lvl[0].Y {
+		t.Errorf("the baseline's line %v, want level at its p50 %d from the first threshold to the last", lvl, wr[0].Latency.P50)
+	}
+	// Runs without a distribution have nothing to overlay.
+	if f, err := compareWholeWorkload(runs[:1], []string{"a"}, "no such distribution"); f != nil || err != nil {
+		t.Errorf("a distribution no run has: %v, %v", f, err)
+	}
+}
