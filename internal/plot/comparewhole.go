@@ -81,7 +81,11 @@ func compareWholePanel(s wholeSeries, wp wholePanel, perRun [][]results.Cell, la
 	if math.IsInf(ylo, 1) {
 		return nil, nil
 	}
-	p := newPlot("", "eager threshold (bytes, log2)", s.name+" "+wp.title)
+	ylabel := wp.title
+	if s.name != wp.title {
+		ylabel = s.name + " " + ylabel // "p50 latency"
+	}
+	p := newPlot("", "eager threshold (bytes, log2)", ylabel)
 	byteAxis(&p.X, lo, hi)
 	logAxis(&p.Y, ylo, yhi, wp.format)
 	panel := &Panel{Plot: p}
