@@ -20,7 +20,8 @@ func newTraceCmd() *cobra.Command {
 in one streaming pass whatever their size: Twitter's production cache
 traces (--format twitter, github.com/twitter/cache-trace) or kvbench's own
 CSV (--format kvbench: a header "time_ns,op,key,value_size", then one request
-a line). docs/USAGE.md describes both formats and where to get Twitter's.
+a line); by default (--format auto) the header line tells them apart.
+docs/USAGE.md describes both formats and where to get Twitter's.
 stats can fit a workload to a trace; record writes a workload's
 operations as a trace.`,
 		Example: `  kvbench trace stats workloads/traces/twitter-synthetic.csv.zst
@@ -66,7 +67,7 @@ empty) for the trace's span. Comments in it say what was approximated.
 Existing files are kept unless --force.`,
 		Example: `  kvbench trace stats workloads/traces/twitter-synthetic.csv.zst
   kvbench trace stats cluster52.0.zst --json > cluster52.json
-  kvbench trace stats mytrace.csv --format kvbench
+  kvbench trace stats mytrace.csv
   kvbench trace stats cluster52.0.zst --workload cluster52.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -121,7 +122,7 @@ FILE:LINE: message, then how many there are in all; a file without
 problems prints "FILE: ok, N requests". The exit status is non-zero if
 there is any problem.`, validateShown),
 		Example: `  kvbench trace validate workloads/traces/twitter-synthetic.csv.zst
-  kvbench trace validate mytrace.csv --format kvbench`,
+  kvbench trace validate mytrace.csv`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := trace.ParseFormat(format)

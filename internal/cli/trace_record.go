@@ -53,7 +53,7 @@ phase. The trace is written as it is made and moved into place at the
 end; an existing FILE is kept unless --force.`,
 		Example: `  kvbench trace record workloads/open-loop-latency.yaml -o open.csv.zst
   kvbench trace record workloads/ycsb-a.yaml --rate 50000 --ops 1000000 -o ycsb-a.csv.zst
-  kvbench trace stats open.csv.zst --format kvbench`,
+  kvbench trace stats open.csv.zst`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return record(cmd, args[0], &f)
