@@ -7,7 +7,7 @@ import (
 
 // Validate reports every problem with p at once: its version, each rule's
 // op, threshold and bands, and bands of one op that overlap (a load
-// would then have two thresholds, and the order of the rules decide).
+// would then have two thresholds, and the order of the rules would decide).
 // Each problem begins with the profile's file when it was read from one,
 // and names its rule by number, the first being rule 1.
 func (p *Profile) Validate() error {
