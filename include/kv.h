@@ -14,6 +14,13 @@
  *                            an RDMA device is usable, else tcp)
  *   KVBENCH_EAGER_THRESHOLD  bytes of key + value at which requests switch
  *                            from eager to rendezvous (default 4096)
+ *   KVBENCH_PROFILE          a threshold profile (profile.json, as kvbench
+ *                            tune writes it): a threshold for gets and one
+ *                            for sets by load; excludes
+ *                            KVBENCH_EAGER_THRESHOLD
+ *   KVBENCH_CONNECTIONS      the application's connections, which times the
+ *                            handle's depth (64) choose the profile's load
+ *                            band (default 1)
  *   KVBENCH_AUTH_FILE        the server's secret, for a kvserver started
  *                            with --auth-file
  *   KVBENCH_TIMEOUT          how long one request may take, as a Go
@@ -43,7 +50,7 @@ enum {
 	KV_EPROTO = -8,         /* the server broke the protocol */
 	KV_ECONNECT = -9,       /* kv_open could not connect (unreachable, refused, no device) */
 	KV_EAUTH = -10,         /* the server refused the secret, or wants one */
-	KV_ETHRESHOLD = -11,    /* KVBENCH_EAGER_THRESHOLD above the server's maximum */
+	KV_ETHRESHOLD = -11,    /* KVBENCH_EAGER_THRESHOLD or KVBENCH_PROFILE above the server's maximum */
 	KV_ENOMEM = -12,        /* the library could not allocate the copy of a value */
 };
 

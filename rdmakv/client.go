@@ -42,10 +42,9 @@ type Client struct {
 	lateWake chan struct{}
 	// flags asks for windows the client closes itself (with conn.inval);
 	// tflag asks the server to time requests (WithTrace).
-	flags     wire.Flag
-	tflag     wire.Flag
-	threshold int
-	limits    Limits
+	flags  wire.Flag
+	tflag  wire.Flag
+	limits Limits
 
 	// slots are made as concurrency first needs them, up to the depth, so
 	// a client that issues one request at a time holds one.
@@ -103,10 +102,7 @@ const helloAttempts = 3
 // tries again on a new one, up to helloAttempts connections in all
 // while ctx lasts, and then fails with ErrClosed saying so.
 func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
-	o := defaultOptions()
-	for _, f := range opts {
-		f(&o)
-	}
+	o := newOptions(opts)
 	if err := o.validate(); err != nil {
 		return nil, fmt.Errorf("rdmakv: dial %s: %w", addr, err)
 	}
@@ -130,12 +126,11 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 // dial makes one connection and its handshake.
 func dial(ctx context.Context, addr string, o options) (*Client, error) {
 	c := &Client{
-		opts:      o,
-		log:       o.logger,
-		threshold: o.threshold,
-		helloCh:   make(chan *transport.Message, 1),
-		done:      make(chan struct{}),
-		lateWake:  make(chan struct{}, 1),
+		opts:     o,
+		log:      o.logger,
+		helloCh:  make(chan *transport.Message, 1),
+		done:     make(chan struct{}),
+		lateWake: make(chan struct{}, 1),
 	}
 	cfg := o.transportConfig()
 	recv := cfg.MaxMessage
@@ -193,7 +188,7 @@ func helloRefused(cause error) error {
 
 func (c *Client) handshake(ctx context.Context, recv int) error {
 	var hb [wire.HelloBodySize + wire.ProofSize]byte
-	(&wire.HelloBody{RecvSize: uint32(recv), Threshold: uint32(c.threshold), Depth: uint32(c.opts.depth)}).Encode(hb[:])
+	(&wire.HelloBody{RecvSize: uint32(recv), Threshold: uint32(c.opts.threshold), Depth: uint32(c.opts.depth)}).Encode(hb[:])
 	f, m, err := c.hello(ctx, hb[:wire.HelloBodySize])
 	if err != nil {
 		return err
@@ -221,7 +216,7 @@ func (c *Client) handshake(ctx context.Context, recv int) error {
 	case wire.ConnLimit:
 		return fmt.Errorf("%w: the server refused the connection: it serves its most connections (MaxConns) already", ErrClosed)
 	case wire.Threshold:
-		return fmt.Errorf("%w: threshold %d, %s", ErrThreshold, c.threshold, serverMaxEager(f))
+		return fmt.Errorf("%w: %s, %s", ErrThreshold, c.opts.thresholdName(), serverMaxEager(f))
 	default:
 		return statusErr("HELLO", f.Status)
 	}
@@ -233,8 +228,8 @@ func (c *Client) handshake(ctx context.Context, recv int) error {
 		MaxEager: int(l.MaxEager), MaxKey: int(l.MaxKey), MaxValue: int64(l.MaxValue), PoolSize: int64(l.PoolSize),
 		Lease: time.Duration(l.LeaseMillis) * time.Millisecond, MaxInflight: int(l.MaxInflight),
 	}
-	if c.threshold > c.limits.MaxEager {
-		return fmt.Errorf("%w: threshold %d, server accepts at most %d", ErrThreshold, c.threshold, c.limits.MaxEager)
+	if c.opts.threshold > c.limits.MaxEager {
+		return fmt.Errorf("%w: %s, server accepts at most %d", ErrThreshold, c.opts.thresholdName(), c.limits.MaxEager)
 	}
 	c.credit.start(f.Credit)
 	return nil
@@ -295,9 +290,10 @@ func (c *Client) Limits() Limits { return c.limits }
 // Info describes the link.
 func (c *Client) Info() Info { return c.conn.raw.Info() }
 
-// ProtocolFor says which protocol a Set of these sizes uses.
+// ProtocolFor says which protocol a Set of these sizes uses (under a
+// profile, its set threshold).
 func (c *Client) ProtocolFor(keyLen, valueLen int) Protocol {
-	return ProtocolAt(c.threshold, keyLen, valueLen)
+	return ProtocolAt(c.opts.setThreshold, keyLen, valueLen)
 }
 
 // Close closes the connection (kv_close). Requests in flight fail with

@@ -8,7 +8,7 @@ import (
 )
 
 // Set stores value under key (kv_set): eager if key+value is below the
-// threshold, else rendezvous (the value is written into a server window
+// (set) threshold, else rendezvous (the value is written into a server window
 // with one WRITE_WITH_IMM).
 func (c *Client) Set(ctx context.Context, key, value []byte) error {
 	if err := c.closedErr(); err != nil {
@@ -106,9 +106,10 @@ func (c *Client) moveValue(s *cslot, f *wire.Frame, buf stageBuf, n int) error {
 	return c.conn.WriteImm(buf.region, buf.off, n, f.Addr, f.RKey, f.Token)
 }
 
-// Get fetches key's value (kv_get). The Value views client memory (a
-// receive buffer for eager replies, the staging region for rendezvous) and
-// must be released.
+// Get fetches key's value (kv_get): inline in the reply if key+value is
+// below the (get) threshold, which the request carries, else rendezvous.
+// The Value views client memory (a receive buffer for eager replies, the
+// staging region for rendezvous) and must be released.
 func (c *Client) Get(ctx context.Context, key []byte) (*Value, error) {
 	if err := c.closedErr(); err != nil {
 		return nil, err
@@ -122,7 +123,7 @@ func (c *Client) Get(ctx context.Context, key []byte) (*Value, error) {
 	}
 	defer c.releaseSlot(s)
 	c.traceStart(s, OpGet)
-	if err := c.call(s, wire.Header{Type: wire.Get, Flags: c.flags | c.tflag, Aux: uint32(c.threshold)}, key, nil); err != nil {
+	if err := c.call(s, wire.Header{Type: wire.Get, Flags: c.flags | c.tflag, Aux: uint32(c.opts.getThreshold)}, key, nil); err != nil {
 		return nil, err
 	}
 	m, err := c.waitAny(ctx, s)

@@ -61,6 +61,31 @@ func ExampleWithEagerThreshold() {
 	// 4096 rendezvous
 }
 
+// A profile, as kvbench tune writes it (profile.json), gives each op its
+// own threshold per band of load: this client, one of 4 connections at
+// depth 8, has 32 requests in flight, so its gets go eager below 1 KiB
+// and its sets below 16 KiB. LoadProfile reads one from a file.
+func ExampleWithProfile() {
+	p, err := rdmakv.ParseProfile("profile.json", []byte(`{
+		"kvbench_profile": 1, "default_threshold": 4096,
+		"rules": [
+			{"op": "get", "in_flight": [1, 8], "threshold": 4096},
+			{"op": "get", "in_flight": [9, 0], "threshold": 1024},
+			{"op": "set", "threshold": 16384}
+		]}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(p.Thresholds(32))
+	srv, c := localPair(rdmakv.WithProfile(p, 4), rdmakv.WithDepth(8))
+	defer srv.Close()
+	defer c.Close()
+	fmt.Println(c.ProtocolFor(len("k"), 8000)) // a Set's protocol
+	// Output:
+	// 1024 16384
+	// eager
+}
+
 // Get returns a view of registered memory; Release hands it back and is
 // safe to call twice.
 func ExampleClient_Get() {

@@ -55,14 +55,12 @@ func (c ServerConfig) transportConfig() transport.Config {
 // ClientTransportConfig is the transport configuration Dial opens its
 // connection with, given opts: receives for its depth, the replies it
 // may hold and the late replies to requests it gave up, each as large as
-// the largest eager reply at its threshold; and sends as large as a
+// the largest eager reply at its threshold (under a profile, the larger
+// of its get and set thresholds); and sends as large as a
 // request with the longest key a server may take, whatever the
 // threshold.
 func ClientTransportConfig(opts ...Option) transport.Config {
-	o := defaultOptions()
-	for _, f := range opts {
-		f(&o)
-	}
+	o := newOptions(opts)
 	return o.transportConfig()
 }
 

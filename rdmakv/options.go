@@ -15,8 +15,17 @@ type options struct {
 	// transport is one of Transports.
 	transport string
 	// threshold is the eager threshold: a request whose key plus value is
-	// below it goes eager; 0 sends everything rendezvous.
+	// below it goes eager; 0 sends everything rendezvous. With a profile
+	// it is the larger of the get and set thresholds, which HELLO asks
+	// for and the receive buffers are sized by.
 	threshold int
+	// getThreshold and setThreshold are each op's threshold, resolved
+	// once (resolveThresholds) so no request looks a profile up.
+	getThreshold, setThreshold int
+	// thresholdSet says WithEagerThreshold was given.
+	thresholdSet bool
+	// profile is WithProfile's, if given.
+	profile *profileOption
 	// timeout bounds each request (and the handshake).
 	timeout time.Duration
 	// poll is the completion polling mode.
@@ -45,6 +54,17 @@ type options struct {
 	tos int
 }
 
+// newOptions are the defaults with opts applied and the thresholds
+// resolved.
+func newOptions(opts []Option) options {
+	o := defaultOptions()
+	for _, f := range opts {
+		f(&o)
+	}
+	o.resolveThresholds()
+	return o
+}
+
 func defaultOptions() options {
 	return options{
 		transport: DefaultTransport,
@@ -66,7 +86,9 @@ func WithTransport(name string) Option { return func(o *options) { o.transport =
 // whose key plus value is below n bytes travels eager, inline in one
 // message; others go rendezvous. 0 sends everything rendezvous. Dial fails
 // with ErrThreshold if n exceeds the server's maximum eager size.
-func WithEagerThreshold(n int) Option { return func(o *options) { o.threshold = n } }
+func WithEagerThreshold(n int) Option {
+	return func(o *options) { o.threshold, o.thresholdSet = n, true }
+}
 
 // WithTimeout bounds each request (default 5s); a request that runs out
 // fails with ErrTimeout and the connection stays usable. While four
@@ -157,6 +179,7 @@ func (o *options) validate() error {
 	if o.threshold < 0 || o.threshold > MaxEagerLimit {
 		errs = append(errs, fmt.Errorf("%w: eager threshold %d must be between 0 and %d", ErrThreshold, o.threshold, MaxEagerLimit))
 	}
+	errs = append(errs, o.profile.problems(o.thresholdSet)...)
 	if o.timeout <= 0 {
 		errs = append(errs, fmt.Errorf("timeout %v must be positive", o.timeout))
 	}

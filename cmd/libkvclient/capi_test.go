@@ -33,6 +33,9 @@ func TestCAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	tcp := []string{"KVBENCH_TRANSPORT=tcp"}
+	profile := writeProfile(t, dir, "profile.json", 64, 8192)
+	tooLarge := writeProfile(t, dir, "large.json", 1000000, 64)
+	bad := writeProfile(t, dir, "bad.json", -1, 64)
 	cases := []struct {
 		name string
 		env  []string
@@ -46,6 +49,10 @@ func TestCAPI(t *testing.T) {
 		{"bad threshold", append(tcp, "KVBENCH_EAGER_THRESHOLD=lots"), []string{plain, "-1"}},
 		{"type of service", append(tcp, "KVBENCH_TOS=0x68"), []string{plain}},
 		{"bad type of service", append(tcp, "KVBENCH_TOS=256"), []string{plain, "-1"}},
+		{"profile", append(tcp, "KVBENCH_PROFILE="+profile, "KVBENCH_CONNECTIONS=4"), []string{plain}},
+		{"profile above the server's max eager", append(tcp, "KVBENCH_PROFILE="+tooLarge), []string{plain, "-11"}},
+		{"bad profile", append(tcp, "KVBENCH_PROFILE="+bad), []string{plain, "-1"}},
+		{"profile and threshold", append(tcp, "KVBENCH_PROFILE="+profile, "KVBENCH_EAGER_THRESHOLD=64"), []string{plain, "-1"}},
 		{"secret", append(tcp, "KVBENCH_AUTH_FILE="+secretFile), []string{guarded}},
 		{"no secret", tcp, []string{guarded, "-10"}},
 	}

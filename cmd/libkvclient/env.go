@@ -42,6 +42,11 @@ func envOptions() ([]rdmakv.Option, time.Duration, error) {
 		}
 		opts = append(opts, rdmakv.WithEagerThreshold(n))
 	}
+	if p, err := envProfile(); err != nil {
+		return nil, 0, err
+	} else if p != nil {
+		opts = append(opts, p)
+	}
 	timeout := rdmakv.DefaultTimeout
 	if v := os.Getenv("KVBENCH_TIMEOUT"); v != "" {
 		d, err := time.ParseDuration(v)
@@ -66,4 +71,32 @@ func envOptions() ([]rdmakv.Option, time.Duration, error) {
 		opts = append(opts, rdmakv.WithAuth(secret))
 	}
 	return opts, timeout, nil
+}
+
+// envProfile is KVBENCH_PROFILE's profile as a Dial option (nil without
+// one), at the load of KVBENCH_CONNECTIONS connections (default 1), each
+// at the client's depth. It excludes KVBENCH_EAGER_THRESHOLD, as
+// WithProfile excludes WithEagerThreshold, but says so in the variables'
+// names.
+func envProfile() (rdmakv.Option, error) {
+	path := os.Getenv("KVBENCH_PROFILE")
+	if path == "" {
+		return nil, nil
+	}
+	if os.Getenv("KVBENCH_EAGER_THRESHOLD") != "" {
+		return nil, fmt.Errorf("KVBENCH_PROFILE and KVBENCH_EAGER_THRESHOLD: give one (the profile sets the thresholds)")
+	}
+	connections := 1
+	if v := os.Getenv("KVBENCH_CONNECTIONS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("KVBENCH_CONNECTIONS=%q: want the application's connections, 1 or more", v)
+		}
+		connections = n
+	}
+	p, err := rdmakv.LoadProfile(path)
+	if err != nil {
+		return nil, fmt.Errorf("KVBENCH_PROFILE: %w", err)
+	}
+	return rdmakv.WithProfile(p, connections), nil
 }

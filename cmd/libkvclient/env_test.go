@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -41,5 +44,67 @@ func TestEnvUnknownTransport(t *testing.T) {
 	_, _, err := envOptions()
 	if err == nil || !strings.Contains(err.Error(), "KVBENCH_TRANSPORT") || !strings.Contains(err.Error(), "want tcp, verbs or auto") {
 		t.Fatalf("err %v: want KVBENCH_TRANSPORT refused with the names it takes", err)
+	}
+}
+
+// writeProfile writes a profile into dir whose gets go eager below get
+// bytes and sets below set, and returns its path.
+func writeProfile(t *testing.T, dir, name string, get, set int) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	data := fmt.Sprintf(`{"kvbench_profile": 1, "default_threshold": 4096, "rules": [
+		{"op": "get", "threshold": %d}, {"op": "set", "in_flight": [1, 64], "threshold": 100},
+		{"op": "set", "in_flight": [65, 0], "threshold": %d}]}`, get, set)
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// KVBENCH_PROFILE applies a profile at KVBENCH_CONNECTIONS connections
+// of the client's depth: two connections of 64 are in the second band.
+func TestEnvProfile(t *testing.T) {
+	t.Setenv("KVBENCH_TRANSPORT", "tcp")
+	t.Setenv("KVBENCH_PROFILE", writeProfile(t, t.TempDir(), "profile.json", 64, 8192))
+	for _, c := range []struct {
+		connections string
+		set         int
+	}{{"", 100}, {"2", 8192}} {
+		t.Setenv("KVBENCH_CONNECTIONS", c.connections)
+		opts, _, err := envOptions()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl, err := rdmakv.Dial(context.Background(), serve(t, nil), opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cl.Close()
+		if got, want := cl.ProtocolFor(1, 1000), rdmakv.ProtocolAt(c.set, 1, 1000); got != want {
+			t.Errorf("KVBENCH_CONNECTIONS=%q: a set of 1000 bytes goes %v, want %v", c.connections, got, want)
+		}
+	}
+}
+
+// A profile the library cannot apply fails kv_open with the message.
+func TestEnvProfileRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"KVBENCH_PROFILE": filepath.Join(dir, "absent.json")}, "KVBENCH_PROFILE: open "},
+		{map[string]string{"KVBENCH_PROFILE": writeProfile(t, dir, "bad.json", -1, 64)}, "bad.json: rule 1: threshold -1: want 0 to"},
+		{map[string]string{"KVBENCH_PROFILE": writeProfile(t, dir, "p.json", 1, 1), "KVBENCH_EAGER_THRESHOLD": "64"},
+			"KVBENCH_PROFILE and KVBENCH_EAGER_THRESHOLD: give one"},
+		{map[string]string{"KVBENCH_PROFILE": writeProfile(t, dir, "p.json", 1, 1), "KVBENCH_CONNECTIONS": "0"},
+			`KVBENCH_CONNECTIONS="0": want`},
+	} {
+		for _, v := range []string{"KVBENCH_PROFILE", "KVBENCH_EAGER_THRESHOLD", "KVBENCH_CONNECTIONS"} {
+			t.Setenv(v, c.env[v])
+		}
+		if _, _, err := envOptions(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %v, want %q", c.env, err, c.want)
+		}
 	}
 }

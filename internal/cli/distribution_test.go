@@ -14,6 +14,7 @@ import (
 	rdmakvstore "github.com/kvbench/kvbench/internal/store/rdmakv"
 	"github.com/kvbench/kvbench/internal/tune"
 	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // checkReceiveMemory wants every cell to carry what verbs registers to
@@ -123,6 +124,7 @@ func TestTuneDistribution(t *testing.T) {
 	if w.Candidate(w.Chosen) == nil || res.Recommended != w.Chosen {
 		t.Errorf("chose %d, recommended %d", w.Chosen, res.Recommended)
 	}
+	checkTuneProfile(t, out, "tune-dist", w.Chosen)
 	small, large := w.Candidates[0], w.Candidates[1]
 	out = t.TempDir()
 	_, stderr, err := runCLIErr(t, "tune", "testdata/tune-dist.yaml", "--repeats", "2", "--max-memory", fmt.Sprint(small.Memory()), "-o", out)
@@ -226,5 +228,27 @@ func TestRunETCKeySizes(t *testing.T) {
 	keys, _ := wl["keys"].(map[string]any)
 	if keys["size"] != 250.0 || keys["size_distribution"] != "etc, max: 250B" {
 		t.Errorf("results.json keys %v: want size 250 and size_distribution \"etc, max: 250B\"", keys)
+	}
+}
+
+// checkTuneProfile wants the profile.json of the one tune of workload
+// name under out to give gets and sets threshold at any load, and
+// tune.txt to say how to apply it.
+func checkTuneProfile(t *testing.T, out, name string, threshold int) {
+	t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join(out, "tune-"+name+"-*"))
+	if len(dirs) != 1 {
+		t.Fatalf("tune directories %v", dirs)
+	}
+	p, err := rdmakv.LoadProfile(filepath.Join(dirs[0], tune.ProfileFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if get, set := p.Thresholds(1); get != threshold || set != threshold || !strings.HasPrefix(p.Source, "kvbench tune "+name+", by p50, kvbench ") {
+		t.Errorf("profile %+v: want get and set at %d", p, threshold)
+	}
+	txt, err := os.ReadFile(filepath.Join(dirs[0], tuneTextFile))
+	if err != nil || !strings.Contains(string(txt), "KVBENCH_PROFILE=FILE") {
+		t.Errorf("%v: tune.txt does not say how to apply the profile:\n%s", err, txt)
 	}
 }

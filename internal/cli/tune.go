@@ -53,8 +53,11 @@ by --objective (p50, p99, throughput, cpu) or by capacity under a latency
 goal (--slo). --connections, --depth and --rate take lists: tune then
 recommends per load and maps the winners over size and load. It prints a
 table in the manner of UCX's protocol info and saves tune.txt, tune.json
-and plots under --out. The workload's thresholds are ignored; its keys,
-phases and load model are used.
+and plots under --out, and where it found thresholds profile.json: each
+op's own threshold per band of load, which kvbench run --profile,
+KVBENCH_PROFILE (the C API) and rdmakv.WithProfile apply. The
+workload's thresholds are ignored; its keys, phases and load model are
+used.
 
 On a workload whose values follow values.distribution, tune instead runs
 the whole workload (its mix, its sizes) at each candidate threshold (the
@@ -154,7 +157,7 @@ func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
-	paths, err := saveTune(dir, res)
+	paths, err := saveTune(dir, w.Name, res)
 	if err != nil {
 		return err
 	}

@@ -17,17 +17,16 @@ const (
 	tuneTextFile = "tune.txt"
 )
 
-// saveTune writes res into dir as run writes a run directory, each file
-// atomically: tune.json and tune.txt as report renders them, then the
-// figures plot draws (PNG and SVG). It returns the paths written.
-func saveTune(dir string, res *tune.Result) ([]string, error) {
+// saveTune writes res, a tune of the workload named workload, into dir
+// as run writes a run directory, each file atomically: tune.json and
+// tune.txt as report renders them, profile.json when the tune found a
+// threshold, then the figures plot draws (PNG and SVG). It returns the
+// paths written.
+func saveTune(dir, workload string, res *tune.Result) ([]string, error) {
 	var paths []string
-	for _, f := range []struct {
-		name   string
-		render func(io.Writer, *tune.Result) error
-	}{{tuneJSONFile, report.TuneJSON}, {tuneTextFile, report.Tune}} {
+	for _, f := range tuneFiles(workload, res) {
 		var b bytes.Buffer
-		if err := f.render(&b, res); err != nil {
+		if err := f.render(&b); err != nil {
 			return paths, err
 		}
 		path := filepath.Join(dir, f.name)
@@ -38,4 +37,22 @@ func saveTune(dir string, res *tune.Result) ([]string, error) {
 	}
 	figs, err := plot.SaveTune(res, dir)
 	return append(paths, figs...), err
+}
+
+// tuneFile is a file of a tune directory and what renders it.
+type tuneFile struct {
+	name   string
+	render func(io.Writer) error
+}
+
+// tuneFiles are the files saveTune writes before the figures.
+func tuneFiles(workload string, res *tune.Result) []tuneFile {
+	files := []tuneFile{
+		{tuneJSONFile, func(w io.Writer) error { return report.TuneJSON(w, res) }},
+		{tuneTextFile, func(w io.Writer) error { return report.Tune(w, res) }},
+	}
+	if res.Profile(workload) != nil {
+		files = append(files, tuneFile{tune.ProfileFile, func(w io.Writer) error { return report.TuneProfile(w, res, workload) }})
+	}
+	return files
 }

@@ -52,6 +52,7 @@ func Tune(w io.Writer, r *tune.Result) error {
 	for _, e := range t.explanation() {
 		b.WriteString(e + "\n")
 	}
+	t.writeProfile(&b)
 	t.writeWarnings(&b)
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -70,14 +71,39 @@ func contains(t *testing.T, txt string, want ...string) {
 
 // saved is res as tune.txt and tune.json hold it, each checked against
 // its golden file, name.txt.golden and name.json.golden, and tune.json
-// read back.
+// read back; and, when the tune keeps one, profile.json against
+// name.profile.json.golden.
 func saved(t *testing.T, res *tune.Result, name string) (string, tune.Result) {
 	t.Helper()
 	txt := table(t, res)
 	golden.Assert(t, txt, name+".txt.golden")
 	js, back := tuneJSON(t, res)
 	golden.Assert(t, js, name+".json.golden")
+	if p := profileJSON(t, res); p != "" {
+		golden.Assert(t, p, name+".profile.json.golden")
+	}
 	return txt, back
+}
+
+// profileJSON is res as profile.json holds it ("" when it keeps none),
+// checked to read back as the profile it came from.
+func profileJSON(t *testing.T, res *tune.Result) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := report.TuneProfile(&b, res, "golden"); err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	p, err := rdmakv.ParseProfile(tune.ProfileFile, b.Bytes())
+	if err != nil {
+		t.Fatalf("%v:\n%s", err, b.String())
+	}
+	if want := res.Profile("golden"); !reflect.DeepEqual(p.Rules, want.Rules) || p.Default != want.Default {
+		t.Errorf("profile.json reads back as %+v, want %+v", p, want)
+	}
+	return b.String()
 }
 
 func TestSaveGolden(t *testing.T) {
