@@ -45,6 +45,7 @@ type Harness struct {
 	version  string // the server's, asked once
 	blocking bool   // TCP connections get blocking sockets (store.BlockingSockets)
 	sysfs    string // where DeviceCounters finds devices: hwcounters.Root when empty (tests set it)
+	profile  string // the profile the clients apply (Workload.ProfileSummary), "" for none
 }
 
 // OpenHarness opens the workload's store and asks its server's version,
@@ -54,7 +55,7 @@ func OpenHarness(c HarnessConfig) (*Harness, error) {
 	t := w.Target
 	cfg := store.Config{
 		Kind: t.Kind, Addr: t.Server, Timeout: time.Duration(w.Timeout), Depth: w.Load.Depth,
-		Connections: w.Load.Connections, AuthFile: t.AuthFile,
+		Connections: w.Load.Connections, AuthFile: t.AuthFile, Profile: t.Profile,
 		Transport: t.Transport, Poll: t.Poll, TOS: t.TOS, OpPhases: w.OpPhases,
 		Keys: w.Keys.Count, KeySize: w.Keys.Size, MaxValue: c.MaxValue, MaxThreshold: c.MaxThreshold, Sizes: c.Sizes,
 		MemBytes: c.Host.MemBytes, Logger: c.Logger,
@@ -73,7 +74,7 @@ func OpenHarness(c HarnessConfig) (*Harness, error) {
 		s.Close()
 		return nil, fmt.Errorf("%s %s: asking its version: %w", s.Kind(), s.Addr(), err)
 	}
-	return &Harness{Store: s, host: c.Host, version: v, blocking: store.BlockingSockets(cfg.Connections)}, nil
+	return &Harness{Store: s, host: c.Host, version: v, blocking: store.BlockingSockets(cfg.Connections), profile: w.ProfileSummary()}, nil
 }
 
 // Dialer opens the run's connections.

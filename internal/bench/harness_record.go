@@ -13,7 +13,7 @@ func (s *Harness) Record(w any, seed uint64, rep *Report, runErr error, version,
 	run := &results.Run{
 		SchemaVersion: results.SchemaVersion, Workload: w, Seed: seed, Version: version, Revision: revision,
 		Start: rep.Start, End: rep.End, EndReason: results.EndCompleted, Host: s.host,
-		Target:    &results.Target{Kind: s.Kind(), ServerVersion: s.version},
+		Target:    &results.Target{Kind: s.Kind(), ServerVersion: s.version, Profile: s.profile},
 		Transport: s.link(),
 		Verify: results.VerifyCounts{Checked: rep.Verify.Checked, Mismatches: rep.Verify.Mismatches,
 			Missing: rep.Verify.Missing, Torn: rep.Verify.Torn},
@@ -31,6 +31,9 @@ func (s *Harness) Record(w any, seed uint64, rep *Report, runErr error, version,
 	for i := range cells {
 		c := &cells[i].Cell
 		c.Store = s.Kind()
+		if s.profile != "" {
+			c.Policy = results.PolicyProfile
+		}
 		c.Hlog = results.HlogName(*c)
 	}
 	return run, cells, err

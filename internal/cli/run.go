@@ -130,7 +130,13 @@ func runRun(cmd *cobra.Command, file string, f *runFlags) error {
 	if err := bench.ScanTrace(&cfg); err != nil {
 		return err
 	}
-	if t := w.IgnoredThresholds(); t != nil {
+	switch t := w.IgnoredThresholds(); {
+	case w.Target.Profile != "":
+		fmt.Fprintf(stderr, "kvbench: note: applying profile %s, one cell per (op, value size) labelled profile\n", w.ProfileSummary())
+		if t != nil {
+			fmt.Fprintf(stderr, "kvbench: note: the profile sets the thresholds: thresholds %v do not apply\n", t)
+		}
+	case t != nil:
 		fmt.Fprintf(stderr, "kvbench: note: %s has no eager threshold: thresholds %v do not apply, one cell per (op, value size)\n", w.Target.Kind, t)
 	}
 	world, from, err := joinRanks(cmd, f, &cfg, w.Target.Server != "")

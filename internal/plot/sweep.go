@@ -34,6 +34,9 @@ func (g group) name() string {
 		return g.cells[0].Store
 	}
 	s := "t=" + units.Bytes(int64(g.threshold))
+	if len(g.cells) > 0 && g.cells[0].Policy != "" {
+		s = g.cells[0].Policy
+	}
 	if g.protocol != "" {
 		s += " " + g.protocol
 	}
@@ -43,8 +46,11 @@ func (g group) name() string {
 // cellLine names the line of one cell: "t=4KiB eager", or "redis" for a
 // baseline store's.
 func cellLine(c results.Cell) string {
-	if c.Baseline() {
+	switch {
+	case c.Baseline():
 		return c.Store
+	case c.Policy != "":
+		return c.Policy + " " + c.Protocol
 	}
 	return "t=" + units.Bytes(int64(c.Threshold)) + " " + c.Protocol
 }

@@ -24,6 +24,7 @@ type SizeGroup struct {
 	Store        string                           `json:"store"`
 	Op           string                           `json:"op"`
 	Threshold    int                              `json:"threshold"`
+	Policy       string                           `json:"policy,omitempty"`
 	Distribution string                           `json:"distribution"`
 	Protocols    map[string]results.ProtocolShare `json:"protocols,omitempty"`
 	Classes      []SizeRow                        `json:"classes"`
@@ -57,7 +58,7 @@ func SizeGroups(run *results.Run) []SizeGroup {
 		i, ok := at[key]
 		if !ok {
 			i, at[key] = len(out), len(out)
-			out = append(out, SizeGroup{Store: c.Store, Op: c.Op, Threshold: c.Threshold, Distribution: c.Distribution})
+			out = append(out, SizeGroup{Store: c.Store, Op: c.Op, Threshold: c.Threshold, Policy: c.Policy, Distribution: c.Distribution})
 		}
 		g := &out[i]
 		if c.Sizes != nil {
@@ -131,7 +132,7 @@ func WriteBySize(w io.Writer, run *results.Run, format string) error {
 func writeSizeTables(w io.Writer, run *results.Run, gs []SizeGroup) error {
 	fmt.Fprintf(w, "workload %s: operations by value size class\n", WorkloadName(run))
 	for _, g := range gs {
-		fmt.Fprintf(w, "\n%s at threshold %s, sizes %s\n", g.Op, thresholdText(g.Threshold, g.Store), g.Distribution)
+		fmt.Fprintf(w, "\n%s at threshold %s, sizes %s\n", g.Op, thresholdText(g.Threshold, g.Store, g.Policy), g.Distribution)
 		for _, p := range slices.Sorted(maps.Keys(g.Protocols)) {
 			s := g.Protocols[p]
 			fmt.Fprintf(w, "  %s: %s of requests, %s of bytes\n", results.ProtocolLabel(g.Store, p), pct(s.Requests), pct(s.ByteShare))
@@ -164,7 +165,7 @@ func writeSizeMarkdown(w io.Writer, run *results.Run, gs []SizeGroup) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## kvbench run %s: operations by value size class\n", WorkloadName(run))
 	for _, g := range gs {
-		fmt.Fprintf(&b, "\n### %s at threshold %s\n\n", g.Op, thresholdText(g.Threshold, g.Store))
+		fmt.Fprintf(&b, "\n### %s at threshold %s\n\n", g.Op, thresholdText(g.Threshold, g.Store, g.Policy))
 		fmt.Fprintf(&b, "- **sizes**: %s\n", mdEscape(g.Distribution))
 		for _, p := range slices.Sorted(maps.Keys(g.Protocols)) {
 			s := g.Protocols[p]

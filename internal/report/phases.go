@@ -77,7 +77,7 @@ func WritePhases(w io.Writer, run *results.Run, format string) error {
 }
 
 func phaseTableRow(r PhaseRow, names []string) []string {
-	out := []string{r.Op, units.Bytes(int64(r.ValueSize)), thresholdText(r.Threshold, r.Store), results.ProtocolLabel(r.Store, r.Protocol),
+	out := []string{r.Op, units.Bytes(int64(r.ValueSize)), thresholdText(r.Threshold, r.Store, r.Policy), results.ProtocolLabel(r.Store, r.Protocol),
 		strconv.FormatInt(r.Count, 10), units.Duration(float64(r.P50))}
 	var sum int64
 	for _, n := range names {

@@ -33,6 +33,7 @@ type Row struct {
 	Op        string `json:"op"`
 	ValueSize int    `json:"value_size"`
 	Threshold int    `json:"threshold"`
+	Policy    string `json:"policy,omitempty"` // results.Cell.Policy
 	Protocol  string `json:"protocol"`
 	Store     string `json:"store"` // the kind of store the cell measured (results.Cell.Store)
 	// Distribution is the law the cell's values' sizes were drawn from
@@ -62,7 +63,7 @@ func rowsOf(cells []results.Cell) []Row {
 	rows := make([]Row, 0, len(cells))
 	for _, c := range cells {
 		rows = append(rows, Row{
-			Op: c.Op, ValueSize: c.ValueSize, Threshold: c.Threshold, Protocol: c.Protocol, Store: c.Store, Distribution: c.Distribution,
+			Op: c.Op, ValueSize: c.ValueSize, Threshold: c.Threshold, Policy: c.Policy, Protocol: c.Protocol, Store: c.Store, Distribution: c.Distribution,
 			Count: c.Count, Errors: c.Failures(),
 			OpsPerSec: c.ThroughputOps, BytesPerSec: c.ThroughputBytes,
 			P50: c.Latency.P50, P90: c.Latency.P90, P99: c.Latency.P99, P999: c.Latency.P999, Max: c.Latency.Max,
@@ -146,6 +147,9 @@ func header(run *results.Run) [][2]string {
 	if n := distributionNote(run.Cells); n != "" {
 		h = append(h, [2]string{"values", n}, [2]string{results.Whole, wholeNote})
 	}
+	if run.Target != nil && run.Target.Profile != "" {
+		h = append(h, [2]string{results.PolicyProfile, run.Target.Profile + "; the cells' threshold is the larger, which the clients asked the server for"})
+	}
 	return append(h, figureNotes(run.Cells, headerNote)...)
 }
 
@@ -188,7 +192,7 @@ func columns(figs []figure.Figure) []string {
 }
 
 func humanRow(r Row, figs []figure.Figure) []string {
-	out := []string{r.Op, units.Bytes(int64(r.ValueSize)), thresholdText(r.Threshold, r.Store), results.ProtocolLabel(r.Store, r.Protocol),
+	out := []string{r.Op, units.Bytes(int64(r.ValueSize)), thresholdText(r.Threshold, r.Store, r.Policy), results.ProtocolLabel(r.Store, r.Protocol),
 		strconv.FormatInt(r.Count, 10), strconv.FormatInt(r.Errors, 10),
 		units.Rate(r.OpsPerSec), units.MiB(r.BytesPerSec),
 		units.Duration(float64(r.P50)), units.Duration(float64(r.P90)), units.Duration(float64(r.P99)),
@@ -288,7 +292,7 @@ func mdTable(b *strings.Builder, cols []string, rows [][]string) {
 func writeCSV(w io.Writer, run *results.Run) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write(append(append([]string{"op", "value_size", "threshold", "protocol", "count", "errors",
-		"throughput_ops", "throughput_bytes", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"}, csvFigureHeads()...), "warning_kinds", "warnings", "store"))
+		"throughput_ops", "throughput_bytes", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"}, csvFigureHeads()...), "warning_kinds", "warnings", "policy", "store"))
 	rows, err := rowsWithWhole(run)
 	if err != nil {
 		return err
@@ -299,7 +303,7 @@ func writeCSV(w io.Writer, run *results.Run) error {
 			strconv.FormatInt(r.Count, 10), strconv.FormatInt(r.Errors, 10),
 			strconv.FormatFloat(r.OpsPerSec, 'f', -1, 64), strconv.FormatFloat(r.BytesPerSec, 'f', -1, 64),
 			strconv.FormatInt(r.P50, 10), strconv.FormatInt(r.P90, 10), strconv.FormatInt(r.P99, 10),
-			strconv.FormatInt(r.P999, 10), strconv.FormatInt(r.Max, 10)}, csvFigures(r.cell)...), kinds, msgs, r.Store))
+			strconv.FormatInt(r.P999, 10), strconv.FormatInt(r.Max, 10)}, csvFigures(r.cell)...), kinds, msgs, r.Policy, r.Store))
 	}
 	cw.Flush()
 	return cw.Error()

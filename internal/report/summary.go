@@ -93,8 +93,11 @@ func mark(c results.Cell) string {
 // summaryThreshold is the cell's threshold in bytes, "-" for a baseline
 // store's, which has none.
 func summaryThreshold(c results.Cell) string {
-	if c.Baseline() {
+	switch {
+	case c.Baseline():
 		return "-"
+	case c.Policy != "":
+		return c.Policy
 	}
 	return strconv.Itoa(c.Threshold)
 }

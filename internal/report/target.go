@@ -34,11 +34,15 @@ func storeOf(run *results.Run) results.Target {
 
 // Thresholds as people and machines read them: a baseline store's cell
 // has none, so "-" (thresholdText) or an empty field (thresholdField)
-// rather than a 0 that reads as "everything rendezvous".
+// rather than a 0 that reads as "everything rendezvous"; people read a
+// profile's cell as "profile" (csv keeps the number and a policy column).
 
-func thresholdText(threshold int, store string) string {
-	if results.BaselineStore(store) {
+func thresholdText(threshold int, store, policy string) string {
+	switch {
+	case results.BaselineStore(store):
 		return "-"
+	case policy != "":
+		return policy
 	}
 	return units.Bytes(int64(threshold))
 }

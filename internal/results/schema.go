@@ -58,6 +58,10 @@ type Run struct {
 // was built for. Other kinds are the baselines' (internal/store).
 const KindRdmakv = "rdmakv"
 
+// PolicyProfile is the Policy of a cell whose clients applied a threshold
+// profile (Target.Profile).
+const PolicyProfile = "profile"
+
 // Target is the store a run measured.
 type Target struct {
 	// Kind is rdmakv or a baseline's (store.Kinds).
@@ -66,6 +70,10 @@ type Target struct {
 	// redis_version, memcached's VERSION); empty for rdmakv, whose
 	// protocol version is Run.Protocol.
 	ServerVersion string `json:"server_version,omitempty"`
+	// Profile, for a run whose clients applied a threshold profile, says
+	// which and what it gave at the run's load ("profile.json: get 16KiB,
+	// set 4KiB at 16 in flight"); its cells' Policy is PolicyProfile.
+	Profile string `json:"profile,omitempty"`
 }
 
 // TargetKind is the kind of store the run measured: rdmakv for a run
@@ -184,7 +192,12 @@ type Cell struct {
 	// in files recorded before distributions.
 	Distribution string `json:"distribution,omitempty"`
 	Threshold    int    `json:"threshold"`
-	Protocol     string `json:"protocol"` // "eager" or "rendezvous"
+	// Policy says how the clients chose each request's protocol when not
+	// by Threshold alone: PolicyProfile, a threshold per op from a
+	// profile, Threshold then the larger, which the clients asked the
+	// server for. Empty for a fixed threshold.
+	Policy   string `json:"policy,omitempty"`
+	Protocol string `json:"protocol"` // "eager" or "rendezvous"
 	// Store is the kind of store the cell measured (Target.Kind: rdmakv,
 	// redis, memcached), in each cell so that a cell read apart from its
 	// run, or set beside another run's, still says what it measured.

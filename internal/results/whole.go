@@ -37,7 +37,7 @@ func WholeCells(cells []Cell) ([]Cell, error) {
 		i, ok := at[k]
 		if !ok {
 			i, at[k] = len(out), len(out)
-			out = append(out, Cell{Op: Whole, Protocol: Whole, ValueSize: c.ValueSize, Distribution: c.Distribution,
+			out = append(out, Cell{Op: Whole, Protocol: Whole, ValueSize: c.ValueSize, Distribution: c.Distribution, Policy: c.Policy,
 				Threshold: c.Threshold, Store: c.Store, Errors: map[string]int64{}, Load: c.Load, IntervalNs: c.IntervalNs,
 				CPU: c.CPU, ReceiveMemory: c.ReceiveMemory})
 			hists = append(hists, NewHistogram())

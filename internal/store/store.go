@@ -199,6 +199,10 @@ type Config struct {
 	// OpPhases has the connections time each request's phases where the
 	// store can (OpPhasesFrom).
 	OpPhases bool
+	// Profile, rdmakv's only, names a threshold profile (target.profile)
+	// that the connections apply in place of the threshold they are
+	// dialed at: a threshold per op at Connections x Depth in flight.
+	Profile string
 	// Keys and KeySize are the key space, MaxValue the largest value and
 	// MaxThreshold the largest eager threshold: what a server the driver
 	// starts, and each connection's buffers, are sized for.

@@ -32,6 +32,9 @@ func (w *Workload) checkBaseline(c *checker) {
 			c.add("target.auth_file", "%v", err)
 		}
 	}
+	if t.Profile != "" {
+		c.add("target.profile", "%s has no eager threshold to apply a profile to (leave it out)", kind)
+	}
 	if w.OpPhases {
 		c.add("op_phases", "%s does not time the phases of its requests; op_phases needs rdmakv", kind)
 	}
@@ -45,10 +48,10 @@ func (w *Workload) checkBaseline(c *checker) {
 }
 
 // IgnoredThresholds are the thresholds the workload lists that a run
-// against a baseline ignores (it has no eager threshold); nil for rdmakv
-// or when the file lists none.
+// ignores: against a baseline (it has no eager threshold) or with a
+// profile (it sets them); nil otherwise or when the file lists none.
 func (w *Workload) IgnoredThresholds() []Size {
-	if !w.Target.Baseline() || w.src == nil || !w.src.has("thresholds") {
+	if !w.Target.Baseline() && w.Target.Profile == "" || w.src == nil || !w.src.has("thresholds") {
 		return nil
 	}
 	return w.Thresholds

@@ -50,6 +50,9 @@ func (w *Workload) Cells() []Cell {
 
 // SortedThresholds is Thresholds ascending, in bytes.
 func (w *Workload) SortedThresholds() []int64 {
+	if get, set, ok := w.ProfileThresholds(); ok {
+		return []int64{int64(max(get, set))} // what the clients ask the server for
+	}
 	out := make([]int64, len(w.Thresholds))
 	for i, t := range w.Thresholds {
 		out[i] = int64(t)

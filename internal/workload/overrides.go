@@ -76,6 +76,8 @@ func OverrideFlags() []Override {
 			set: sets(func(w *Workload, v string) { w.Target.Poll = v }, "target.poll")},
 		{Flag: "auth-file", Help: "file holding the server's shared secret (default: the workload's target.auth_file); an embedded server requires it",
 			set: sets(func(w *Workload, v string) { w.Target.AuthFile = v }, "target.auth_file")},
+		{Flag: "profile", Help: "apply a threshold profile (what kvbench tune writes, profile.json) in place of the workload's thresholds: one cell per (op, value size), labelled profile (default: the workload's target.profile)",
+			Load: true, set: sets(func(w *Workload, v string) { w.Target.Profile = v }, "target.profile")},
 		{Flag: "tos", Help: "IP type-of-service byte of rdmakv's traffic, DSCP << 2 | ECN: the RoCE traffic class on verbs (default: the workload's target.tos, else 0)",
 			set: sets(func(w *Workload, v int) { w.Target.TOS = v }, "target.tos")},
 		{Flag: "warmup", Help: "unrecorded warmup before each measure phase, replacing the workload's phases.warmup (0: none)",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kvbench/kvbench/internal/keygen"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // Size is a byte count written in YAML as 4096, "4KiB", "1MiB", "64B".
@@ -90,6 +91,13 @@ type Target struct {
 	// << 2 | ECN, 0 to 255): the RoCE traffic class on verbs, IP_TOS on
 	// tcp; an embedded server uses it too. 0, the default, is class 0.
 	TOS int `yaml:"tos" json:"tos,omitempty"`
+	// Profile names a threshold profile (rdmakv.Profile, what kvbench
+	// tune writes), relative to the working directory: the clients apply
+	// it, a threshold per op at the run's load, in place of the
+	// workload's thresholds (rdmakv only).
+	Profile string `yaml:"profile" json:"profile,omitempty"`
+
+	profile *rdmakv.Profile // loaded by Validate
 }
 
 // Baseline says whether the target is a store other than rdmakv: one

@@ -138,6 +138,7 @@ func (w *Workload) checkTarget(c *checker) {
 			c.add("target.auth_file", "%v", err)
 		}
 	}
+	w.checkProfile(c)
 	if t := w.Target.TOS; t < 0 || t > 255 {
 		c.add("target.tos", "%d is not a type-of-service byte (want 0 to 255: DSCP << 2 | ECN, e.g. 104 for DSCP 26)", t)
 	}

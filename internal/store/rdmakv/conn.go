@@ -99,6 +99,10 @@ type Dialer struct {
 	// Blocking gives TCP connections blocking sockets
 	// (rdmakv.WithBlockingSocket); see store.BlockingSockets.
 	Blocking bool
+	// Profile, when set, is applied (rdmakv.WithProfile) in place of the
+	// threshold Dial is given, at Connections connections of Depth.
+	Profile     *rdmakv.Profile
+	Connections int
 
 	mu     sync.Mutex
 	info   *rdmakv.Info
@@ -122,7 +126,12 @@ func (d *Dialer) dial(ctx context.Context, threshold int) (*rdmakv.Client, error
 	if d.info != nil {
 		tr = d.info.Transport
 	}
-	o := []rdmakv.Option{rdmakv.WithTransport(tr), rdmakv.WithEagerThreshold(threshold), rdmakv.WithPoll(pollMode(d.Poll)), rdmakv.WithTOS(d.TOS)}
+	o := []rdmakv.Option{rdmakv.WithTransport(tr), rdmakv.WithPoll(pollMode(d.Poll)), rdmakv.WithTOS(d.TOS)}
+	if d.Profile != nil {
+		o = append(o, rdmakv.WithProfile(d.Profile, d.Connections))
+	} else {
+		o = append(o, rdmakv.WithEagerThreshold(threshold))
+	}
 	if d.Timeout > 0 {
 		o = append(o, rdmakv.WithTimeout(d.Timeout))
 	}

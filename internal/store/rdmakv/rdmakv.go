@@ -72,6 +72,13 @@ func Open(_ context.Context, c store.Config) (*Store, error) {
 		}
 	}
 	s := &Store{}
+	var profile *rdmakv.Profile
+	if c.Profile != "" {
+		var err error
+		if profile, err = rdmakv.LoadProfile(c.Profile); err != nil {
+			return nil, fmt.Errorf("target.profile: %w", err)
+		}
+	}
 	addr, tr := c.Addr, c.Transport
 	if addr == "" {
 		emb, err := StartEmbedded(EmbeddedConfig{
@@ -89,6 +96,7 @@ func Open(_ context.Context, c store.Config) (*Store, error) {
 		Addr: addr, Transport: tr, Poll: c.Poll, Timeout: c.Timeout, Depth: c.Depth,
 		StagingSize: StagingSize(c.Depth, c.KeySize+c.MaxValue), Logger: c.Logger, Auth: secret,
 		OpPhases: c.OpPhases, Blocking: store.BlockingSockets(c.Connections), TOS: c.TOS,
+		Profile: profile, Connections: max(c.Connections, 1),
 	}
 	return s, nil
 }
