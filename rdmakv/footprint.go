@@ -63,6 +63,7 @@ func ClientTransportConfig(opts ...Option) transport.Config {
 	for _, f := range opts {
 		f(&o)
 	}
+	o.resolveAdaptive()
 	return o.transportConfig()
 }
 
