@@ -79,6 +79,7 @@ func Run(t *testing.T, env Env) {
 		{"ThresholdZero", testThresholdZero},
 		{"ThresholdMaxEager", testThresholdMaxEager},
 		{"ThresholdAboveMaxEager", testThresholdAboveMaxEager},
+		{"Adaptive", testAdaptive},
 		{"DeleteNotFound", testDeleteNotFound},
 		{"Overwrite", testOverwrite},
 		{"EmptyKey", testEmptyKey},
