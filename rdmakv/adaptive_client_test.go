@@ -83,7 +83,7 @@ func TestClientAdaptiveZeroAllocs(t *testing.T) {
 
 func TestAdaptiveConfigValidate(t *testing.T) {
 	for _, cfg := range []AdaptiveConfig{
-		{MaxThreshold: MaxEagerLimit + 1}, {Explore: 0.6}, {Explore: -1}, {Window: -1},
+		{MaxThreshold: MaxEagerLimit + 1}, {Explore: 0.6}, {Explore: -1}, {Window: -1}, {Window: time.Microsecond},
 		{Margin: 1}, {BackMargin: -0.1}, {Samples: maxAdaptiveSamples + 1},
 	} {
 		o := defaultOptions()

@@ -94,8 +94,8 @@ func (c AdaptiveConfig) validate() error {
 	if c.Explore < 0 || c.Explore > 0.5 {
 		bad("explore %v must be between 0 and 0.5", c.Explore)
 	}
-	if c.Window < 0 || c.Dwell < 0 {
-		bad("window %v and dwell %v must not be negative", c.Window, c.Dwell)
+	if c.Window < 0 || c.Window > 0 && c.Window < time.Millisecond || c.Dwell < 0 {
+		bad("window %v must be 0 or at least 1ms, dwell %v not negative", c.Window, c.Dwell)
 	}
 	if c.Margin < 0 || c.Margin >= 1 || c.BackMargin < 0 || c.BackMargin >= 1 {
 		bad("margins %v and %v must be at least 0 and below 1", c.Margin, c.BackMargin)

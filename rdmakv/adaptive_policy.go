@@ -50,6 +50,7 @@ type adaptClass struct {
 	last    int64      // when the class last switched
 	left    Protocol   // what it switched from
 	since   int64      // since when the other protocol has been better; 0: it is not
+	judged  int64      // when the class was last judged
 	scratch [2][]uint32
 	_       [64]byte // the next class's counters on another cache line
 }

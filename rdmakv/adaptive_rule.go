@@ -1,11 +1,11 @@
 package rdmakv
 
 // evaluate judges class c of o at now and switches its choice when the
-// other protocol has been better by the rule (better) at every evaluation
-// for half a dwell: one window that noise made look better is not enough,
-// since the window is judged anew every 1/adaptiveEvals of it and over a
-// long run a test at p < 0.01 is passed by chance now and then. The
-// medians are kept for AdaptiveState.
+// other protocol has been better by the rule (better) at every judgment
+// for half a dwell, with no gap longer than that between two. One window
+// that noise made look better is not enough: the window is judged anew
+// every 1/adaptiveEvals of it, and over a long run a test at p < 0.01 is
+// passed by chance now and then. The medians are kept for AdaptiveState.
 func (p *adaptivePolicy) evaluate(o *adaptOp, c *adaptClass, now int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -14,14 +14,19 @@ func (p *adaptivePolicy) evaluate(o *adaptOp, c *adaptClass, now int64) {
 	ms := p.ms(now)
 	a := c.window(oth, ms, p.window)
 	b := c.window(cur, ms, p.window)
-	if !p.better(c, oth, a, b, now) {
-		c.since = 0
+	confirm := int64(p.cfg.Dwell) / 2
+	ok := p.better(c, oth, a, b, now)
+	if !ok || now-c.judged > confirm {
+		c.since = 0 // a gap in the judgments breaks the agreement too
+	}
+	c.judged = now
+	if !ok {
 		return
 	}
 	if c.since == 0 {
 		c.since = now
 	}
-	if now-c.since < int64(p.cfg.Dwell)/2 {
+	if now-c.since < confirm {
 		return
 	}
 	c.choice.Store(uint32(oth))
