@@ -3,7 +3,8 @@
 // rendezvous: the server hands out an address and a remote key and the
 // client moves the value with one-sided RDMA WRITE_WITH_IMM (set) or READ
 // (get). The switch point is the client's eager threshold
-// (WithEagerThreshold, 4 KiB by default).
+// (WithEagerThreshold, 4 KiB by default), or, with WithAdaptiveThreshold,
+// a choice per size class that follows the latencies the client measures.
 //
 // # Transports
 //
