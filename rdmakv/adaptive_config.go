@@ -49,8 +49,9 @@ const (
 // WithAdaptiveThreshold has the client choose eager or rendezvous per
 // operation and power-of-two size class (key plus value) from latencies it
 // measures, instead of one fixed threshold; WithEagerThreshold then says
-// where it starts. See docs/DESIGN.md, "Adaptive threshold", for the rule
-// and its limits, and Client.AdaptiveState for what it has learnt.
+// where it starts (at most MaxThreshold). See docs/DESIGN.md, "Adaptive
+// threshold", for the rule and its limits, and Client.AdaptiveState for
+// what it has learnt.
 func WithAdaptiveThreshold(cfg AdaptiveConfig) Option {
 	return func(o *options) { o.adaptive = &adaptiveOptions{cfg: cfg} }
 }
