@@ -45,6 +45,8 @@ type Client struct {
 	flags  wire.Flag
 	tflag  wire.Flag
 	limits Limits
+	// adapt, with WithAdaptiveThreshold, chooses each request's protocol.
+	adapt *adaptivePolicy
 
 	// slots are made as concurrency first needs them, up to the depth, so
 	// a client that issues one request at a time holds one.
@@ -114,8 +116,12 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 	if o.logger == nil {
 		o.logger = slog.Default()
 	}
+	o.resolveAdaptive()
 	for attempt := 1; ; attempt++ {
 		c, err := dial(ctx, addr, o)
+		if o.lowerAdaptiveMax(err) {
+			continue
+		}
 		if err == nil || attempt == helloAttempts || !errors.Is(err, errHelloRefused) || ctx.Err() != nil {
 			return c, err
 		}
@@ -171,6 +177,7 @@ func dial(ctx context.Context, addr string, o options) (*Client, error) {
 	if o.trace != nil {
 		c.tflag = wire.FlagTrace
 	}
+	c.adapt = o.adaptivePolicy(o.threshold)
 	c.ready.Store(true)
 	return c, nil
 }
@@ -216,7 +223,7 @@ func (c *Client) handshake(ctx context.Context, recv int) error {
 	case wire.ConnLimit:
 		return fmt.Errorf("%w: the server refused the connection: it serves its most connections (MaxConns) already", ErrClosed)
 	case wire.Threshold:
-		return fmt.Errorf("%w: %s, %s", ErrThreshold, c.opts.thresholdName(), serverMaxEager(f))
+		return refusedThreshold(fmt.Errorf("%w: %s, %s", ErrThreshold, c.opts.thresholdName(), serverMaxEager(f)), f)
 	default:
 		return statusErr("HELLO", f.Status)
 	}
@@ -290,9 +297,13 @@ func (c *Client) Limits() Limits { return c.limits }
 // Info describes the link.
 func (c *Client) Info() Info { return c.conn.raw.Info() }
 
-// ProtocolFor says which protocol a Set of these sizes uses (under a
-// profile, its set threshold).
+// ProtocolFor says which protocol a Set of these sizes uses: under a
+// profile, by its set threshold; with WithAdaptiveThreshold, its class's
+// current choice, which a request now and then leaves to explore.
 func (c *Client) ProtocolFor(keyLen, valueLen int) Protocol {
+	if c.adapt != nil {
+		return c.adapt.current(keyLen + valueLen)
+	}
 	return ProtocolAt(c.opts.setThreshold, keyLen, valueLen)
 }
 

@@ -15,44 +15,84 @@ func BenchmarkClient(b *testing.B) {
 		Eager:      coreDial(b, s, WithEagerThreshold(DefaultMaxEager)),
 		Rendezvous: coreDial(b, s, WithEagerThreshold(0)),
 	}
-	ctx := context.Background()
 	key := []byte("bench-key")
-	for _, size := range []int{64, 4 << 10, 64 << 10, 1 << 20} {
+	for _, size := range benchSizes {
 		for _, p := range []Protocol{Eager, Rendezvous} {
 			c := clients[p]
 			if c.ProtocolFor(len(key), size) != p {
 				continue
 			}
-			val := coreFill(size, 1)
-			name := fmt.Sprintf("%s/%s", p, coreSizeName(size))
-			b.Run("Set/"+name, func(b *testing.B) {
-				b.SetBytes(int64(size))
-				b.ReportAllocs()
-				for b.Loop() {
-					if err := c.Set(ctx, key, val); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
-			b.Run("Get/"+name, func(b *testing.B) {
-				if err := c.Set(ctx, key, val); err != nil {
-					b.Fatal(err)
-				}
-				b.SetBytes(int64(size))
-				b.ReportAllocs()
-				for b.Loop() {
-					v, err := c.Get(ctx, key)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if len(v.Bytes()) != size || v.Protocol() != p {
-						b.Fatalf("got %d bytes via %v", len(v.Bytes()), v.Protocol())
-					}
-					v.Release()
-				}
-			})
+			benchSetGet(b, c, fmt.Sprintf("%s/%s", p, coreSizeName(size)), key, size, p)
 		}
 	}
+}
+
+// BenchmarkClientAdaptive is BenchmarkClient's sizes by a client with
+// the adaptive policy and, just before each, by one with the fixed
+// threshold the policy starts from (eager below 64 KiB, which on loopback
+// is the faster): the ratio of the two is the policy's cost per
+// operation, its clock reads, its records and its exploration, which
+// sends 2% of each class that may go eager by the slower protocol.
+func BenchmarkClientAdaptive(b *testing.B) {
+	s, _ := coreServer(b, func(c *ServerConfig) { c.PoolSize = 64 << 20; c.MaxValue = 4 << 20 })
+	clients := []*Client{
+		coreDial(b, s, WithEagerThreshold(DefaultMaxEager)),
+		coreDial(b, s, WithEagerThreshold(DefaultMaxEager), WithAdaptiveThreshold(AdaptiveConfig{})),
+	}
+	for _, size := range benchSizes {
+		for i, name := range []string{"fixed", "adaptive"} {
+			benchSetGet(b, clients[i], name+"/"+coreSizeName(size), []byte("bench-key"), size, 0)
+		}
+	}
+}
+
+var benchSizes = []int{64, 4 << 10, 64 << 10, 1 << 20}
+
+// benchSetGet runs Set/name and Get/name of size-byte values under key;
+// each Get must have come by want, unless it is 0.
+func benchSetGet(b *testing.B, c *Client, name string, key []byte, size int, want Protocol) {
+	ctx := context.Background()
+	val := coreFill(size, 1)
+	b.Run("Set/"+name, func(b *testing.B) {
+		b.SetBytes(int64(size))
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := c.Set(ctx, key, val); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Get/"+name, func(b *testing.B) {
+		if err := c.Set(ctx, key, val); err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(int64(size))
+		b.ReportAllocs()
+		for b.Loop() {
+			v, err := c.Get(ctx, key)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(v.Bytes()) != size || want != 0 && v.Protocol() != want {
+				b.Fatalf("got %d bytes via %v", len(v.Bytes()), v.Protocol())
+			}
+			v.Release()
+		}
+	})
+}
+
+// BenchmarkAdaptivePolicy is the policy alone per request, a set's choice
+// and its record, from as many goroutines as Ps on one class: what it
+// costs a client shared by many callers.
+func BenchmarkAdaptivePolicy(b *testing.B) {
+	p := newAdaptivePolicy(AdaptiveConfig{}.withDefaults(), DefaultMaxEager, DefaultEagerThreshold, nanotime)
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			start := p.now()
+			p.observe(OpSet, 100, p.setProtocol(100), start)
+		}
+	})
 }
 
 func coreSizeName(n int) string {

@@ -26,13 +26,13 @@ func (c *Client) Set(ctx context.Context, key, value []byte) error {
 	}
 	defer c.releaseSlot(s)
 	c.traceStart(s, OpSet)
-	if c.ProtocolFor(len(key), len(value)) == Eager {
+	if c.setProtocol(s, len(key), len(value)) == Eager {
 		if err := c.call(s, wire.Header{Type: wire.Set, Flags: c.tflag}, key, value); err != nil {
 			return err
 		}
-		return c.finish(ctx, s, wire.SetReply, Eager, "SET")
+		return c.setDone(s, c.finish(ctx, s, wire.SetReply, Eager, "SET"))
 	}
-	return c.setRendezvous(ctx, s, key, value)
+	return c.setDone(s, c.setRendezvous(ctx, s, key, value))
 }
 
 func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte) error {
@@ -123,7 +123,7 @@ func (c *Client) Get(ctx context.Context, key []byte) (*Value, error) {
 	}
 	defer c.releaseSlot(s)
 	c.traceStart(s, OpGet)
-	if err := c.call(s, wire.Header{Type: wire.Get, Flags: c.flags | c.tflag, Aux: uint32(c.opts.getThreshold)}, key, nil); err != nil {
+	if err := c.call(s, wire.Header{Type: wire.Get, Flags: c.flags | c.tflag, Aux: c.getAux(s, len(key))}, key, nil); err != nil {
 		return nil, err
 	}
 	m, err := c.waitAny(ctx, s)
@@ -143,7 +143,7 @@ func (c *Client) Get(ctx context.Context, key []byte) (*Value, error) {
 		if err == nil {
 			c.traceEnd(ctx, s, Eager)
 		}
-		return v, err
+		return c.gotValue(s, v, err)
 	case f.Type == wire.GetReplyRdv:
 		m.Release()
 		c.traceGrant(s)
@@ -151,7 +151,8 @@ func (c *Client) Get(ctx context.Context, key []byte) (*Value, error) {
 			c.traceEnd(ctx, s, Rendezvous)
 			return nil, statusErr("GET", f.Status)
 		}
-		return c.getRendezvous(ctx, s, &f)
+		v, err := c.getRendezvous(ctx, s, &f)
+		return c.gotValue(s, v, err)
 	}
 	m.Release()
 	return nil, fmt.Errorf("%w: GET answered %s", ErrProtocol, f.Type)

@@ -36,6 +36,7 @@ type cslot struct {
 	timer *time.Timer
 	hdr   [wire.MaxHeaderSize]byte
 	trace Trace // the request's, when the client traces
+	adapt adaptStamp
 }
 
 // acquire takes a free request slot.

@@ -48,6 +48,24 @@ func coreDial(t testing.TB, s *Server, opts ...Option) *Client {
 	return c
 }
 
+// coreRoundTrip sets key to val, gets it back and checks the bytes; it
+// returns the protocol the get came by.
+func coreRoundTrip(t testing.TB, ctx context.Context, c *Client, key, val []byte) Protocol {
+	t.Helper()
+	if err := c.Set(ctx, key, val); err != nil {
+		t.Fatalf("set %d bytes: %v", len(val), err)
+	}
+	v, err := c.Get(ctx, key)
+	if err != nil {
+		t.Fatalf("get %d bytes: %v", len(val), err)
+	}
+	defer v.Release()
+	if !bytes.Equal(v.Bytes(), val) {
+		t.Fatalf("%d bytes via %v: read back differ", len(val), v.Protocol())
+	}
+	return v.Protocol()
+}
+
 func coreFill(n int, seed byte) []byte {
 	b := make([]byte, n)
 	for i := range b {

@@ -3,9 +3,10 @@
 // rendezvous: the server hands out an address and a remote key and the
 // client moves the value with one-sided RDMA WRITE_WITH_IMM (set) or READ
 // (get). The switch point is the client's eager threshold
-// (WithEagerThreshold, 4 KiB by default), or one for gets and one for
+// (WithEagerThreshold, 4 KiB by default), one for gets and one for
 // sets chosen by the client's load from a Profile (WithProfile), as
-// kvbench tune writes it.
+// kvbench tune writes it, or, with WithAdaptiveThreshold, a choice per
+// size class that follows the latencies the client measures.
 //
 // # Transports
 //

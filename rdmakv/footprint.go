@@ -61,6 +61,7 @@ func (c ServerConfig) transportConfig() transport.Config {
 // threshold.
 func ClientTransportConfig(opts ...Option) transport.Config {
 	o := newOptions(opts)
+	o.resolveAdaptive()
 	return o.transportConfig()
 }
 

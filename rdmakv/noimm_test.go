@@ -1,7 +1,6 @@
 package rdmakv
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"sync/atomic"
@@ -61,19 +60,7 @@ func TestRendezvousSetWithoutWriteImm(t *testing.T) {
 	defer cancel()
 	sizes := []int{0, 100, 4096, 1 << 20}
 	for i, n := range sizes {
-		key := []byte{'k', byte(i)}
-		want := coreFill(n, byte(i))
-		if err := c.Set(ctx, key, want); err != nil {
-			t.Fatalf("set %d bytes: %v", n, err)
-		}
-		v, err := c.Get(ctx, key)
-		if err != nil {
-			t.Fatalf("get %d bytes: %v", n, err)
-		}
-		if !bytes.Equal(v.Bytes(), want) {
-			t.Errorf("%d bytes read back differ", n)
-		}
-		v.Release()
+		coreRoundTrip(t, ctx, c, []byte{'k', byte(i)}, coreFill(n, byte(i)))
 	}
 	if got := writeSends.Load(); got != int64(len(sizes)-1) {
 		t.Errorf("%d WRITE and SET_FIN posts for %d non-empty rendezvous sets", got, len(sizes)-1)

@@ -52,6 +52,8 @@ type options struct {
 	netConn bool
 	// tos is the traffic's IP type-of-service byte (transport.Config.TOS).
 	tos int
+	// adaptive, if set, configures the adaptive threshold policy.
+	adaptive *adaptiveOptions
 }
 
 // newOptions are the defaults with opts applied and the thresholds
@@ -197,6 +199,9 @@ func (o *options) validate() error {
 	}
 	if o.poll != PollEvent && o.poll != PollBusy {
 		errs = append(errs, fmt.Errorf("poll %d: want event or busy", o.poll))
+	}
+	if err := o.validateAdaptive(); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

@@ -97,6 +97,10 @@ func TestProfileAndThresholdRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "WithEagerThreshold and WithProfile") {
 		t.Fatalf("Dial with both: %v", err)
 	}
+	_, err = Dial(context.Background(), s.Addr(), WithTransport("tcp"), WithAdaptiveThreshold(AdaptiveConfig{}), WithProfile(bandedTestProfile(t), 1))
+	if err == nil || !strings.Contains(err.Error(), "WithProfile and WithAdaptiveThreshold") {
+		t.Fatalf("Dial with a profile and the adaptive policy: %v", err)
+	}
 	_, err = Dial(context.Background(), s.Addr(), WithTransport("tcp"), WithProfile(&Profile{Version: 2}, 0))
 	for _, want := range []string{"WithProfile: connections 0", "WithProfile: kvbench_profile 2: want 1"} {
 		if err == nil || !strings.Contains(err.Error(), want) {

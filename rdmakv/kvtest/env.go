@@ -80,6 +80,7 @@ func Run(t *testing.T, env Env) {
 		{"ThresholdMaxEager", testThresholdMaxEager},
 		{"ThresholdAboveMaxEager", testThresholdAboveMaxEager},
 		{"ProfileThresholds", testProfileThresholds},
+		{"Adaptive", testAdaptive},
 		{"DeleteNotFound", testDeleteNotFound},
 		{"Overwrite", testOverwrite},
 		{"EmptyKey", testEmptyKey},

@@ -1,0 +1,284 @@
+package rdmakv
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+// adaptSim drives a policy with a fake clock and latencies from a cost
+// model times seeded lognormal noise, serving gets as the server does
+// (ProtocolAt on the request's threshold).
+type adaptSim struct {
+	t     *testing.T
+	p     *adaptivePolicy
+	now   int64
+	rng   *rand.Rand
+	noise float64 // sigma of the lognormal factor
+	cost  func(n int, p Protocol) float64
+	// reqs counts the requests made.
+	reqs int
+}
+
+// adaptStep is the fake time between two requests: 100k requests a second.
+const adaptStep = 10 * time.Microsecond
+
+func newAdaptSim(t *testing.T, cfg AdaptiveConfig, maxEager, start int, cost func(int, Protocol) float64) *adaptSim {
+	s := &adaptSim{t: t, rng: rand.New(rand.NewPCG(1, 2)), cost: cost, noise: 0.05}
+	s.p = newAdaptivePolicy(cfg.withDefaults(), maxEager, start, func() int64 { return s.now })
+	return s
+}
+
+// serve takes a request of n bytes by proto through the policy's clock.
+func (s *adaptSim) serve(op Op, n int, proto Protocol) {
+	start := s.p.now()
+	lat := s.cost(n, proto) * math.Exp(s.noise*s.rng.NormFloat64())
+	s.now += int64(lat)
+	s.p.observe(op, n, proto, start)
+	s.now += int64(adaptStep)
+	s.reqs++
+}
+
+func (s *adaptSim) set(n int) Protocol {
+	p := s.p.setProtocol(n)
+	if p == Eager && n >= s.p.maxEager {
+		s.t.Fatalf("a set of %d bytes went eager, max eager %d", n, s.p.maxEager)
+	}
+	s.serve(OpSet, n, p)
+	return p
+}
+
+func (s *adaptSim) get(n int) Protocol {
+	aux := s.p.getThreshold()
+	if aux > s.p.maxEager {
+		s.t.Fatalf("get threshold %d above max eager %d", aux, s.p.maxEager)
+	}
+	p := ProtocolAt(aux, 0, n)
+	s.serve(OpGet, n, p)
+	return p
+}
+
+// size draws a size from classes lo..hi, evenly by class.
+func (s *adaptSim) size(lo, hi int) int {
+	k := lo + s.rng.IntN(hi-lo+1)
+	return classLower(k) + s.rng.IntN(classUpper(k)-classLower(k))
+}
+
+// run makes n sets and n gets of sizes in classes lo..hi, and stops
+// early when done says so; it returns the requests made.
+func (s *adaptSim) run(n, lo, hi int, done func() bool) int {
+	for i := range n {
+		s.set(s.size(lo, hi))
+		s.get(s.size(lo, hi))
+		if i%1000 == 0 && done != nil && done() {
+			return 2 * i
+		}
+	}
+	return 2 * n
+}
+
+// crossover is a cost model whose protocols cost the same at at bytes:
+// eager grows by half a ns a byte, rendezvous by 1/32 from a higher
+// fixed cost.
+func crossover(at int) func(int, Protocol) float64 {
+	return func(n int, p Protocol) float64 {
+		if p == Eager {
+			return 1000 + float64(n)/2
+		}
+		return 1000 + float64(at)*(0.5-1.0/32) + float64(n)/32
+	}
+}
+
+// settledAt says whether every class lo..hi of both ops chooses eager
+// exactly below at and the get threshold is at.
+func (s *adaptSim) settledAt(at, lo, hi int) bool {
+	for i := range s.p.ops {
+		for k := lo; k <= hi; k++ {
+			want := ProtocolAt(at, 0, classUpper(k)-1)
+			if Protocol(s.p.ops[i].classes[k].choice.Load()) != want {
+				return false
+			}
+		}
+	}
+	return int(s.p.getAux.Load()) == at
+}
+
+func (s *adaptSim) switches() (n uint64) {
+	for i := range s.p.ops {
+		for k := range s.p.ops[i].classes {
+			n += s.p.ops[i].classes[k].switches.Load()
+		}
+	}
+	return n
+}
+
+// TestAdaptiveFindsCrossover starts at 4 KiB with the protocols crossing
+// at 16 KiB: within a bound of requests every class from 32 B to 64 KiB
+// chooses by the crossover, sets and gets, and then stays.
+func TestAdaptiveFindsCrossover(t *testing.T) {
+	s := newAdaptSim(t, AdaptiveConfig{}, DefaultMaxEager, 4096, crossover(16<<10))
+	const bound = 400_000
+	n := s.run(bound/2, 6, 16, func() bool { return s.settledAt(16<<10, 6, 16) })
+	if !s.settledAt(16<<10, 6, 16) {
+		t.Fatalf("not settled at 16 KiB after %d requests: %s", n, adaptDump(s.p))
+	}
+	t.Logf("settled after %d requests (%v of fake time), %d switches", n, time.Duration(s.now-s.p.epoch), s.switches())
+	sw := s.switches()
+	s.run(200_000, 6, 16, nil)
+	if !s.settledAt(16<<10, 6, 16) || s.switches() != sw {
+		t.Fatalf("moved after settling: %d switches, was %d: %s", s.switches(), sw, adaptDump(s.p))
+	}
+}
+
+// TestAdaptiveFollowsCrossover moves the crossover from 16 KiB to 4 KiB
+// mid-stream: the policy follows within its window and dwell.
+func TestAdaptiveFollowsCrossover(t *testing.T) {
+	s := newAdaptSim(t, AdaptiveConfig{}, DefaultMaxEager, 4096, crossover(16<<10))
+	s.run(500_000, 6, 16, nil) // 10 s: settled, and past the back margin
+	if !s.settledAt(16<<10, 6, 16) {
+		t.Fatalf("not settled at 16 KiB: %s", adaptDump(s.p))
+	}
+	s.cost = crossover(4 << 10)
+	moved := s.now
+	cfg := s.p.cfg
+	s.run(int((cfg.Window+cfg.Dwell)/adaptStep)/2, 6, 16, func() bool { return s.settledAt(4<<10, 6, 16) })
+	if !s.settledAt(4<<10, 6, 16) {
+		t.Fatalf("not at 4 KiB %v after the move: %s", time.Duration(s.now-moved), adaptDump(s.p))
+	}
+	t.Logf("followed in %v", time.Duration(s.now-moved))
+}
+
+// TestAdaptiveNoiseNoFlipFlop gives both protocols the same cost under
+// 20% lognormal noise for a minute: a class switches at most once.
+func TestAdaptiveNoiseNoFlipFlop(t *testing.T) {
+	for _, seed := range []uint64{1, 2, 3} {
+		s := newAdaptSim(t, AdaptiveConfig{}, DefaultMaxEager, 4096, func(int, Protocol) float64 { return 5000 })
+		s.rng, s.noise = rand.New(rand.NewPCG(seed, 7)), 0.2
+		s.run(int(time.Minute/adaptStep)/2, 12, 12, nil)
+		for i := range s.p.ops {
+			n := s.p.ops[i].classes[12].switches.Load()
+			t.Logf("seed %d: %v: %d switches", seed, s.p.ops[i].op, n)
+			if n > 1 {
+				t.Errorf("seed %d: %v class 2-4 KiB switched %d times: %s", seed, s.p.ops[i].op, n, adaptDump(s.p))
+			}
+		}
+	}
+}
+
+// TestAdaptiveNeverEagerAboveMax makes eager far cheaper everywhere with a
+// max eager that is no power of two: no set at or above it goes eager,
+// no get threshold exceeds it (adaptSim checks both), and the classes it
+// cuts go rendezvous whole.
+func TestAdaptiveNeverEagerAboveMax(t *testing.T) {
+	const maxEager = 10000
+	s := newAdaptSim(t, AdaptiveConfig{}, maxEager, 4096, func(n int, p Protocol) float64 {
+		if p == Eager {
+			return 100
+		}
+		return 10000
+	})
+	s.run(300_000, 10, 20, nil)
+	last := bits.Len(maxEager) - 1 // the largest class all of whose sizes may go eager
+	if got := classUpper(last); got > maxEager {
+		t.Fatalf("class %d reaches %d, above max eager", last, got)
+	}
+	for n := classUpper(last); n < 1<<20; n += 997 {
+		if p := s.p.setProtocol(n); p != Rendezvous {
+			t.Fatalf("a set of %d bytes, of a class above max eager %d, went %v", n, maxEager, p)
+		}
+	}
+	if aux := int(s.p.getAux.Load()); aux != classUpper(last) {
+		t.Errorf("get threshold %d, want %d: every class that may go eager chooses it: %s", aux, classUpper(last), adaptDump(s.p))
+	}
+}
+
+// TestAdaptiveExploreShare counts the requests sent by the other protocol
+// in a class whose choice is settled, and the gets' forced thresholds.
+func TestAdaptiveExploreShare(t *testing.T) {
+	for _, explore := range []float64{0.02, 0.1} {
+		p := newAdaptivePolicy(AdaptiveConfig{Explore: explore}.withDefaults(), DefaultMaxEager, 4096, func() int64 { return 0 })
+		const n = 200_000
+		var other, forced [2]int
+		for range n {
+			if p.setProtocol(100) == Rendezvous {
+				other[0]++
+			}
+			if p.setProtocol(100_000) == Eager {
+				other[1]++
+			}
+			switch p.getThreshold() {
+			case 0:
+				forced[0]++
+			case DefaultMaxEager:
+				forced[1]++
+			}
+		}
+		tol := 4 * math.Sqrt(explore*n) // four standard deviations
+		within := func(got int, want float64) bool { return math.Abs(float64(got)-want) <= tol }
+		if !within(other[0], explore*n) || other[1] != 0 {
+			t.Errorf("explore %v: %d of %d small sets went rendezvous (want %.0f), %d large ones eager (want 0)",
+				explore, other[0], n, explore*n, other[1])
+		}
+		if !within(forced[0], explore*n/2) || !within(forced[1], explore*n/2) {
+			t.Errorf("explore %v: gets forced rendezvous %d, eager %d of %d, want %.0f each", explore, forced[0], forced[1], n, explore*n/2)
+		}
+	}
+}
+
+// TestAdaptiveGetThresholdMajority checks the get threshold against
+// choices out of line.
+func TestAdaptiveGetThresholdMajority(t *testing.T) {
+	p := newAdaptivePolicy(AdaptiveConfig{}.withDefaults(), DefaultMaxEager, 0, func() int64 { return 0 })
+	for _, tc := range []struct {
+		eager []int
+		want  int
+	}{
+		{nil, 0},
+		{[]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, 4096},
+		{[]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 15}, 4096}, // one eager class above
+		{[]int{0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12}, 4096},        // one rendezvous class below
+		{[]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, DefaultMaxEager},
+	} {
+		for k := range p.ops[1].classes {
+			p.ops[1].classes[k].choice.Store(uint32(Rendezvous))
+		}
+		for _, k := range tc.eager {
+			p.ops[1].classes[k].choice.Store(uint32(Eager))
+		}
+		p.setGetAux()
+		if got := int(p.getAux.Load()); got != tc.want {
+			t.Errorf("eager classes %v: get threshold %d, want %d", tc.eager, got, tc.want)
+		}
+	}
+}
+
+func TestLowerZ(t *testing.T) {
+	a := []uint32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20}
+	b := []uint32{21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40}
+	if z := lowerZ(a, b); z < 5 {
+		t.Errorf("disjoint, a below: z %v, want above 5", z)
+	}
+	if z := lowerZ(b, a); z > -5 {
+		t.Errorf("disjoint, a above: z %v, want below -5", z)
+	}
+	if z := lowerZ(a, a); z != 0 {
+		t.Errorf("the same: z %v, want 0", z)
+	}
+}
+
+// adaptDump is the policy's state for a failure message.
+func adaptDump(p *adaptivePolicy) string {
+	var b strings.Builder
+	for _, c := range p.state() {
+		if c.EagerRequests+c.RendezvousRequests > 0 {
+			fmt.Fprintf(&b, "\n\t%v %d: %v eager %v (%d) rdv %v (%d) switches %d", c.Op, c.Lower, c.Choice,
+				c.EagerMedian, c.EagerRequests, c.RendezvousMedian, c.RendezvousRequests, c.Switches)
+		}
+	}
+	fmt.Fprintf(&b, "\n\tget threshold %d", p.getAux.Load())
+	return b.String()
+}

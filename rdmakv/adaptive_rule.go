@@ -1,0 +1,99 @@
+package rdmakv
+
+// evaluate judges class c of o at now and switches its choice when the
+// other protocol has been better by the rule (better) at every judgment
+// for half a dwell, with no gap longer than that between two. One window
+// that noise made look better is not enough: the window is judged anew
+// every 1/adaptiveEvals of it, and over a long run a test at p < 0.01 is
+// passed by chance now and then. The medians are kept for AdaptiveState.
+func (p *adaptivePolicy) evaluate(o *adaptOp, c *adaptClass, now int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cur := Protocol(c.choice.Load())
+	oth := otherProtocol(cur)
+	ms := p.ms(now)
+	a := c.window(oth, ms, p.window)
+	b := c.window(cur, ms, p.window)
+	confirm := int64(p.cfg.Dwell) / 2
+	ok := p.better(c, oth, a, b, now)
+	if !ok || now-c.judged > confirm {
+		c.since = 0 // a gap in the judgments breaks the agreement too
+	}
+	c.judged = now
+	if !ok {
+		return
+	}
+	if c.since == 0 {
+		c.since = now
+	}
+	if now-c.since < confirm {
+		return
+	}
+	c.choice.Store(uint32(oth))
+	c.last, c.left, c.since = now, cur, 0
+	c.switches.Add(1)
+	if o.op == OpGet {
+		p.setGetAux()
+	}
+}
+
+// window is proto's samples within the window of ms, sorted, in c's
+// scratch; their median is kept.
+func (c *adaptClass) window(proto Protocol, ms, window uint32) []uint32 {
+	i := proto - 1
+	c.scratch[i] = c.samples[i].recent(c.scratch[i], ms, window)
+	c.median[i].Store(median(c.scratch[i]))
+	return c.scratch[i]
+}
+
+// better says whether oth, whose window is a, beats the current choice,
+// whose window is b: enough samples of both, the other's median below
+// the current's by more than the margin, a one-sided Mann-Whitney test
+// saying its latencies lie lower at p < 0.01, and the class's last switch
+// at least a dwell ago. The margin guards against switching on a difference
+// too small to matter, the test against one that noise made; the dwell
+// and the larger margin for going back keep a class whose protocols are
+// about even from swinging between them.
+func (p *adaptivePolicy) better(c *adaptClass, oth Protocol, a, b []uint32, now int64) bool {
+	if len(a) < adaptiveMinSamples || len(b) < adaptiveMinSamples || now-c.last < int64(p.cfg.Dwell) {
+		return false
+	}
+	margin := p.cfg.Margin
+	if oth == c.left && now-c.last < adaptiveBackSpan*int64(p.cfg.Window) {
+		margin = p.cfg.BackMargin
+	}
+	return float64(median(a)) < (1-margin)*float64(median(b)) && lowerZ(a, b) > adaptiveZ
+}
+
+// setGetAux makes the get threshold the class boundary that the get
+// classes' choices disagree with least (eager classes above it,
+// rendezvous ones below), the lowest of equals. Choices that rise with
+// size, as they do where one protocol's cost grows faster, give the
+// smallest boundary where rendezvous is chosen; one class out of line
+// does not drag the threshold down to it. The server answers a get by
+// one threshold, so a class on the wrong side of it is served by the
+// protocol it did not choose.
+func (p *adaptivePolicy) setGetAux() {
+	p.auxMu.Lock()
+	defer p.auxMu.Unlock()
+	cls := p.ops[1].classes
+	eager := func(k int) bool { return Protocol(cls[k].choice.Load()) == Eager }
+	bad := 0 // disagreements with the boundary at 0: every eager class
+	for k := range cls {
+		if eager(k) {
+			bad++
+		}
+	}
+	best, at := bad, 0
+	for b := 1; b <= len(cls); b++ {
+		if eager(b - 1) {
+			bad--
+		} else {
+			bad++
+		}
+		if bad < best {
+			best, at = bad, b
+		}
+	}
+	p.getAux.Store(uint32(min(classLower(at), p.maxEager)))
+}
