@@ -51,8 +51,8 @@ type Config struct {
 	// Warmup runs unrecorded before Measure; an empty Warmup is skipped.
 	Warmup, Measure workload.Phase
 	// Load is the load model (closed or open loop, connections, depth, rate
-	// or ramp, and for an open loop its pacing: PacingPrecise, the default
-	// when empty, or PacingCoarse).
+	// or ramp, and for an open loop or a trace at a speed its pacing:
+	// PacingPrecise, the default when empty, or PacingCoarse).
 	Load workload.Load
 	// Verify checks every get against what this run wrote (see shard).
 	Verify bool
@@ -144,6 +144,12 @@ func (c *Config) Workers() int { return c.Load.Connections * c.Load.Depth }
 // ranks is the number of ranks, at least 1.
 func (c *Config) ranks() int { return max(c.Ranks, 1) }
 
+// scheduled says operations have intended starts to wait for, paced as
+// Load.Pacing says: an open loop, or a trace replayed at a speed.
+func (c *Config) scheduled() bool {
+	return c.Load.Mode == "open" || c.Trace != nil && c.Trace.paced()
+}
+
 // Validate reports every problem with the configuration.
 func (c *Config) Validate() error {
 	var errs []error
@@ -169,8 +175,8 @@ func (c *Config) Validate() error {
 		bad("load.mode %q: want closed or open", c.Load.Mode)
 	}
 	switch p := c.Load.Pacing; {
-	case p != "" && c.Load.Mode != "open":
-		bad("load.pacing %q: only used with mode open", p)
+	case p != "" && !c.scheduled():
+		bad("load.pacing %q: only used with mode open or a trace at a speed", p)
 	case p != "" && p != PacingPrecise && p != PacingCoarse:
 		bad("load.pacing %q: want %s or %s (empty: %s)", p, PacingPrecise, PacingCoarse, PacingPrecise)
 	}

@@ -179,7 +179,7 @@ func TestConfigPacing(t *testing.T) {
 		{"open", PacingPrecise, ""},
 		{"open", PacingCoarse, ""},
 		{"open", "fast", `load.pacing "fast": want precise or coarse`},
-		{"closed", PacingCoarse, `load.pacing "coarse": only used with mode open`},
+		{"closed", PacingCoarse, `load.pacing "coarse": only used with mode open or a trace at a speed`},
 	} {
 		cfg := Config{
 			Keys: testKeys, ValueSizes: []int{1}, Thresholds: []int{1},

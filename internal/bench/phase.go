@@ -49,7 +49,7 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	var dur time.Duration
 	var precise bool
 	if r.replay != nil {
-		dur = r.driveReplay(ws, base, ph, measure)
+		dur, precise = r.driveReplay(ws, base, ph, measure)
 		size = r.replay.meanSet(size)
 	} else {
 		dur, precise = r.drive(ws, base, pacer, ph)
@@ -185,9 +185,9 @@ func (r *runner) cellLoad(pacer Pacer, precise bool) results.CellLoad {
 		load.RateOps = p.Rate
 	}
 	if rp := r.cfg.Trace; rp != nil && rp.paced() {
-		load.Mode, load.Pacing = "open", PacingCoarse
+		load.Mode = "open"
 	}
-	if pacer != nil {
+	if load.Mode == "open" {
 		load.Pacing = PacingCoarse
 		if precise {
 			load.Pacing = PacingPrecise

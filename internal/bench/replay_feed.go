@@ -116,9 +116,10 @@ func meanSize(n, bytes int64, orElse int) int {
 }
 
 // driveReplay runs the workers through a phase of the cell's replay and
-// returns its wall time. ph bounds it as a phase bounds any (by ops, or
-// by time); the window's end (without loop) ends it too.
-func (r *runner) driveReplay(ws []*worker, base epoch, ph workload.Phase, measure bool) time.Duration {
+// returns its wall time and whether a dispatcher paced it precisely. ph
+// bounds it as a phase bounds any (by ops, or by time); the window's end
+// (without loop) ends it too.
+func (r *runner) driveReplay(ws []*worker, base epoch, ph workload.Phase, measure bool) (time.Duration, bool) {
 	p, rp := r.replay, r.cfg.Trace
 	lanes := newLanes(r.cfg.Load.Connections, r.cfg.Load.Depth, min(r.cfg.Keys.Size, 64))
 	limitNs := int64(ph.Duration)
@@ -127,14 +128,19 @@ func (r *runner) driveReplay(ws []*worker, base epoch, ph workload.Phase, measur
 		t := time.AfterFunc(time.Duration(limitNs), func() { close(end) })
 		defer t.Stop()
 	}
-	var fwg, wg sync.WaitGroup
+	var fwg, dwg, wg sync.WaitGroup
 	fwg.Go(func() { p.feed(lanes, ph.Ops, limitNs, measure, quit) })
+	var disp *replayDispatcher
+	if rp.paced() && r.cfg.Load.Pacing != PacingCoarse {
+		disp = newReplayDispatcher(base, ws, r.done, &r.stop)
+		dwg.Go(disp.run)
+	}
 	// The phase ends with its last request, before the recorders' last
 	// intervals are encoded: a replay's length is the trace's to keep.
 	ends := make([]time.Duration, len(ws))
 	for i, w := range ws {
 		wg.Go(func() {
-			w.runReplay(base, lanes[i/r.cfg.Load.Depth], rp.paced(), limitNs, end)
+			w.runReplay(base, lanes[i/r.cfg.Load.Depth], rp.paced(), disp, limitNs, end)
 			ends[i] = base.since()
 			if w.rec != nil {
 				w.rec.finish()
@@ -142,7 +148,11 @@ func (r *runner) driveReplay(ws []*worker, base epoch, ph workload.Phase, measur
 		})
 	}
 	wg.Wait()
+	if disp != nil {
+		disp.end()
+		dwg.Wait()
+	}
 	close(quit)
 	fwg.Wait()
-	return slices.Max(ends)
+	return slices.Max(ends), disp != nil
 }

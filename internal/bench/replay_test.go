@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/kvbench/kvbench/internal/bench"
@@ -103,21 +104,28 @@ func onEmbedded(t *testing.T, cfg *bench.Config) {
 // A replay issues the trace's requests, no more and no fewer: each op's
 // count and each set's recorded size (by size class) as the trace has
 // them; and paced, it lasts the trace's span divided by the speed,
-// within 5%. Each trace lasts a second or two at its speed, so that 5%
-// is tens of milliseconds.
+// within 5%, and records its issue delays under its pacing (precise
+// unless the workload says coarse). Each trace lasts a second or two at
+// its speed, so that 5% is tens of milliseconds.
 func TestReplayReproducesTheTrace(t *testing.T) {
 	const perSecond = 50
 	for _, c := range []struct {
-		speed   string
-		seconds int
-	}{{"1", 2}, {"10", 12}} {
-		speed := c.speed
+		speed, pacing string
+		seconds       int
+	}{{"1", "", 2}, {"10", "", 12}, {"10", bench.PacingCoarse, 12}} {
+		speed, pacing := c.speed, c.pacing
 		text, reqs := testTrace(1, c.seconds, perSecond, 8, nil)
 		// The i-th of a second's n requests is at i/n s: the last at
 		// seconds - 1/n.
 		span := time.Duration(c.seconds)*time.Second - time.Second/perSecond
-		t.Run("speed "+speed, func(t *testing.T) {
-			cfg, _ := replayRun(t, text, "speed: "+speed, "thresholds: [1KiB]\nload: {connections: 3, depth: 2}\n")
+		load := "load: {connections: 3, depth: 2}\n"
+		if pacing != "" {
+			load = "load: {connections: 3, depth: 2, pacing: " + pacing + "}\n"
+		} else {
+			pacing = bench.PacingPrecise
+		}
+		t.Run("speed "+speed+" "+pacing, func(t *testing.T) {
+			cfg, _ := replayRun(t, text, "speed: "+speed, "thresholds: [1KiB]\n"+load)
 			onEmbedded(t, &cfg)
 			rep := run(t, cfg)
 			wantOps, wantSets := map[bench.Op]int64{}, map[int64]int64{}
@@ -142,6 +150,9 @@ func TestReplayReproducesTheTrace(t *testing.T) {
 				if c.Trace == nil || c.Trace.Speed != speed || c.Distribution == "" {
 					t.Errorf("cell %s/%s: trace %+v, distribution %q", c.Op, c.Protocol, c.Trace, c.Distribution)
 				}
+				if c.Load.Mode != "open" || c.Load.Pacing != pacing || c.IssueDelay == nil || m.IssueDelay.TotalCount() == 0 {
+					t.Errorf("cell %s/%s: load %+v, issue delay %+v", c.Op, c.Protocol, c.Load, c.IssueDelay)
+				}
 			}
 			if fmt.Sprint(gotOps) != fmt.Sprint(wantOps) || fmt.Sprint(gotSets) != fmt.Sprint(wantSets) {
 				t.Errorf("ops %v, sets by class %v; the trace has %v and %v", gotOps, gotSets, wantOps, wantSets)
@@ -152,6 +163,34 @@ func TestReplayReproducesTheTrace(t *testing.T) {
 			if d := rep.Measurements[0].Duration; d < want*95/100 || d > want*105/100 {
 				t.Errorf("measure phase lasted %v, want %v within 5%%", d, want)
 			}
+		})
+	}
+}
+
+// A paced replay reports how late the harness issued the requests it was
+// free to issue on time. On fake time (a synctest bubble, its phases
+// timed on bench.TickClock), with a fake that answers at once and
+// requests ten ticks apart, every request but the first (due at once)
+// waits for its recorded time and goes exactly on it, under either
+// pacing.
+func TestReplayIssueDelay(t *testing.T) {
+	for _, pacing := range []string{bench.PacingPrecise, bench.PacingCoarse} {
+		t.Run(pacing, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				text, reqs := testTrace(9, 2, 50, 4, nil)
+				cfg, _ := replayRun(t, text, "speed: 1", "preload: false\nload: {connections: 2, depth: 2, pacing: "+pacing+"}\n")
+				cfg.Dialer = &benchtest.Fake{}
+				bench.SetClock(&cfg, bench.TickClock(bench.Tick))
+				m := run(t, cfg).Measurements[0]
+				var n, late int64
+				if d := m.IssueDelay; d != nil {
+					n, late = d.TotalCount(), d.Max()
+				}
+				if n != int64(len(reqs))-1 || late != 0 || m.Load.Pacing != pacing {
+					t.Errorf("%d issue delays, the longest %v, pacing %q, for %d requests: want one of 0 for each but the first, pacing %q",
+						n, time.Duration(late), m.Load.Pacing, len(reqs), pacing)
+				}
+			})
 		})
 	}
 }

@@ -5,9 +5,10 @@ import "time"
 // runReplay issues the requests of its connection's lane until the lane
 // ends, end closes (the phase's time is up) or the run is interrupted.
 // Paced, each waits for its intended start and its latency counts from
-// it, as in an open loop; unpaced, it goes as soon as the worker is free,
-// as in a closed loop, until limitNs (> 0).
-func (w *worker) runReplay(base epoch, l *lane, paced bool, limitNs int64, end <-chan struct{}) {
+// it, as in an open loop: released by d when pacing precisely, else on
+// the worker's own timer (d nil). Unpaced, it goes as soon as the worker
+// is free, as in a closed loop, until limitNs (> 0).
+func (w *worker) runReplay(base epoch, l *lane, paced bool, d *replayDispatcher, limitNs int64, end <-chan struct{}) {
 	w.queue = -1
 	for !w.stop.Load() {
 		q, ok := l.take(w, end)
@@ -17,19 +18,13 @@ func (w *worker) runReplay(base epoch, l *lane, paced bool, limitNs int64, end <
 		w.readyReplay(q)
 		start := int64(base.since())
 		if paced {
-			off := q.off
-			if wait := off - start; wait > 0 {
-				if !w.sleep(time.Duration(wait)) {
-					break
-				}
-				if w.rec != nil {
-					w.rec.recordLate(int64(base.since()) - off)
-				}
+			if !w.awaitReplay(d, base, q.off, end) {
+				break
 			}
 			if w.phases != nil {
-				w.queue = int64(base.since()) - off
+				w.queue = int64(base.since()) - q.off
 			}
-			start = off
+			start = q.off
 		}
 		p, err := w.issue(q.op)
 		done := int64(base.since())
@@ -43,6 +38,15 @@ func (w *worker) runReplay(base epoch, l *lane, paced bool, limitNs int64, end <
 		}
 	}
 	w.publish(true)
+}
+
+// awaitReplay waits for a request's intended start, off: precisely
+// through d, or coarsely (d nil). False on interrupt or when end closes.
+func (w *worker) awaitReplay(d *replayDispatcher, base epoch, off int64, end <-chan struct{}) bool {
+	if d != nil {
+		return w.awaitRelease(d, base, off, end)
+	}
+	return w.sleepTo(base, time.Duration(off))
 }
 
 // readyReplay readies request q, whose key take put in w.key: a set's

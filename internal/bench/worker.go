@@ -356,17 +356,8 @@ func (w *worker) runOpen(base epoch, pacer Pacer, total int64, limitNs int64, d 
 			if !w.await(d, g, base, off) {
 				break
 			}
-		} else if wait := off - base.since(); wait > 0 {
-			if !w.sleep(wait) {
-				break
-			}
-			// The worker was idle at the intended start, so any lateness
-			// now is the harness's own (timer granularity, scheduling),
-			// not backlog from the target. It stays inside the latency
-			// (measured from off) and is reported beside it.
-			if w.rec != nil {
-				w.rec.recordLate(int64(base.since() - off))
-			}
+		} else if !w.sleepTo(base, off) {
+			break
 		}
 		if w.phases != nil {
 			w.queue = int64(base.since() - off)
@@ -376,6 +367,26 @@ func (w *worker) runOpen(base epoch, pacer Pacer, total int64, limitNs int64, d 
 		w.after(op, p, w.settle(op, slot, err), int64(off), end)
 	}
 	w.publish(true)
+}
+
+// sleepTo waits on w's own timer until off, when that is ahead (coarse
+// pacing), and reports whether it got there; false on interrupt. The
+// worker was then idle at the intended start, so any lateness is the
+// harness's own (timer granularity, scheduling), not backlog from the
+// target: it stays inside the latency (measured from off) and is
+// reported beside it, as the issue delay.
+func (w *worker) sleepTo(base epoch, off time.Duration) bool {
+	wait := off - base.since()
+	if wait <= 0 {
+		return true
+	}
+	if !w.sleep(wait) {
+		return false
+	}
+	if w.rec != nil {
+		w.rec.recordLate(int64(base.since() - off))
+	}
+	return true
 }
 
 // sleep waits d unless the run is interrupted first (coarse pacing). It

@@ -224,7 +224,7 @@ type Cell struct {
 	// IntervalNs is the length of the interval log's intervals (the last
 	// one is cut short by the end of the phase).
 	IntervalNs int64 `json:"interval_ns,omitempty"`
-	// IssueDelay (open loop only) summarises, over the cell's operations
+	// IssueDelay (open loop, or a replay at a speed, only) summarises, over the cell's operations
 	// the harness was free to issue on schedule, how late it issued them:
 	// its own timer and scheduling slop. Latency counts from the intended
 	// start, so this is already inside Latency; where its percentiles
@@ -332,9 +332,10 @@ type CellLoad struct {
 	// RampStepNs, in order; a ramped cell has no single RateOps.
 	RampRatesOps []float64 `json:"ramp_rates_ops,omitempty"`
 	RampStepNs   int64     `json:"ramp_step_ns,omitempty"`
-	// Pacing is how the open loop waited for intended starts: "precise"
-	// (a spinning dispatcher; issue delays of microseconds) or "coarse"
-	// (runtime timers; up to about 1 ms late on Linux).
+	// Pacing is how the open loop, or a replay at a speed, waited for
+	// intended starts: "precise" (a spinning dispatcher; issue delays of
+	// microseconds) or "coarse" (runtime timers; up to about 1 ms late on
+	// Linux).
 	Pacing string `json:"pacing,omitempty"`
 }
 

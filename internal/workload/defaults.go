@@ -33,7 +33,7 @@ const (
 	DefaultMode            = "closed"
 	DefaultConnections     = 1
 	DefaultDepth           = 1
-	DefaultPacing          = "precise" // open loop only
+	DefaultPacing          = "precise" // open loop, or trace at a speed
 	DefaultVerify          = false
 	DefaultTimeout         = rdmakv.DefaultTimeout
 )
@@ -84,7 +84,7 @@ func (w *Workload) applyDefaults() {
 	set("load.mode", func() { w.Load.Mode = DefaultMode })
 	set("load.connections", func() { w.Load.Connections = DefaultConnections })
 	set("load.depth", func() { w.Load.Depth = DefaultDepth })
-	if w.Load.Mode == "open" {
+	if w.Load.Mode == "open" || w.Trace != nil && w.Trace.Speed != SpeedMax {
 		set("load.pacing", func() { w.Load.Pacing = DefaultPacing })
 	}
 	set("verify", func() { w.Verify = DefaultVerify })

@@ -145,8 +145,9 @@ func (d *decoder) speed(n *yaml.Node, v reflect.Value, path string) {
 // checkTrace checks the trace section and what a replay leaves no place
 // for: value sizes and a mix (the trace has its own), a key distribution
 // or drawn key sizes, a rate (speed sets the pace) or verify (the trace's
-// keys are no worker's own). Without loop the window is the measure
-// phase, which phases.measure may cut short.
+// keys are no worker's own); and load.pacing at speed max, which keeps no
+// time. Without loop the window is the measure phase, which
+// phases.measure may cut short.
 func (w *Workload) checkTrace(c *checker) {
 	t := w.Trace
 	why := "trace" + c.line("trace")
@@ -156,7 +157,6 @@ func (w *Workload) checkTrace(c *checker) {
 		{"keys.distribution", "the trace gives the keys"},
 		{"load.rate", "trace.speed sets the pace"},
 		{"load.ramp", "trace.speed sets the pace"},
-		{"load.pacing", "a replay waits for each request's recorded time on a runtime timer"},
 		{"verify", "a trace's keys are no worker's own, so nothing can be checked"},
 	} {
 		if c.has(f.path) {
@@ -165,6 +165,12 @@ func (w *Workload) checkTrace(c *checker) {
 	}
 	if w.Keys.SizeDistribution != nil {
 		c.add("keys.size", "does not combine with %s: the trace gives each key, and keys.size is the longest sent as recorded (longer ones are hashed)", why)
+	}
+	switch {
+	case t.Speed != SpeedMax:
+		checkPacing(c, &w.Load)
+	case setPacing(c, &w.Load):
+		c.add("load.pacing", "does not combine with trace.speed max%s: a replay at speed max keeps no recorded times, so has none to pace", c.line("trace.speed"))
 	}
 	if w.Load.Mode == "open" {
 		c.add("load.mode", "does not combine with %s: trace.speed sets the pace (a number replays open loop, max closed)", why)

@@ -337,7 +337,7 @@ func (w *Workload) checkLoadAndPhases(c *checker) {
 		if l.Ramp != nil {
 			c.add("load.ramp", "only used with mode open")
 		}
-		if c.has("load.pacing") || (c.src == nil && l.Pacing != "") {
+		if w.Trace == nil && setPacing(c, &l) {
 			c.add("load.pacing", "only used with mode open (closed loop has no schedule to keep)")
 		}
 	case "open":
@@ -350,13 +350,23 @@ func (w *Workload) checkLoadAndPhases(c *checker) {
 		case l.Rate <= 0:
 			c.add("load.rate", "open loop needs a positive rate (ops/s over all connections) or a ramp, got %v", l.Rate)
 		}
-		// Empty is allowed only where no default was applied (a workload
-		// built in code); it then means the default.
-		if (l.Pacing != "" || c.has("load.pacing")) && !oneOf(l.Pacing, Pacings) {
-			c.add("load.pacing", "%q is not a pacing (want one of: %s)", l.Pacing, strings.Join(Pacings, ", "))
-		}
+		checkPacing(c, &l)
 	default:
 		c.add("load.mode", "%q is not a load mode (want one of: %s)", l.Mode, strings.Join(Modes, ", "))
+	}
+}
+
+// setPacing says the workload sets load.pacing: its file, or its code.
+func setPacing(c *checker, l *Load) bool {
+	return c.has("load.pacing") || (c.src == nil && l.Pacing != "")
+}
+
+// checkPacing checks load.pacing where it applies. Empty is allowed only
+// where no default was applied (a workload built in code); it then means
+// the default.
+func checkPacing(c *checker, l *Load) {
+	if (l.Pacing != "" || c.has("load.pacing")) && !oneOf(l.Pacing, Pacings) {
+		c.add("load.pacing", "%q is not a pacing (want one of: %s)", l.Pacing, strings.Join(Pacings, ", "))
 	}
 }
 

@@ -419,3 +419,27 @@ func TestTraceDefaults(t *testing.T) {
 		t.Errorf("measure %v, spec %q", w.MeasureDuration(), w.Trace.Spec())
 	}
 }
+
+// A replay at a speed paces as an open loop does, precisely unless the
+// workload says coarse; at speed max it has no pacing, and refuses one.
+func TestTracePacing(t *testing.T) {
+	for _, c := range []struct{ section, load, want, err string }{
+		{"", "", "precise", ""},
+		{"speed: 10", "load: {pacing: coarse}\n", "coarse", ""},
+		{"speed: max", "", "", ""},
+		{"speed: 2", "load: {pacing: exact}\n", "", `testdata/bad/replay.yaml:2:8: load.pacing: "exact" is not a pacing`},
+		{"speed: max", "load: {pacing: precise}\n", "", "testdata/bad/replay.yaml:2:8: load.pacing: does not combine with trace.speed max (line 1)"},
+	} {
+		w, err := Parse("testdata/bad/replay.yaml", []byte("trace: {file: ../traces/tiny.csv, "+c.section+"}\n"+c.load))
+		switch {
+		case c.err != "":
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s %s: error %v, want %q", c.section, c.load, err, c.err)
+			}
+		case err != nil:
+			t.Errorf("%s %s: %v", c.section, c.load, err)
+		case w.Load.Pacing != c.want:
+			t.Errorf("%s %s: pacing %q, want %q", c.section, c.load, w.Load.Pacing, c.want)
+		}
+	}
+}
