@@ -103,10 +103,9 @@ func onEmbedded(t *testing.T, cfg *bench.Config) {
 
 // A replay issues the trace's requests, no more and no fewer: each op's
 // count and each set's recorded size (by size class) as the trace has
-// them; and paced, it lasts the trace's span divided by the speed,
-// within 5%, and records its issue delays under its pacing (precise
-// unless the workload says coarse). Each trace lasts a second or two at
-// its speed, so that 5% is tens of milliseconds.
+// them; and paced, it records its issue delays under its pacing (precise
+// unless the workload says coarse). How long it lasts is
+// TestReplayLastsTheSpan's, on fake time.
 func TestReplayReproducesTheTrace(t *testing.T) {
 	const perSecond = 50
 	for _, c := range []struct {
@@ -115,9 +114,6 @@ func TestReplayReproducesTheTrace(t *testing.T) {
 	}{{"1", "", 2}, {"10", "", 12}, {"10", bench.PacingCoarse, 12}} {
 		speed, pacing := c.speed, c.pacing
 		text, reqs := testTrace(1, c.seconds, perSecond, 8, nil)
-		// The i-th of a second's n requests is at i/n s: the last at
-		// seconds - 1/n.
-		span := time.Duration(c.seconds)*time.Second - time.Second/perSecond
 		load := "load: {connections: 3, depth: 2}\n"
 		if pacing != "" {
 			load = "load: {connections: 3, depth: 2, pacing: " + pacing + "}\n"
@@ -157,13 +153,34 @@ func TestReplayReproducesTheTrace(t *testing.T) {
 			if fmt.Sprint(gotOps) != fmt.Sprint(wantOps) || fmt.Sprint(gotSets) != fmt.Sprint(wantSets) {
 				t.Errorf("ops %v, sets by class %v; the trace has %v and %v", gotOps, gotSets, wantOps, wantSets)
 			}
-			var sp float64
-			fmt.Sscan(speed, &sp)
-			want := time.Duration(float64(span) / sp)
-			if d := rep.Measurements[0].Duration; d < want*95/100 || d > want*105/100 {
-				t.Errorf("measure phase lasted %v, want %v within 5%%", d, want)
-			}
 		})
+	}
+}
+
+// A paced replay lasts the trace's span divided by the speed, within 5%,
+// at speed 1 and 10 under either pacing: on fake time (a synctest
+// bubble, phases timed on bench.TickClock) with a fake that answers at
+// once, so that the replay's own schedule is measured and not the host.
+func TestReplayLastsTheSpan(t *testing.T) {
+	const seconds, perSecond = 4, 50
+	// The i-th of a second's n requests is at i/n s: the last at
+	// seconds - 1/n.
+	span := time.Duration(seconds)*time.Second - time.Second/perSecond
+	for _, speed := range []float64{1, 10} {
+		for _, pacing := range []string{bench.PacingPrecise, bench.PacingCoarse} {
+			t.Run(fmt.Sprintf("speed %g %s", speed, pacing), func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) {
+					text, _ := testTrace(3, seconds, perSecond, 4, nil)
+					cfg, _ := replayRun(t, text, fmt.Sprintf("speed: %g", speed), "preload: false\nload: {connections: 2, depth: 2, pacing: "+pacing+"}\n")
+					cfg.Dialer = &benchtest.Fake{}
+					bench.SetClock(&cfg, bench.TickClock(bench.Tick))
+					want := time.Duration(float64(span) / speed)
+					if d := run(t, cfg).Measurements[0].Duration; d < want*95/100 || d > want*105/100 {
+						t.Errorf("measure phase lasted %v, want %v within 5%%", d, want)
+					}
+				})
+			})
+		}
 	}
 }
 
