@@ -10,7 +10,9 @@ import (
 
 	"github.com/kvbench/kvbench/internal/hwcounters"
 	"github.com/kvbench/kvbench/internal/sizegen"
+	"github.com/kvbench/kvbench/internal/store"
 	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // Config is one run's plan: the cells (each eager threshold with each value
@@ -121,6 +123,20 @@ type Config struct {
 	// are timed on in place of the runtime's: a test's fake clock. Nil
 	// outside tests.
 	clock func() int64
+}
+
+// MaxThreshold is the largest threshold the run's clients ask the
+// server for: an adaptive cell's (store.AdaptiveThreshold) asks for
+// rdmakv.DefaultMaxEager, the most its policy may choose.
+func (c *Config) MaxThreshold() int {
+	m := 0
+	for _, t := range c.Thresholds {
+		if t == store.AdaptiveThreshold {
+			t = rdmakv.DefaultMaxEager
+		}
+		m = max(m, t)
+	}
+	return m
 }
 
 // MaxValueSize is the largest value the run writes: the largest of

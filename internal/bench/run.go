@@ -13,6 +13,7 @@ import (
 
 	"github.com/kvbench/kvbench/internal/keygen"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/store"
 )
 
 // Measurement is one cell's measure phase for one (op, protocol).
@@ -396,6 +397,9 @@ func (m *Measurement) Cell() (results.Cell, error) {
 		Op: m.Op.String(), ValueSize: m.ValueSize, Distribution: m.Distribution, Threshold: m.Threshold, Protocol: m.Protocol.String(),
 		Count: m.Count, Errors: m.ErrorCounts(), DurationNs: int64(m.Duration), Load: m.Load,
 		IntervalNs: intervalNs,
+	}
+	if m.Threshold == store.AdaptiveThreshold {
+		c.Policy = results.PolicyAdaptive
 	}
 	if m.Duration > 0 {
 		secs := m.Duration.Seconds()

@@ -199,7 +199,7 @@ func joinRanks(cmd *cobra.Command, f *runFlags, cfg *bench.Config, external bool
 // says why.
 func openRunHarness(cmd *cobra.Command, w *workload.Workload, cfg bench.Config, world *mpi.World) (*bench.Harness, error) {
 	h, err := bench.OpenHarness(bench.HarnessConfig{
-		Workload: w, MaxValue: cfg.MaxValueSize(), Sizes: cfg.Sizes, MaxThreshold: cfg.Thresholds[len(cfg.Thresholds)-1],
+		Workload: w, MaxValue: cfg.MaxValueSize(), Sizes: cfg.Sizes, MaxThreshold: cfg.MaxThreshold(),
 		Host: results.CollectHost(), Logger: noticeLogger(cmd.ErrOrStderr()),
 	})
 	if err != nil {

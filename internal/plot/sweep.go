@@ -242,10 +242,11 @@ func Latency(run *results.Run, op string) (*Figure, error) {
 
 // addThresholdMarkers draws each positive threshold as a dashed line in
 // its series' colour: sizes left of it went eager, right of it rendezvous.
+// A profile's or the adaptive policy's line has no one such size.
 func addThresholdMarkers(panel *Panel, gs []group) {
 	seen := map[int]bool{}
 	for i, g := range gs {
-		if g.threshold <= 0 || seen[g.threshold] {
+		if g.threshold <= 0 || seen[g.threshold] || len(g.cells) > 0 && g.cells[0].Policy != "" {
 			continue
 		}
 		seen[g.threshold] = true

@@ -95,7 +95,11 @@ func WholeWorkload(run *results.Run, dist string) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	cells := slices.DeleteFunc(all, func(c results.Cell) bool { return c.Distribution != dist || c.Threshold <= 0 })
+	all = slices.DeleteFunc(all, func(c results.Cell) bool { return c.Distribution != dist })
+	// A policy's cell (adaptive, a profile) has no place on the threshold
+	// axis: it is a level line across it.
+	policies := slices.DeleteFunc(slices.Clone(all), func(c results.Cell) bool { return c.Policy == "" })
+	cells := slices.DeleteFunc(all, func(c results.Cell) bool { return c.Policy != "" || c.Threshold <= 0 })
 	if len(cells) == 0 {
 		return nil, nil
 	}
@@ -103,7 +107,7 @@ func WholeWorkload(run *results.Run, dist string) (*Figure, error) {
 	lo, hi := float64(cells[0].Threshold), float64(cells[len(cells)-1].Threshold)
 	f := &Figure{Name: "whole-workload-" + distName(dist)}
 	for _, wp := range wholePanels {
-		panel, err := wholeWorkloadPanel(wp, cells, lo, hi)
+		panel, err := wholeWorkloadPanel(wp, cells, policies, lo, hi)
 		if err != nil {
 			return nil, err
 		}
@@ -115,9 +119,10 @@ func WholeWorkload(run *results.Run, dist string) (*Figure, error) {
 	return f, nil
 }
 
-// wholeWorkloadPanel draws wp's series over cells; nil when none has a
+// wholeWorkloadPanel draws wp's series over cells, and its first series'
+// value of each policy's cell level from lo to hi; nil when none has a
 // point.
-func wholeWorkloadPanel(wp wholePanel, cells []results.Cell, lo, hi float64) (*Panel, error) {
+func wholeWorkloadPanel(wp wholePanel, cells, policies []results.Cell, lo, hi float64) (*Panel, error) {
 	pts := make([]plotter.XYs, len(wp.series))
 	ylo, yhi := math.Inf(1), math.Inf(-1)
 	for i, s := range wp.series {
@@ -130,6 +135,11 @@ func wholeWorkloadPanel(wp wholePanel, cells []results.Cell, lo, hi float64) (*P
 	}
 	if math.IsInf(ylo, 1) {
 		return nil, nil
+	}
+	for _, c := range policies {
+		if y, ok := wp.series[0].value(c); ok && y > 0 {
+			ylo, yhi = math.Min(ylo, y), math.Max(yhi, y)
+		}
 	}
 	p := newPlot("", "eager threshold (bytes, log2)", wp.title)
 	byteAxis(&p.X, lo, hi)
@@ -146,6 +156,14 @@ func wholeWorkloadPanel(wp wholePanel, cells []results.Cell, lo, hi float64) (*P
 		}
 		if err := panel.addLine(s.name, pts[i], colorAt(i), dash, nil, true); err != nil {
 			return nil, err
+		}
+	}
+	for j, c := range policies {
+		if y, ok := wp.series[0].value(c); ok && y > 0 {
+			level := plotter.XYs{{X: lo, Y: y}, {X: hi, Y: y}}
+			if err := panel.addLine(c.Policy+" "+wp.series[0].name, level, colorAt(len(wp.series)+1+j), dashes[2], nil, true); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if wp.best != "" && len(pts[0]) > 0 {

@@ -74,8 +74,8 @@ func (r *Run) checkCells() error {
 		if c.ValueSize < 0 {
 			errs = append(errs, fmt.Errorf("cells[%d]: value_size %d is negative", i, c.ValueSize))
 		}
-		if c.Threshold < 0 {
-			errs = append(errs, fmt.Errorf("cells[%d]: threshold %d is negative", i, c.Threshold))
+		if c.Threshold < 0 && (c.Threshold != -1 || c.Policy != PolicyAdaptive) {
+			errs = append(errs, fmt.Errorf("cells[%d]: threshold %d is negative (only an adaptive cell's is -1)", i, c.Threshold))
 		}
 		if c.Count < 0 {
 			errs = append(errs, fmt.Errorf("cells[%d]: count %d is negative", i, c.Count))

@@ -58,9 +58,15 @@ type Run struct {
 // was built for. Other kinds are the baselines' (internal/store).
 const KindRdmakv = "rdmakv"
 
-// PolicyProfile is the Policy of a cell whose clients applied a threshold
-// profile (Target.Profile).
-const PolicyProfile = "profile"
+// The Policy of a cell whose clients did not apply its Threshold alone:
+// PolicyProfile, a threshold profile (Target.Profile), Threshold then the
+// larger of its two; PolicyAdaptive, the adaptive policy
+// (rdmakv.WithAdaptiveThreshold), each request's protocol its size
+// class's choice at the time, Threshold then -1.
+const (
+	PolicyProfile  = "profile"
+	PolicyAdaptive = "adaptive"
+)
 
 // Target is the store a run measured.
 type Target struct {

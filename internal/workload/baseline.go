@@ -50,7 +50,7 @@ func (w *Workload) checkBaseline(c *checker) {
 // IgnoredThresholds are the thresholds the workload lists that a run
 // ignores: against a baseline (it has no eager threshold) or with a
 // profile (it sets them); nil otherwise or when the file lists none.
-func (w *Workload) IgnoredThresholds() []Size {
+func (w *Workload) IgnoredThresholds() []Threshold {
 	if !w.Target.Baseline() && w.Target.Profile == "" || w.src == nil || !w.src.has("thresholds") {
 		return nil
 	}

@@ -97,6 +97,7 @@ func (d *decoder) fail(n *yaml.Node, path, format string, args ...any) {
 
 var (
 	sizeType     = reflect.TypeFor[Size]()
+	thType       = reflect.TypeFor[Threshold]()
 	durationType = reflect.TypeFor[Duration]()
 )
 
@@ -147,6 +148,15 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 	switch v.Type() {
 	case sizeType:
 		d.size(n, v, path)
+		return
+	case thType:
+		if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" && n.Value == AdaptiveName {
+			v.SetInt(int64(AdaptiveThreshold))
+			return
+		}
+		if d.size(n, v, path); v.Int() < 0 {
+			d.fail(n, path, "must be from 0 to %v, or %s, got %d", Size(MaxValueSize), AdaptiveName, v.Int())
+		}
 		return
 	case durationType:
 		d.duration(n, v, path)

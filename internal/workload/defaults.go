@@ -69,7 +69,7 @@ func (w *Workload) applyDefaults() {
 		set("keys.hot_fraction", func() { w.Keys.HotFraction = DefaultHotFraction })
 		set("keys.hot_probability", func() { w.Keys.HotProbability = DefaultHotProbability })
 	}
-	set("thresholds", func() { w.Thresholds = []Size{DefaultThreshold} })
+	set("thresholds", func() { w.Thresholds = []Threshold{DefaultThreshold} })
 	set("order", func() { w.Order = DefaultOrder })
 	set("preload", func() { w.Preload = DefaultPreload })
 	if w.Trace != nil {

@@ -37,7 +37,7 @@ type Workload struct {
 	Trace *Trace `yaml:"trace" json:"trace,omitempty"`
 	// Thresholds lists the eager thresholds to sweep; each value size (or
 	// the distribution) with each threshold is one cell.
-	Thresholds []Size `yaml:"thresholds" json:"thresholds"`
+	Thresholds []Threshold `yaml:"thresholds" json:"thresholds"`
 	// Order is the order the cells run in: "interleaved" takes each value
 	// size in turn and runs it at every threshold, each cell on connections
 	// of its own, so that a host whose speed drifts over the run slows

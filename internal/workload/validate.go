@@ -263,10 +263,10 @@ func (w *Workload) checkThresholds(c *checker) {
 	if len(w.Thresholds) > MaxThresholds {
 		c.add("thresholds", "%d thresholds, more than %d", len(w.Thresholds), MaxThresholds)
 	}
-	seen := map[Size]int{}
+	seen := map[Threshold]int{}
 	for i, t := range w.Thresholds {
 		p := fmt.Sprintf("thresholds[%d]", i)
-		if t < 0 || t > MaxValueSize {
+		if t != AdaptiveThreshold && (t < 0 || t > MaxValueSize) {
 			c.add(p, "must be from 0 to %v, got %d", Size(MaxValueSize), int64(t))
 			continue
 		}

@@ -73,7 +73,7 @@ func TestDefaults(t *testing.T) {
 		Target:     Target{Kind: DefaultKind, Transport: DefaultTransport},
 		Keys:       Keys{Count: DefaultKeyCount, Size: DefaultKeySize, Distribution: DefaultDistribution},
 		Values:     Values{Sizes: []Size{4096}},
-		Thresholds: []Size{DefaultThreshold},
+		Thresholds: []Threshold{DefaultThreshold},
 		Order:      DefaultOrder,
 		Mix:        Mix{Get: DefaultMixGet, Set: DefaultMixSet},
 		Preload:    DefaultPreload,
@@ -281,7 +281,7 @@ func TestPacing(t *testing.T) {
 	}
 	// Built in code: empty means the default, anything else must be known.
 	w := Workload{Keys: Keys{Count: 1, Size: 4, Distribution: "uniform"}, Values: Values{Sizes: []Size{1}},
-		Thresholds: []Size{1}, Mix: Mix{Get: 1}, Phases: Phases{Measure: Phase{Ops: 1}}, Target: Target{Transport: "tcp"},
+		Thresholds: []Threshold{1}, Mix: Mix{Get: 1}, Phases: Phases{Measure: Phase{Ops: 1}}, Target: Target{Transport: "tcp"},
 		Load: Load{Mode: "open", Rate: 1, Connections: 1, Depth: 1}, Timeout: 1, Name: "x"}
 	if err := w.Validate(); err != nil {
 		t.Fatalf("code-built open loop without pacing: %v", err)

@@ -127,9 +127,12 @@ func (d *Dialer) dial(ctx context.Context, threshold int) (*rdmakv.Client, error
 		tr = d.info.Transport
 	}
 	o := []rdmakv.Option{rdmakv.WithTransport(tr), rdmakv.WithPoll(pollMode(d.Poll)), rdmakv.WithTOS(d.TOS)}
-	if d.Profile != nil {
+	switch {
+	case threshold == store.AdaptiveThreshold:
+		o = append(o, rdmakv.WithAdaptiveThreshold(rdmakv.AdaptiveConfig{}))
+	case d.Profile != nil:
 		o = append(o, rdmakv.WithProfile(d.Profile, d.Connections))
-	} else {
+	default:
 		o = append(o, rdmakv.WithEagerThreshold(threshold))
 	}
 	if d.Timeout > 0 {

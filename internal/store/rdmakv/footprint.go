@@ -3,6 +3,7 @@ package rdmakvstore
 import (
 	"fmt"
 
+	"github.com/kvbench/kvbench/internal/store"
 	"github.com/kvbench/kvbench/rdmakv"
 	"github.com/kvbench/kvbench/rdmakv/transport"
 )
@@ -15,7 +16,8 @@ import (
 // sized for replies of up to threshold. Both grow with the threshold,
 // which is what a higher one costs beside its latency. It asks the verbs
 // transport, and fails when the program does not link it in or was built
-// without it.
+// without it. At store.AdaptiveThreshold it is what the adaptive policy
+// asks for: rdmakv.DefaultMaxEager, the largest threshold it may choose.
 func ReceiveMemory(threshold, keySize, connections, depth int) (server, client int64, err error) {
 	n, err := transport.Lookup(transport.Verbs)
 	if err != nil {
@@ -25,13 +27,17 @@ func ReceiveMemory(threshold, keySize, connections, depth int) (server, client i
 	if !ok {
 		return 0, 0, fmt.Errorf("transport %s cannot say what it registers", n.Name())
 	}
+	opt := rdmakv.WithEagerThreshold(threshold)
+	if threshold == store.AdaptiveThreshold {
+		threshold, opt = rdmakv.DefaultMaxEager, rdmakv.WithAdaptiveThreshold(rdmakv.AdaptiveConfig{})
+	}
 	srv := rdmakv.ServerConfig{MaxEager: max(threshold, 1), MaxKey: max(keySize, 1)}
 	server, _, err = f.RegisteredBytes(srv.LoadedTransportConfig(connections, depth))
 	if err != nil {
 		return 0, 0, err
 	}
 	one, _, err := f.RegisteredBytes(rdmakv.ClientTransportConfig(
-		rdmakv.WithEagerThreshold(threshold), rdmakv.WithDepth(depth)))
+		opt, rdmakv.WithDepth(depth)))
 	if err != nil {
 		return 0, 0, err
 	}

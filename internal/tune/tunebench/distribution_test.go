@@ -15,7 +15,7 @@ import (
 
 // distWorkload is planWorkload with sizes drawn from spec and the
 // candidate thresholds given.
-func distWorkload(t *testing.T, spec string, thresholds ...workload.Size) *workload.Workload {
+func distWorkload(t *testing.T, spec string, thresholds ...workload.Threshold) *workload.Workload {
 	t.Helper()
 	d, err := workload.NewDistribution(spec)
 	if err != nil {

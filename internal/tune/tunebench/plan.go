@@ -3,6 +3,7 @@ package tunebench
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -61,6 +62,9 @@ func (p Plan) Config(w *workload.Workload) (tune.Config, []string, error) {
 	errs := []error{opsErr}
 	if w.Trace != nil {
 		errs = append(errs, errors.New("trace: tune measures each of a workload's fixed value sizes forced eager and forced rendezvous, or the whole workload at candidate thresholds on a distribution of sizes; it does not replay a trace: give values.sizes, values.range or values.distribution"))
+	}
+	if slices.Contains(w.Thresholds, workload.AdaptiveThreshold) && w.Values.Distribution != nil {
+		errs = append(errs, errors.New("thresholds: adaptive: tune chooses among fixed thresholds; measure the adaptive policy beside them with kvbench run"))
 	}
 	// --predict measures single sizes with the workload's drawn keys, each
 	// forced eager by the longest key (keys.size) plus the value.
