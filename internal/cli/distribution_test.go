@@ -103,15 +103,19 @@ func TestRunMixedSweep(t *testing.T) {
 }
 
 // tune on a distribution measures the whole workload at each of its
-// thresholds over the embedded server and saves the candidates, with
-// their receive memory, and the choice in tune.json; --max-memory rules
-// out the larger one (where the build can say what it needs).
+// thresholds over the embedded server, and the adaptive policy beside
+// them, and saves the candidates, with their receive memory, the choice
+// and the policy's comparison with it in tune.json; --max-memory rules
+// out the larger one (where the build can say what it needs), and
+// --adaptive=false leaves the policy out.
 func TestTuneDistribution(t *testing.T) {
 	out := t.TempDir()
-	if _, stderr, err := runCLIErr(t, "tune", "testdata/tune-dist.yaml", "--repeats", "2", "-o", out); err != nil {
+	stdout, stderr, err := runCLIErr(t, "tune", "testdata/tune-dist.yaml", "--repeats", "2", "-o", out)
+	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
 	res := tuneResult(t, out, "tune-dist")
+	checkAdaptive(t, res, stdout)
 	w := res.Loads[0].Workload
 	if res.Config.Workload == nil || res.Config.Workload.Distribution != "weighted: {256B: 50, 8KiB: 50}" || w == nil || len(w.Candidates) != 2 {
 		t.Fatalf("tune.json: config.workload %+v, workload %+v", res.Config.Workload, w)
@@ -127,7 +131,7 @@ func TestTuneDistribution(t *testing.T) {
 	checkTuneProfile(t, out, "tune-dist", w.Chosen)
 	small, large := w.Candidates[0], w.Candidates[1]
 	out = t.TempDir()
-	_, stderr, err := runCLIErr(t, "tune", "testdata/tune-dist.yaml", "--repeats", "2", "--max-memory", fmt.Sprint(small.Memory()), "-o", out)
+	_, stderr, err = runCLIErr(t, "tune", "testdata/tune-dist.yaml", "--repeats", "2", "--max-memory", fmt.Sprint(small.Memory()), "--adaptive=false", "-o", out)
 	if !small.MemoryKnown {
 		if err == nil || !strings.Contains(err.Error(), "--max-memory") {
 			t.Errorf("--max-memory with the memory unknown: %v\n%s", err, stderr)
@@ -140,9 +144,36 @@ func TestTuneDistribution(t *testing.T) {
 	if large.Memory() <= small.Memory() {
 		t.Errorf("16KiB needs %d bytes, no more than 1KiB's %d", large.Memory(), small.Memory())
 	}
+	if a := w.Adaptive; a.Memory() < large.Memory() {
+		t.Errorf("the adaptive policy needs %d bytes, less than 16KiB's %d", a.Memory(), large.Memory())
+	}
 	w = tuneResult(t, out, "tune-dist").Loads[0].Workload
 	if c := w.Candidates[1]; c.Status != tune.RuledOut || len(c.Samples) != 0 || w.Chosen != small.Threshold {
 		t.Errorf("--max-memory %d: 16KiB %s with %d samples, chose %d", small.Memory(), c.Status, len(c.Samples), w.Chosen)
+	}
+	if w.Adaptive != nil {
+		t.Errorf("--adaptive=false: adaptive %+v", w.Adaptive)
+	}
+}
+
+// checkAdaptive wants res's tune.json, and its tune.txt (stdout), to hold
+// the adaptive policy measured each round beside the candidates and
+// compared with the chosen one.
+func checkAdaptive(t *testing.T, res tune.Result, stdout string) {
+	t.Helper()
+	w := res.Loads[0].Workload
+	a := w.Adaptive
+	if !res.Config.Workload.Adaptive || a == nil || a.Threshold != tune.AdaptiveThreshold || a.Status != tune.Measured || len(a.Samples) != 2 || a.P50 <= 0 {
+		t.Fatalf("tune.json: adaptive %+v", a)
+	}
+	if v := a.VsChosen; v == nil || v.Threshold != w.Chosen || v.Ratio <= 0 || v.Wins+v.Losses > 2 || v.Versus == "" {
+		t.Errorf("tune.json: adaptive vs chosen %+v, chosen %d", v, w.Chosen)
+	}
+	if w.Candidate(tune.AdaptiveThreshold) != nil || a.MemoryKnown != w.Candidates[0].MemoryKnown {
+		t.Errorf("tune.json: the policy among the candidates, or its memory known %v unlike theirs", a.MemoryKnown)
+	}
+	if !strings.Contains(stdout, "| adaptive (not a candidate) |") || !regexp.MustCompile(`\nadaptive: p50 \S+ against \S+ at the chosen `).MatchString(stdout) {
+		t.Errorf("tune.txt lacks the adaptive policy:\n%s", stdout)
 	}
 }
 

@@ -36,6 +36,7 @@ type tuneFlags struct {
 	slo       string
 	maxMemory string
 	predict   bool
+	adaptive  bool
 	lists     loadLists
 	workloadFlags
 }
@@ -75,8 +76,13 @@ and chooses none. Each candidate shows the registered receive memory it
 needs (server + client); --max-memory rules out those above a limit.
 --predict also measures the distribution's size classes one by one
 (under --slo, a search each) and says which threshold they would have
-predicted. The whole manual, with how each objective decides:
-docs/USAGE.md, "tune".`,
+predicted. Each round also measures the adaptive policy
+(rdmakv.WithAdaptiveThreshold) in the rotation; it is never chosen, but
+compared with the chosen threshold and the default 4KiB: its median (or
+capacity), the ratio, the rounds it won and the sign test's p.
+--adaptive=false leaves it out; "adaptive" in the workload's thresholds
+asks for the same. On fixed sizes --adaptive does not apply. The whole
+manual, with how each objective decides: docs/USAGE.md, "tune".`,
 		Example: `  kvbench tune workloads/threshold-sweep.yaml
   kvbench tune workloads/threshold-sweep.yaml --ops get --repeats 8 --duration 2s
   kvbench tune workloads/threshold-sweep.yaml --connections 16 --slo p99=1ms
@@ -85,7 +91,8 @@ docs/USAGE.md, "tune".`,
   kvbench tune workloads/threshold-sweep.yaml --server 10.0.0.2:7471 --transport verbs --poll busy
   kvbench tune workloads/etc.yaml --objective p99 --max-memory 64MiB
   kvbench tune workloads/etc.yaml --connections 4 --depth 8 --slo p99=2ms
-  kvbench tune workloads/mixed-sweep.yaml --predict --repeats 8`,
+  kvbench tune workloads/mixed-sweep.yaml --predict --repeats 8
+  kvbench tune workloads/etc.yaml --adaptive=false`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runTune(cmd, args[0], f) },
 	}
@@ -109,6 +116,7 @@ func (f *tuneFlags) addFlags(cmd *cobra.Command) {
 	fl.Float64SliceVar(&f.lists.rates, "rate", nil, "open-loop rates in ops/s over all connections; a list compares at each (default: the workload's load)")
 	fl.StringVar(&f.maxMemory, "max-memory", "", "on a distribution: rule out candidate thresholds whose registered receive memory, server plus client, exceeds `SIZE` (e.g. 64MiB)")
 	fl.BoolVar(&f.predict, "predict", false, "on a distribution: also measure its size classes one by one and say which threshold they predict")
+	fl.BoolVar(&f.adaptive, "adaptive", true, "on a distribution: also measure the adaptive policy each round and compare it with the chosen threshold (not a candidate; fixed sizes: does not apply)")
 	f.readFirsts(&f.lists)
 	f.registerTarget(cmd, map[string]string{"duration": "measure phase per measurement, replacing the workload's phases.measure"})
 	cmd.RegisterFlagCompletionFunc("objective", cobra.FixedCompletions([]string{"p50", "p99", "throughput", "cpu"}, cobra.ShellCompDirectiveNoFileComp))
@@ -174,7 +182,11 @@ func announceTune(stderr io.Writer, w *workload.Workload, cfg tune.Config, trans
 	}
 	what := fmt.Sprintf("%d ops x %d sizes x 2 protocols%s x %d repeats", len(cfg.Ops), len(cfg.Sizes), loads, cfg.Repeats)
 	if wl := cfg.Workload; wl != nil {
-		what = fmt.Sprintf("the whole workload at %d candidate thresholds%s x %d repeats", len(wl.Thresholds), loads, cfg.Repeats)
+		adaptive := ""
+		if wl.Adaptive {
+			adaptive = " and adaptive"
+		}
+		what = fmt.Sprintf("the whole workload at %d candidate thresholds%s%s x %d repeats", len(wl.Thresholds), adaptive, loads, cfg.Repeats)
 		if len(cfg.Sizes) > 0 {
 			what += fmt.Sprintf(", and to predict: %d ops x %d size classes x 2 protocols%s x %d repeats", len(cfg.Ops), len(cfg.Sizes), loads, cfg.Repeats)
 		}
@@ -243,7 +255,7 @@ func tuneProgress(stderr io.Writer) func(tune.Progress) {
 		r := p.Req
 		what := fmt.Sprintf("%s %s %s", r.Op, units.Bytes(int64(r.Size)), r.Protocol)
 		if r.Whole {
-			what = "workload at threshold " + units.Bytes(int64(r.Threshold))
+			what = "workload at threshold " + tune.ThresholdName(r.Threshold)
 		}
 		line := fmt.Sprintf("[%d/%d] %s", p.Done, p.Total, what)
 		if p.Total == 0 {

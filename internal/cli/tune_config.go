@@ -29,6 +29,9 @@ func (f *tuneFlags) config(cmd *cobra.Command, w *workload.Workload, stderr io.W
 	if set("objective") {
 		p.Objective = &f.objective
 	}
+	if set("adaptive") {
+		p.Adaptive = &f.adaptive
+	}
 	if f.maxMemory != "" {
 		n, err := units.ParseBytes(f.maxMemory)
 		if err == nil && n <= 0 {

@@ -18,6 +18,10 @@ type Curve struct {
 	Name        string
 	Sizes       []int
 	Mid, Lo, Hi []float64
+	// Level draws it dotted without error bars: a figure measured at no
+	// point of the x axis, level across it (a policy's, as whole.go
+	// draws).
+	Level bool
 }
 
 // Quantity is what a crossover chart's y axis shows.
@@ -85,10 +89,14 @@ func curvesPanel(title, xLabel string, q Quantity, curves []Curve) (*Panel, erro
 					Low: math.Max(0, c.Mid[j]-c.Lo[j]), High: math.Max(0, c.Hi[j]-c.Mid[j])})
 			}
 		}
-		if err := panel.addLine(c.Name, pts, colorAt(i), nil, nil, true); err != nil {
+		var dash []vg.Length
+		if c.Level {
+			dash = dashes[2]
+		}
+		if err := panel.addLine(c.Name, pts, colorAt(i), dash, nil, true); err != nil {
 			return nil, err
 		}
-		if len(pts) > 0 {
+		if len(pts) > 0 && !c.Level {
 			eb, err := plotter.NewYErrorBars(struct {
 				plotter.XYs
 				plotter.YErrors

@@ -210,10 +210,10 @@ func (t *tuneReport) writeWarnings(b *strings.Builder) {
 			at = " at " + l.Load.String()
 		}
 		if w := l.Workload; w != nil {
-			for _, c := range w.Candidates {
+			for _, c := range w.Rotation() {
 				for i, s := range c.Samples {
 					for _, w := range s.Warnings {
-						lines = append(lines, fmt.Sprintf("  workload at threshold %s%s, round %d: %s", units.Bytes(int64(c.Threshold)), at, i+1, w.Message))
+						lines = append(lines, fmt.Sprintf("  workload at threshold %s%s, round %d: %s", c.Name(), at, i+1, w.Message))
 					}
 				}
 			}

@@ -22,7 +22,10 @@ func (t *tuneReport) writeWorkload(b *strings.Builder, l *tune.LoadResult) {
 	fmt.Fprintf(b, "workload (%s): %s by %s over all ops\n", spec.Distribution, chosen, t.r.Config.ObjectiveName())
 	rows := [][]string{append(append([]string{"threshold", "receive memory"}, t.figureHeads()...), "vs chosen")}
 	for _, c := range w.Candidates {
-		rows = append(rows, t.candidateRow(&c, w.ChosenCandidate()))
+		rows = append(rows, t.candidateRow(c.Name(), &c, t.versusCell(&c, w.ChosenCandidate())))
+	}
+	if a := w.Adaptive; a != nil {
+		rows = append(rows, t.candidateRow(tune.AdaptiveName+" (not a candidate)", &a.Candidate, t.adaptiveCell(a)))
 	}
 	writeGrid(b, rows, 2)
 	b.WriteString("\n")
@@ -37,10 +40,10 @@ func (t *tuneReport) figureHeads() []string {
 	return []string{"p50", "p99", "ops/s", "cpu/op"}
 }
 
-// candidateRow is c's row: its figures, or why it has none, and how it
-// compares with chosen (nil when none was chosen).
-func (t *tuneReport) candidateRow(c, chosen *tune.Candidate) []string {
-	row := []string{units.Bytes(int64(c.Threshold)), memoryCell(c)}
+// candidateRow is c's row, named name: its figures, or why it has none,
+// and vs, how it compares with the chosen candidate.
+func (t *tuneReport) candidateRow(name string, c *tune.Candidate, vs string) []string {
+	row := []string{name, memoryCell(c)}
 	unmeasured := func(status, why string) []string {
 		row = append(row, status)
 		for range len(t.figureHeads()) - 1 {
@@ -54,7 +57,7 @@ func (t *tuneReport) candidateRow(c, chosen *tune.Candidate) []string {
 	case tune.Refused:
 		return unmeasured("refused", "the target refused it")
 	}
-	return append(append(row, t.candidateFigures(c)...), t.versusCell(c, chosen))
+	return append(append(row, t.candidateFigures(c)...), vs)
 }
 
 // candidateFigures are c's figures under figureHeads.
@@ -92,10 +95,18 @@ func (t *tuneReport) versusCell(c, chosen *tune.Candidate) string {
 		return "-"
 	case t.r.Objective == tune.ObjCapacity && c.Value <= 0:
 		return "cannot be chosen"
-	case t.j.Margin > 0:
-		return fmt.Sprintf("%s, %.2fx", c.Versus, c.Value/chosen.Value)
 	}
-	return fmt.Sprintf("%s, won %d of %d, p=%.3f", c.Versus, c.Wins, c.Wins+c.Losses, c.P)
+	return t.recordCell(c.Record, c.Value/chosen.Value)
+}
+
+// recordCell is r in the vs chosen column: with the rounds won and the
+// sign test's p, or by a margin with ratio, the figure as a multiple of
+// the chosen one's.
+func (t *tuneReport) recordCell(r tune.Record, ratio float64) string {
+	if t.j.Margin > 0 {
+		return fmt.Sprintf("%s, %.2fx", r.Versus, ratio)
+	}
+	return fmt.Sprintf("%s, won %d of %d, p=%.3f", r.Versus, r.Wins, r.Wins+r.Losses, r.P)
 }
 
 // writeWorkloadLegend explains the candidates' columns once.
@@ -109,6 +120,7 @@ func (t *tuneReport) writeWorkloadLegend(b *strings.Builder) {
 		t.writeCapacityLegend(b)
 	}
 	b.WriteString("receive memory: registered receive buffers, the server's + the clients', at the load (\"?\": unknown, no verbs in this build).\n")
+	t.writeAdaptiveLegend(b)
 	switch {
 	case c.SLO == nil:
 		fmt.Fprintf(b, "cpu/op: %s CPU time per operation (the whole process's when the server runs inside kvbench).\n", t.j.Side)

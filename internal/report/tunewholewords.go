@@ -28,6 +28,7 @@ func (t *tuneReport) workloadExplanation(l *tune.LoadResult) []string {
 	if n := goalUnmet(w); len(n) > 0 && c.SLO != nil && !w.Unmet {
 		out = append(out, fmt.Sprintf("%s met %s at no rate searched and cannot be chosen: %s", units.Plural(len(n), "candidate"), c.SLO, units.Sizes(n)))
 	}
+	out = append(out, t.adaptiveVerdicts(w)...)
 	if w.Refusal != "" {
 		out = append(out, "the target refused a candidate threshold "+w.Refusal)
 	}

@@ -20,6 +20,9 @@ type WorkloadResult struct {
 	Predicted int `json:"predicted_threshold,omitempty"`
 	// Refusal is the target's first refusal of a candidate, when any.
 	Refusal string `json:"refusal,omitempty"`
+	// Adaptive is the adaptive policy measured beside the candidates
+	// (Workload.Adaptive): a comparison, never chosen. Nil when off.
+	Adaptive *Adaptive `json:"adaptive,omitempty"`
 }
 
 // Candidate is one threshold of a tune on a distribution.
@@ -48,9 +51,15 @@ type Candidate struct {
 	// ops/s; 0 when the goal was met at no rate.
 	Capacity float64 `json:"capacity_ops,omitempty"`
 	Value    float64 `json:"value,omitempty"`
-	// Wins and Losses count the rounds in which it beat or lost to the
-	// chosen candidate; P is the sign test's one-sided p-value for the
-	// one that won more. Versus is the outcome.
+	// Record is how it fared against the chosen candidate.
+	Record
+}
+
+// Record is how one measured threshold fared against another, round by
+// round: Wins and Losses count the rounds in which it beat or lost to
+// the other; P is the sign test's one-sided p-value for the one that won
+// more. Versus is the verdict.
+type Record struct {
 	Wins   int     `json:"wins,omitempty"`
 	Losses int     `json:"losses,omitempty"`
 	P      float64 `json:"p,omitempty"`
@@ -79,6 +88,10 @@ const (
 	VsTie    Versus = "no significant difference"
 	VsBetter Versus = "better"
 )
+
+// Name is the candidate's threshold as tune prints it: "4KiB", or
+// "adaptive" (ThresholdName).
+func (c *Candidate) Name() string { return ThresholdName(c.Threshold) }
 
 // Memory is the candidate's server plus client receive memory.
 func (c *Candidate) Memory() int64 { return c.ServerMemory + c.ClientMemory }

@@ -74,13 +74,20 @@ func (j Judge) versus(c, chosen *Candidate) {
 		c.Versus = VsChosen
 		return
 	}
-	c.Wins, c.Losses, c.P = j.pairs(c.Samples, chosen.Samples)
+	c.Record = j.record(c, chosen)
+}
+
+// record is how c compares with other over the rounds they shared.
+func (j Judge) record(c, other *Candidate) Record {
+	var o Record
+	o.Wins, o.Losses, o.P = j.pairs(c.Samples, other.Samples)
 	switch {
-	case j.significantly(c, chosen):
-		c.Versus = VsBetter
-	case j.significantly(chosen, c):
-		c.Versus = VsWorse
+	case j.significantly(c, other):
+		o.Versus = VsBetter
+	case j.significantly(other, c):
+		o.Versus = VsWorse
 	default:
-		c.Versus = VsTie
+		o.Versus = VsTie
 	}
+	return o
 }

@@ -14,8 +14,10 @@ func EagerThreshold(keySize, size int) int { return rdmakv.EagerThresholdFor(key
 
 // MaxEagerThreshold is the largest threshold c's measurements force,
 // eager at the largest size or, on a distribution, the largest
-// candidate measured at some load: the max eager a server needs to
-// measure eager wherever rendezvous is.
+// candidate measured at some load, or the adaptive policy's largest when
+// it is compared: the max eager a server needs to measure eager wherever
+// rendezvous is. The policy asks for as much as kvbench run gives its
+// cells, so that it has the range its receive memory is shown for.
 func (c *Config) MaxEagerThreshold() int {
 	most := 0
 	if len(c.Sizes) > 0 {
@@ -26,6 +28,9 @@ func (c *Config) MaxEagerThreshold() int {
 			if slices.ContainsFunc(c.loads(), func(l Load) bool { return !w.ruledOut(l, t) }) {
 				most = max(most, t)
 			}
+		}
+		if w.Adaptive {
+			most = max(most, rdmakv.DefaultMaxEager)
 		}
 	}
 	return most

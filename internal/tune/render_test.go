@@ -373,10 +373,15 @@ func TestSaveGoldenDistribution(t *testing.T) {
 		"256KiB", "| 256KiB | 64MiB + 16MiB | ruled out | - | - | - | above --max-memory 32MiB |",
 		"single sizes, measured one by one to predict the threshold:",
 		"chosen eager threshold: 64KiB (65536 bytes), significantly better by p50 than every other candidate measured",
-		"single sizes predict threshold 8KiB; the whole workload chooses 64KiB: the workload's p50 at 8KiB is 6µs against 4µs at 64KiB (worse)")
+		"single sizes predict threshold 8KiB; the whole workload chooses 64KiB: the workload's p50 at 8KiB is 6µs against 4µs at 64KiB (worse)",
+		"| adaptive (not a candidate) | 16MiB + 4MiB   |     4.1µs | 8.2µs |  244k |      - | no significant difference, won 1 of 4, p=0.313 |",
+		"adaptive: p50 4.1µs against 4µs at the chosen 64KiB (1.02x, won 1 of 4 rounds, p=0.313: no significant difference)")
 	w := back.Loads[0].Workload
 	if w == nil || w.Chosen != 65536 || len(w.Candidates) != 4 || w.Candidate(262144).Status != tune.RuledOut || w.Candidate(8192).ServerMemory != 2<<20 {
 		t.Errorf("tune.json round trip: %+v", w)
+	}
+	if a := w.Adaptive; a == nil || len(a.Samples) != 5 || a.P50 != 4100 || a.VsChosen == nil || a.VsChosen.Threshold != 65536 || a.VsChosen.Losses != 3 || a.VsDefault != nil {
+		t.Errorf("tune.json adaptive: %+v", a)
 	}
 	if back.Config.Workload == nil || back.Config.Workload.Distribution != "etc, max: 64KiB" {
 		t.Errorf("tune.json config.workload: %+v", back.Config.Workload)
@@ -386,6 +391,10 @@ func TestSaveGoldenDistribution(t *testing.T) {
 	figs := plot.TuneFigures(res)
 	if len(figs) != 2 || figs[0].Name != "tune-workload" || fmt.Sprint(figs[0].Panels[0].Markers) != "[65536 8192]" {
 		t.Fatalf("figures: %d, first %s markers %v", len(figs), figs[0].Name, figs[0].Panels[0].Markers)
+	}
+	// The adaptive policy is level across the candidates measured.
+	if s := figs[0].Panels[0].Series; len(s) != 2 || s[1].Name != "adaptive (not a candidate)" || fmt.Sprint(s[1].Points) != "[{1024 4100} {65536 4100}]" {
+		t.Errorf("series %+v", s)
 	}
 }
 
@@ -401,6 +410,10 @@ func TestDistributionTieWording(t *testing.T) {
 	if row := tableRow(txt, "256B"); !strings.HasSuffix(row, "| worse, won 0 of 5, p=0.031 |") {
 		t.Errorf("256B row %q", row)
 	}
+	// The adaptive policy against the chosen 1KiB and the default 4KiB.
+	contains(t, txt,
+		"adaptive: p50 1.02µs against 1µs at the chosen 1KiB (1.02x, won 2 of 5 rounds, p=0.500: no significant difference)",
+		"adaptive: p50 1.02µs against 1.04µs at the default 4KiB (0.98x, won 3 of 5 rounds, p=0.500: no significant difference)")
 }
 
 // A tune on a distribution under a latency goal as saved: the
@@ -414,7 +427,8 @@ func TestSaveGoldenDistributionSLO(t *testing.T) {
 		"256B", "| 256B | 1MiB + 256KiB | none, goal unmet | cannot be chosen |",
 		"workload (etc, max: 64KiB): eager threshold 4KiB chosen by capacity at p99 <= 100µs over all ops",
 		"chosen eager threshold: 4KiB (4096 bytes): within 10% of the best median, 1KiB",
-		"1 candidate met p99 <= 100µs at no rate searched and cannot be chosen: 256B")
+		"1 candidate met p99 <= 100µs at no rate searched and cannot be chosen: 256B",
+		"adaptive: capacity 79.7k ops/s against 61.8k ops/s at the chosen 4KiB, the default (1.29x: better)")
 	for _, medians := range []string{"p50", "cpu/op"} {
 		if strings.Contains(txt, "| "+medians) {
 			t.Errorf("the table shows %s under a latency goal:\n%s", medians, txt)
@@ -437,6 +451,12 @@ func TestSaveGoldenDistributionSLO(t *testing.T) {
 	if got := strings.Join(drawn, " "); got != want {
 		t.Errorf("capacities drawn %s, want %s", got, want)
 	}
+	a := w.Adaptive
+	if a == nil || a.Capacity <= 0 || len(a.Samples[0].Search) < 3 || a.VsChosen.Threshold != 4096 || a.VsDefault.Threshold != 4096 {
+		t.Errorf("tune.json adaptive: %+v", a)
+	} else if s := p.Series[1]; fmt.Sprint(s.Points) != fmt.Sprintf("[{1024 %g} {4096 %g}]", a.Capacity, a.Capacity) {
+		t.Errorf("adaptive drawn %v, capacity %g", s.Points, a.Capacity)
+	}
 }
 
 // When no candidate meets the goal, tune says so and chooses none.
@@ -449,10 +469,15 @@ func TestDistributionSLOUnmetWording(t *testing.T) {
 		}
 	}
 	w.Unmet, w.Best, w.Chosen, res.Loads[0].Recommended, res.Recommended = true, 0, 0, 0, 0
+	w.Adaptive.VsChosen, w.Adaptive.VsDefault = nil, nil
 	txt := table(t, res)
 	contains(t, txt,
 		"workload (etc, max: 64KiB): no eager threshold chosen by capacity at p99 <= 100µs over all ops",
-		"no candidate threshold meets p99 <= 100µs over all ops at any rate searched, so none is chosen at 1 connection")
+		"no candidate threshold meets p99 <= 100µs over all ops at any rate searched, so none is chosen at 1 connection",
+		"adaptive: capacity 79.7k ops/s; no candidate was chosen to compare it with")
+	if row := tableRow(txt, "adaptive (not a candidate)"); !strings.HasSuffix(row, "| 79.7k ops/s | - |") {
+		t.Errorf("adaptive row %q", row)
+	}
 	if row := tableRow(txt, "1KiB"); !strings.HasSuffix(row, "| none, goal unmet | - |") {
 		t.Errorf("1KiB row %q", row)
 	}

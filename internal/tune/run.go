@@ -53,6 +53,9 @@ func (c *Config) Measurements() int {
 	if c.Workload != nil {
 		for _, l := range loads {
 			n += c.Repeats * measuredCandidates(c.Workload, l)
+			if c.Workload.Adaptive {
+				n += c.Repeats
+			}
 		}
 	}
 	return n
@@ -234,7 +237,10 @@ func (r *runner) tick(req Request, p Protocol) {
 // connections", "the workload at threshold 4KiB".
 func describe(req Request) string {
 	s := fmt.Sprintf("%s %s %s", req.Op, units.Bytes(int64(req.Size)), req.Protocol)
-	if req.Whole {
+	switch {
+	case req.Whole && req.Threshold == AdaptiveThreshold:
+		s = "the workload under the adaptive threshold"
+	case req.Whole:
 		s = "the workload at threshold " + units.Bytes(int64(req.Threshold))
 	}
 	if req.Load != (Load{Connections: 1, Depth: 1}) {

@@ -28,6 +28,9 @@ type Workload struct {
 	// MaxMemory, when positive, rules out the candidates whose server plus
 	// client receive memory exceeds it: they are listed, not measured.
 	MaxMemory int64 `json:"max_memory,omitempty"`
+	// Adaptive measures the adaptive policy in every round beside the
+	// candidates, to compare with the chosen one (WorkloadResult.Adaptive).
+	Adaptive bool `json:"adaptive,omitempty"`
 }
 
 // Memory is the registered receive memory a threshold needs at a load:
@@ -86,13 +89,18 @@ func (w *Workload) validate() []error {
 	return errs
 }
 
-// AddMemory fills w's memory for each candidate at each load with
-// receive, what a threshold costs in registered receive memory, on keys
-// of keySize bytes. On an error (a build without verbs cannot say) the
-// memory stays unknown.
+// AddMemory fills w's memory for each candidate, and the adaptive policy
+// when compared (AdaptiveThreshold), at each load with receive, what a
+// threshold costs in registered receive memory, on keys of keySize
+// bytes. On an error (a build without verbs cannot say) the memory stays
+// unknown.
 func (w *Workload) AddMemory(loads []Load, keySize int, receive func(threshold, keySize, connections, depth int) (server, client int64, err error)) error {
+	thresholds := w.Thresholds
+	if w.Adaptive {
+		thresholds = append(slices.Clone(thresholds), AdaptiveThreshold)
+	}
 	for _, l := range loads {
-		for _, t := range w.Thresholds {
+		for _, t := range thresholds {
 			s, c, err := receive(t, keySize, l.Connections, l.Depth)
 			if err != nil {
 				w.Memory = nil

@@ -163,12 +163,13 @@ func TestWholeSLORotatesOrder(t *testing.T) {
 // sloDistRun is a tune on a distribution under p99Goal: 256B meets the
 // goal at no rate, 1KiB has the highest capacity, 4KiB one within the
 // margin of it for less memory, and 16KiB needs more memory than
-// allowed.
+// allowed. The adaptive policy, compared, has a capacity beyond the
+// margin above the chosen 4KiB's.
 func sloDistRun(t *testing.T) *Result {
 	t.Helper()
-	f := &queued{Service: map[int]float64{256: 200e3, 1024: 10e3, 4096: 10.5e3, 16384: 8e3}}
-	cfg := sloConfig(1, memories(map[int]int64{256: 1 << 20, 1024: 4 << 20, 4096: 2 << 20, 16384: 16 << 20})...)
-	cfg.Workload.MaxMemory = 8 << 20
+	f := &queued{Service: map[int]float64{256: 200e3, 1024: 10e3, 4096: 10.5e3, 16384: 8e3, AdaptiveThreshold: 8.5e3}}
+	cfg := sloConfig(1, memories(map[int]int64{256: 1 << 20, 1024: 4 << 20, 4096: 2 << 20, 16384: 16 << 20, AdaptiveThreshold: 16 << 20})...)
+	cfg.Workload.MaxMemory, cfg.Workload.Adaptive = 8<<20, true
 	return mustRun(t, cfg, f)
 }
 

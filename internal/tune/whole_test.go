@@ -102,13 +102,16 @@ func TestWholeRotatesOrder(t *testing.T) {
 // the least memory is chosen, whatever its threshold.
 // tiedRun is a tune on a distribution where 16KiB has the best median,
 // but each of 1KiB to 16KiB wins only 2 or 3 of the 5 rounds against each
-// other, and 1KiB needs the least memory, less than 256B.
+// other, and 1KiB needs the least memory, less than 256B. The adaptive
+// policy, compared, ties with the chosen 1KiB and the default 4KiB.
 func tiedRun(t *testing.T) *Result {
 	t.Helper()
 	f := &thresholds{P50: map[int][]float64{256: steady(2000), 1024: {1000, 1040, 1000, 1040, 1000},
-		4096: {1040, 1000, 1040, 1000, 1040}, 16384: {990, 1050, 990, 1050, 990}}}
+		4096: {1040, 1000, 1040, 1000, 1040}, 16384: {990, 1050, 990, 1050, 990}, AdaptiveThreshold: steady(1020)}}
 	mem := memories(map[int]int64{256: 8 << 20, 1024: 1 << 20, 4096: 2 << 20, 16384: 4 << 20})
-	return mustRun(t, wholeConfig(mem...), f)
+	cfg := wholeConfig(mem...)
+	cfg.Workload.Adaptive = true
+	return mustRun(t, cfg, f)
 }
 
 func TestWholeTiesPreferLeastMemory(t *testing.T) {
@@ -200,12 +203,16 @@ func (d distSystem) Measure(ctx context.Context, r Request) (Sample, error) {
 
 // distRun is a tune on a distribution, predicted from single sizes
 // (whose crossover puts the threshold at 8KiB), where the whole workload
-// is fastest at 64KiB and 256KiB needs more memory than allowed.
+// is fastest at 64KiB and 256KiB needs more memory than allowed. The
+// adaptive policy, compared, needs as much as 64KiB and the sign test
+// cannot tell it from 64KiB.
 func distRun(t *testing.T) *Result {
 	t.Helper()
-	cfg := wholeConfig(memories(map[int]int64{1024: 300 << 10, 8192: 2 << 20, 65536: 16 << 20, 262144: 64 << 20})...)
+	cfg := wholeConfig(memories(map[int]int64{1024: 300 << 10, 8192: 2 << 20, 65536: 16 << 20, 262144: 64 << 20, AdaptiveThreshold: 16 << 20})...)
 	cfg.Workload.Thresholds, cfg.Workload.MaxMemory, cfg.Sizes = []int{1024, 8192, 65536, 262144}, 32<<20, pow2(1024, 65536)
-	f := &thresholds{P50: map[int][]float64{1024: steady(9000), 8192: {6000, 6100, 5900, 6050, 6000}, 65536: {4000, 4100, 3900, 4050, 4000}}}
+	cfg.Workload.Adaptive = true
+	f := &thresholds{P50: map[int][]float64{1024: steady(9000), 8192: {6000, 6100, 5900, 6050, 6000}, 65536: {4000, 4100, 3900, 4050, 4000},
+		AdaptiveThreshold: {4200, 3900, 4300, 4100, 4000}}}
 	return mustRun(t, cfg, distSystem{newLinear(9), f})
 }
 

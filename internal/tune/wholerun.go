@@ -15,10 +15,12 @@ import (
 // run in a round is a capacity search, the candidates' searches stepped
 // side by side in the round's order. Candidates above the memory limit
 // are not measured, nor, after its first refusal, one the target
-// refuses.
+// refuses. The adaptive policy, when compared, is measured in each
+// round's rotation like a candidate, and compared with the choice after
+// it.
 func (r *runner) whole(ctx context.Context, l Load) (*WorkloadResult, error) {
 	w := r.cfg.Workload
-	res := &WorkloadResult{Candidates: candidates(w, l)}
+	res := &WorkloadResult{Candidates: candidates(w, l), Adaptive: adaptive(w, l)}
 	if !anyMeasured(res) {
 		return nil, fmt.Errorf("max memory %s rules out every candidate threshold at %s: the smallest needs %s",
 			units.Bytes(w.MaxMemory), l, units.Bytes(res.Candidates[0].Memory()))
@@ -28,8 +30,8 @@ func (r *runner) whole(ctx context.Context, l Load) (*WorkloadResult, error) {
 			return nil, err
 		}
 	}
-	for i := range res.Candidates {
-		if c := &res.Candidates[i]; c.Status == Measured {
+	for _, c := range res.Rotation() {
+		if c.Status == Measured {
 			r.j.summarise(c)
 		}
 	}
@@ -37,18 +39,33 @@ func (r *runner) whole(ctx context.Context, l Load) (*WorkloadResult, error) {
 		return nil, fmt.Errorf("the target refused every candidate threshold (first %s)", res.Refusal)
 	}
 	r.j.choose(res)
+	r.j.compareAdaptive(res)
 	return res, nil
 }
 
-// round runs res's candidates once each at l, in the order rotated by
-// rep: a measurement each, or under a latency goal a capacity search
-// each, started by that measurement.
+// Rotation is what a round measures, in the first round's order: the
+// candidates, ascending, then the adaptive policy when it is compared,
+// one more entry rotated with them so that it shares their drift.
+func (w *WorkloadResult) Rotation() []*Candidate {
+	var out []*Candidate
+	for i := range w.Candidates {
+		out = append(out, &w.Candidates[i])
+	}
+	if w.Adaptive != nil {
+		out = append(out, &w.Adaptive.Candidate)
+	}
+	return out
+}
+
+// round runs res's candidates, and the adaptive policy, once each at l,
+// in the order rotated by rep: a measurement each, or under a latency
+// goal a capacity search each, started by that measurement.
 func (r *runner) round(ctx context.Context, res *WorkloadResult, l Load, rep int) error {
 	var runs []*searchRun
 	var searched []*Candidate
-	n := len(res.Candidates)
-	for i := range n {
-		c := &res.Candidates[(i+rep)%n]
+	all := res.Rotation()
+	for i := range all {
+		c := all[(i+rep)%len(all)]
 		req := Request{Whole: true, Threshold: c.Threshold, Load: l}
 		s, ok, err := r.measureCandidate(ctx, res, c, req)
 		switch {
@@ -83,8 +100,8 @@ func (r *runner) measureCandidate(ctx context.Context, res *WorkloadResult, c *C
 	switch {
 	case errors.Is(err, ErrUnsupported):
 		c.Status, c.Samples = Refused, nil
-		if res.Refusal == "" {
-			res.Refusal = fmt.Sprintf("at %s: %s", units.Bytes(int64(c.Threshold)), unsupportedReason(err))
+		if res.Refusal == "" && c.Threshold != AdaptiveThreshold {
+			res.Refusal = fmt.Sprintf("at %s: %s", c.Name(), unsupportedReason(err))
 		}
 		return Sample{}, false, nil
 	case err != nil:
@@ -98,16 +115,22 @@ func (r *runner) measureCandidate(ctx context.Context, res *WorkloadResult, c *C
 func candidates(w *Workload, l Load) []Candidate {
 	var out []Candidate
 	for _, t := range w.Thresholds {
-		c := Candidate{Threshold: t, Status: Measured}
-		if m, ok := w.memory(l, t); ok {
-			c.ServerMemory, c.ClientMemory, c.MemoryKnown = m.Server, m.Client, true
-		}
+		c := candidate(w, l, t)
 		if w.ruledOut(l, t) {
 			c.Status = RuledOut
 		}
 		out = append(out, c)
 	}
 	return out
+}
+
+// candidate is threshold t at l, to be measured, with its memory.
+func candidate(w *Workload, l Load, t int) Candidate {
+	c := Candidate{Threshold: t, Status: Measured}
+	if m, ok := w.memory(l, t); ok {
+		c.ServerMemory, c.ClientMemory, c.MemoryKnown = m.Server, m.Client, true
+	}
+	return c
 }
 
 // measuredCandidates counts the candidates w measures at l.

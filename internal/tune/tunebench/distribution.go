@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/kvbench/kvbench/internal/sizegen"
+	"github.com/kvbench/kvbench/internal/store"
 	rdmakvstore "github.com/kvbench/kvbench/internal/store/rdmakv"
 	"github.com/kvbench/kvbench/internal/tune"
 	"github.com/kvbench/kvbench/internal/units"
@@ -18,24 +19,28 @@ import (
 const PredictShare = 0.01
 
 // distribution is the tune of w's distribution of sizes at loads: its
-// candidates (the workload's thresholds, else tune.Ladder's), what each
-// needs in receive memory at each load, and, with p.Predict, the sizes
-// to measure one by one for the prediction.
+// candidates (the workload's fixed thresholds, else tune.Ladder's), the
+// adaptive policy to compare with them unless p turns it off (its
+// "adaptive" threshold asks for no more), what each needs in receive
+// memory at each load, and, with p.Predict, the sizes to measure one by
+// one for the prediction.
 func (p Plan) distribution(w *workload.Workload, loads []tune.Load) (*tune.Workload, []int, error) {
 	d := w.Values.Distribution
 	law := d.Law()
 	if law == nil {
 		return nil, nil, errors.New("values.distribution: no law of sizes to draw from")
 	}
-	wl := &tune.Workload{Distribution: d.Spec, MaxSize: law.Max(), MaxMemory: p.MaxMemory}
+	wl := &tune.Workload{Distribution: d.Spec, MaxSize: law.Max(), MaxMemory: p.MaxMemory, Adaptive: p.Adaptive == nil || *p.Adaptive}
 	for _, t := range w.SortedThresholds() {
-		wl.Thresholds = append(wl.Thresholds, int(t))
+		if t != int64(workload.AdaptiveThreshold) {
+			wl.Thresholds = append(wl.Thresholds, int(t))
+		}
 	}
 	if len(wl.Thresholds) == 0 {
 		wl.Thresholds = tune.Ladder(wl.MaxSize)
 	}
 	var errs []error
-	if err := wl.AddMemory(loads, w.Keys.Size, rdmakvstore.ReceiveMemory); err != nil && p.MaxMemory > 0 {
+	if err := wl.AddMemory(loads, w.Keys.Size, receiveMemory); err != nil && p.MaxMemory > 0 {
 		errs = append(errs, fmt.Errorf("--max-memory %s: %w", units.Bytes(p.MaxMemory), err))
 	}
 	var sizes []int
@@ -46,6 +51,21 @@ func (p Plan) distribution(w *workload.Workload, loads []tune.Load) (*tune.Workl
 		}
 	}
 	return wl, sizes, errors.Join(errs...)
+}
+
+// receiveMemory is rdmakvstore.ReceiveMemory at tune's threshold.
+func receiveMemory(threshold, keySize, connections, depth int) (server, client int64, err error) {
+	return rdmakvstore.ReceiveMemory(storeThreshold(threshold), keySize, connections, depth)
+}
+
+// storeThreshold is tune's threshold as the store's dialer takes it:
+// tune.AdaptiveThreshold, which imports no store, is
+// store.AdaptiveThreshold.
+func storeThreshold(t int) int {
+	if t == tune.AdaptiveThreshold {
+		return store.AdaptiveThreshold
+	}
+	return t
 }
 
 // classSizes are the power-of-two size classes ([1, 1], [2, 3], [4, 7]

@@ -9,8 +9,10 @@ import (
 	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/bench/benchtest"
 	"github.com/kvbench/kvbench/internal/sizegen"
+	"github.com/kvbench/kvbench/internal/store"
 	"github.com/kvbench/kvbench/internal/tune"
 	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // distWorkload is planWorkload with sizes drawn from spec and the
@@ -39,8 +41,8 @@ func TestPlanDistribution(t *testing.T) {
 	if wl == nil || wl.Distribution != "weighted: {256B: 50, 8KiB: 50}" || wl.MaxSize != 8192 || fmt.Sprint(wl.Thresholds) != "[1024 16384]" || len(cfg.Sizes) != 0 {
 		t.Fatalf("workload %+v, sizes %v", wl, cfg.Sizes)
 	}
-	if n := len(wl.Memory); n != 0 && n != 4 {
-		t.Errorf("%d memory entries for 2 candidates at 2 loads", n)
+	if n := len(wl.Memory); n != 0 && n != 6 {
+		t.Errorf("%d memory entries for 2 candidates and the adaptive policy at 2 loads", n)
 	}
 	cfg, _, err = Plan{Predict: true}.Config(w)
 	if err != nil || fmt.Sprint(cfg.Sizes) != "[256 8192]" {
@@ -55,6 +57,39 @@ func TestPlanDistribution(t *testing.T) {
 	w.Thresholds = nil
 	if cfg, _, err = (Plan{}).Config(w); err != nil || fmt.Sprint(cfg.Workload.Thresholds) != fmt.Sprint(tune.Ladder(8192)) {
 		t.Errorf("no thresholds: candidates %v, %v", cfg.Workload.Thresholds, err)
+	}
+}
+
+// The adaptive policy is compared unless turned off; "adaptive" among
+// the thresholds asks for it and is no candidate, and with no fixed
+// threshold beside it the ladder's are the candidates. Its memory is
+// computed with the candidates' where the build can say.
+func TestPlanDistributionAdaptive(t *testing.T) {
+	w := distWorkload(t, "weighted: {256B: 50, 8KiB: 50}", 16<<10, workload.AdaptiveThreshold, 1<<10)
+	cfg, _, err := Plan{}.Config(w)
+	if err != nil || !cfg.Workload.Adaptive || fmt.Sprint(cfg.Workload.Thresholds) != "[1024 16384]" {
+		t.Fatalf("adaptive %v, candidates %v: %v", cfg.Workload.Adaptive, cfg.Workload.Thresholds, err)
+	}
+	if n := len(cfg.Workload.Memory); n != 0 && n != 3 {
+		t.Errorf("%d memory entries for 2 candidates and the policy", n)
+	}
+	if cfg.MaxEagerThreshold() != rdmakv.DefaultMaxEager {
+		t.Errorf("the server's max eager %d: the policy may choose up to %d", cfg.MaxEagerThreshold(), rdmakv.DefaultMaxEager)
+	}
+	off := false
+	if cfg, _, err = (Plan{Adaptive: &off}).Config(w); err != nil || cfg.Workload.Adaptive || cfg.MaxEagerThreshold() != 16<<10 {
+		t.Errorf("--adaptive=false: adaptive %v, max eager %d: %v", cfg.Workload.Adaptive, cfg.MaxEagerThreshold(), err)
+	}
+	w.Thresholds = []workload.Threshold{workload.AdaptiveThreshold}
+	if cfg, _, err = (Plan{}).Config(w); err != nil || !cfg.Workload.Adaptive || fmt.Sprint(cfg.Workload.Thresholds) != fmt.Sprint(tune.Ladder(8192)) {
+		t.Errorf("adaptive alone: candidates %v, %v", cfg.Workload.Thresholds, err)
+	}
+	on := true
+	if _, _, err := (Plan{Adaptive: &on}).Config(planWorkload()); err == nil || !strings.Contains(err.Error(), "fixed sizes") {
+		t.Errorf("--adaptive on fixed sizes: %v", err)
+	}
+	if _, _, err := (Plan{Adaptive: &off}).Config(planWorkload()); err != nil {
+		t.Errorf("--adaptive=false on fixed sizes: %v", err)
 	}
 }
 
@@ -83,19 +118,26 @@ func TestClassSizes(t *testing.T) {
 	}
 }
 
-// A whole-workload request runs the workload's own mix and law of sizes
-// at the threshold asked, and its sample merges every op and protocol:
-// all the measure phase's operations, both protocols used.
-func TestMeasureWhole(t *testing.T) {
+// wholeMeasurer measures whole-workload requests of a mix of gets and
+// sets, sizes drawn from two, on fake.
+func wholeMeasurer(t *testing.T, fake *benchtest.Fake) *Measurer {
+	t.Helper()
 	d, err := workload.NewDistribution("weighted: {256B: 50, 8KiB: 50}")
 	if err != nil {
 		t.Fatal(err)
 	}
-	fake := &benchtest.Fake{Record: true}
 	cfg := benchConfig(fake)
 	cfg.Sizes, cfg.SizesSpec, cfg.ValueSizes = d.Law(), d.Spec, []int{int(d.MeanSize())}
 	cfg.Mix, cfg.Preload = workload.Mix{Get: 0.5, Set: 0.5}, true
-	m := &Measurer{Config: cfg}
+	return &Measurer{Config: cfg}
+}
+
+// A whole-workload request runs the workload's own mix and law of sizes
+// at the threshold asked, and its sample merges every op and protocol:
+// all the measure phase's operations, both protocols used.
+func TestMeasureWhole(t *testing.T) {
+	fake := &benchtest.Fake{Record: true}
+	m := wholeMeasurer(t, fake)
 	s, err := m.Measure(context.Background(), tune.Request{Whole: true, Threshold: 4096, Load: tune.Load{Connections: 1, Depth: 1}})
 	if err != nil {
 		t.Fatal(err)
@@ -110,5 +152,19 @@ func TestMeasureWhole(t *testing.T) {
 	}
 	if !ops[bench.OpGet] || !ops[bench.OpSet] {
 		t.Errorf("the workload's mix was not run: %v", ops)
+	}
+}
+
+// tune's adaptive threshold dials the store's, whose clients apply the
+// adaptive policy, and its sample is measured as a threshold's.
+func TestMeasureWholeAdaptive(t *testing.T) {
+	fake := &benchtest.Fake{Record: true}
+	s, err := wholeMeasurer(t, fake).Measure(context.Background(), tune.Request{Whole: true, Threshold: tune.AdaptiveThreshold, Load: tune.Load{Connections: 1, Depth: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conns := fake.Conns()
+	if c := conns[len(conns)-1]; c.Threshold() != store.AdaptiveThreshold || s.Count != 200 {
+		t.Errorf("dialed threshold %d, %d operations; want %d, 200", c.Threshold(), s.Count, store.AdaptiveThreshold)
 	}
 }

@@ -3,7 +3,6 @@ package tunebench
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -44,6 +43,10 @@ type Plan struct {
 	// Predict, on a distribution of sizes, also measures its size
 	// classes one by one, to say what their crossovers predict.
 	Predict bool
+	// Adaptive, on a distribution of sizes, measures the adaptive policy
+	// beside the candidates to compare with the choice
+	// (tune.Workload.Adaptive); nil: on.
+	Adaptive *bool
 }
 
 // Config is the tuning plan for w, checked, with every problem found
@@ -62,9 +65,6 @@ func (p Plan) Config(w *workload.Workload) (tune.Config, []string, error) {
 	errs := []error{opsErr}
 	if w.Trace != nil {
 		errs = append(errs, errors.New("trace: tune measures each of a workload's fixed value sizes forced eager and forced rendezvous, or the whole workload at candidate thresholds on a distribution of sizes; it does not replay a trace: give values.sizes, values.range or values.distribution"))
-	}
-	if slices.Contains(w.Thresholds, workload.AdaptiveThreshold) && w.Values.Distribution != nil {
-		errs = append(errs, errors.New("thresholds: adaptive: tune chooses among fixed thresholds; measure the adaptive policy beside them with kvbench run"))
 	}
 	// --predict measures single sizes with the workload's drawn keys, each
 	// forced eager by the longest key (keys.size) plus the value.
@@ -95,8 +95,8 @@ func (p Plan) Config(w *workload.Workload) (tune.Config, []string, error) {
 	case w.Values.Distribution != nil:
 		cfg.Workload, cfg.Sizes, err = p.distribution(w, loads)
 		errs = append(errs, err)
-	case p.MaxMemory != 0 || p.Predict:
-		errs = append(errs, errors.New("--max-memory and --predict choose among whole-workload runs on a distribution of sizes (values.distribution); this workload has fixed sizes"))
+	case p.MaxMemory != 0 || p.Predict || (p.Adaptive != nil && *p.Adaptive):
+		errs = append(errs, errors.New("--max-memory, --predict and --adaptive choose among or compare with whole-workload runs on a distribution of sizes (values.distribution); this workload has fixed sizes"))
 	}
 	if cfg.Alpha == 0 {
 		errs = append(errs, errors.New("--alpha 0: want a significance level in (0, 0.5)"))

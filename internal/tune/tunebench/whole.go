@@ -13,12 +13,12 @@ import (
 )
 
 // measureWhole measures the workload as it is (its mix, its law of
-// sizes, its preload) at r's threshold and load, every op and protocol
-// merged into one sample: the latencies of all its operations, its
-// throughput, and its CPU per operation.
+// sizes, its preload) at r's threshold, or under the adaptive policy,
+// and load, every op and protocol merged into one sample: the latencies
+// of all its operations, its throughput, and its CPU per operation.
 func (b *Measurer) measureWhole(ctx context.Context, r tune.Request) (tune.Sample, error) {
 	cfg := b.Config
-	cfg.Thresholds, cfg.Verify = []int{r.Threshold}, false
+	cfg.Thresholds, cfg.Verify = []int{storeThreshold(r.Threshold)}, false
 	withLoad(&cfg, r)
 	rep, err := b.run(ctx, cfg)
 	if err != nil {
