@@ -19,8 +19,10 @@
  *                            for sets by load; excludes
  *                            KVBENCH_EAGER_THRESHOLD
  *   KVBENCH_CONNECTIONS      the application's connections, which times the
- *                            handle's depth (64) choose the profile's load
+ *                            handle's depth choose the profile's load
  *                            band (default 1)
+ *   KVBENCH_DEPTH            the requests a handle keeps in flight at once,
+ *                            from all its threads (default 64)
  *   KVBENCH_AUTH_FILE        the server's secret, for a kvserver started
  *                            with --auth-file
  *   KVBENCH_TIMEOUT          how long one request may take, as a Go

@@ -42,6 +42,13 @@ func envOptions() ([]rdmakv.Option, time.Duration, error) {
 		}
 		opts = append(opts, rdmakv.WithEagerThreshold(n))
 	}
+	if v := os.Getenv("KVBENCH_DEPTH"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return nil, 0, fmt.Errorf("KVBENCH_DEPTH=%q: want the requests a handle keeps in flight, 1 or more", v)
+		}
+		opts = append(opts, rdmakv.WithDepth(n))
+	}
 	if p, err := envProfile(); err != nil {
 		return nil, 0, err
 	} else if p != nil {

@@ -62,15 +62,19 @@ func writeProfile(t *testing.T, dir, name string, get, set int) string {
 }
 
 // KVBENCH_PROFILE applies a profile at KVBENCH_CONNECTIONS connections
-// of the client's depth: two connections of 64 are in the second band.
+// of the client's depth (KVBENCH_DEPTH, 64 by default): two connections
+// of 64 are in the second band, two of 8 in the first, nine of 8 in the
+// second.
 func TestEnvProfile(t *testing.T) {
 	t.Setenv("KVBENCH_TRANSPORT", "tcp")
 	t.Setenv("KVBENCH_PROFILE", writeProfile(t, t.TempDir(), "profile.json", 64, 8192))
 	for _, c := range []struct {
 		connections string
 		set         int
-	}{{"", 100}, {"2", 8192}} {
+		depth       string
+	}{{"", 100, ""}, {"2", 8192, ""}, {"2", 100, "8"}, {"9", 8192, "8"}} {
 		t.Setenv("KVBENCH_CONNECTIONS", c.connections)
+		t.Setenv("KVBENCH_DEPTH", c.depth)
 		opts, _, err := envOptions()
 		if err != nil {
 			t.Fatal(err)
@@ -81,7 +85,7 @@ func TestEnvProfile(t *testing.T) {
 		}
 		defer cl.Close()
 		if got, want := cl.ProtocolFor(1, 1000), rdmakv.ProtocolAt(c.set, 1, 1000); got != want {
-			t.Errorf("KVBENCH_CONNECTIONS=%q: a set of 1000 bytes goes %v, want %v", c.connections, got, want)
+			t.Errorf("KVBENCH_CONNECTIONS=%q KVBENCH_DEPTH=%q: a set of 1000 bytes goes %v, want %v", c.connections, c.depth, got, want)
 		}
 	}
 }
@@ -99,8 +103,9 @@ func TestEnvProfileRefused(t *testing.T) {
 			"KVBENCH_PROFILE and KVBENCH_EAGER_THRESHOLD: give one"},
 		{map[string]string{"KVBENCH_PROFILE": writeProfile(t, dir, "p.json", 1, 1), "KVBENCH_CONNECTIONS": "0"},
 			`KVBENCH_CONNECTIONS="0": want`},
+		{map[string]string{"KVBENCH_DEPTH": "0"}, `KVBENCH_DEPTH="0": want`},
 	} {
-		for _, v := range []string{"KVBENCH_PROFILE", "KVBENCH_EAGER_THRESHOLD", "KVBENCH_CONNECTIONS"} {
+		for _, v := range []string{"KVBENCH_PROFILE", "KVBENCH_EAGER_THRESHOLD", "KVBENCH_CONNECTIONS", "KVBENCH_DEPTH"} {
 			t.Setenv(v, c.env[v])
 		}
 		if _, _, err := envOptions(); err == nil || !strings.Contains(err.Error(), c.want) {
