@@ -136,8 +136,15 @@ func wholeWorkloadPanel(wp wholePanel, cells, policies []results.Cell, lo, hi fl
 	if math.IsInf(ylo, 1) {
 		return nil, nil
 	}
+	// Each policy's level, read once: it sets the axis and is drawn.
+	type level struct {
+		name string
+		pts  plotter.XYs
+	}
+	var levels []level
 	for _, c := range policies {
 		if y, ok := wp.series[0].value(c); ok && y > 0 {
+			levels = append(levels, level{c.Policy + " " + wp.series[0].name, plotter.XYs{{X: lo, Y: y}, {X: hi, Y: y}}})
 			ylo, yhi = math.Min(ylo, y), math.Max(yhi, y)
 		}
 	}
@@ -158,12 +165,9 @@ func wholeWorkloadPanel(wp wholePanel, cells, policies []results.Cell, lo, hi fl
 			return nil, err
 		}
 	}
-	for j, c := range policies {
-		if y, ok := wp.series[0].value(c); ok && y > 0 {
-			level := plotter.XYs{{X: lo, Y: y}, {X: hi, Y: y}}
-			if err := panel.addLine(c.Policy+" "+wp.series[0].name, level, colorAt(len(wp.series)+1+j), dashes[2], nil, true); err != nil {
-				return nil, err
-			}
+	for j, l := range levels {
+		if err := panel.addLine(l.name, l.pts, colorAt(len(wp.series)+1+j), dashes[2], nil, true); err != nil {
+			return nil, err
 		}
 	}
 	if wp.best != "" && len(pts[0]) > 0 {
