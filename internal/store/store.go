@@ -140,6 +140,15 @@ type CreditWaiter interface {
 	CreditWaits() uint64
 }
 
+// AdaptiveReporter is a Conn whose client chooses each request's
+// protocol itself (AdaptiveThreshold; rdmakv.Client.AdaptiveState): per
+// operation and size class, its choice and the requests each protocol has
+// carried since it was dialled. A Conn dialled at a fixed threshold
+// returns nil.
+type AdaptiveReporter interface {
+	AdaptiveState() []rdmakv.AdaptiveClass
+}
+
 // ReceiveMemoryReporter is a store that registers memory to receive into
 // (rdmakv over verbs; without: none recorded): what its server registers
 // for connections clients of depth requests in flight on keys of up to

@@ -35,6 +35,9 @@ func mapErr(err error) error {
 	return err
 }
 
+// AdaptiveState is the client's adaptive policy's (store.AdaptiveReporter).
+func (t conn) AdaptiveState() []rdmakv.AdaptiveClass { return t.c.AdaptiveState() }
+
 // CreditWaits is the client's (store.CreditWaiter).
 func (t conn) CreditWaits() uint64 { return t.c.CreditWaits() }
 
@@ -207,3 +210,5 @@ func tracePhases(ctx context.Context, t *rdmakv.Trace) {
 		o.Set(store.PhaseCommit, int64(t.ServerCommit))
 	}
 }
+
+var _ store.AdaptiveReporter = conn{}
