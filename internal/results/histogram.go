@@ -91,9 +91,14 @@ func (c Cell) Name() string { return CellName(c.Store, c.Op, c.ValueSize, c.Thre
 
 // CellName names a measured cell for messages and file names:
 // get/4KiB/t=8KiB/eager for rdmakv's (store rdmakv or ""), a baseline's
-// after its store: redis get/64B/t=0B/eager.
+// after its store: redis get/64B/t=0B/eager; the adaptive policy's cells
+// (threshold -1) get/4KiB/t=adaptive/eager.
 func CellName(store, op string, valueSize, threshold int, protocol string) string {
-	name := fmt.Sprintf("%s/%s/t=%s/%s", op, units.Bytes(int64(valueSize)), units.Bytes(int64(threshold)), protocol)
+	t := units.Bytes(int64(threshold))
+	if threshold == AdaptiveThreshold {
+		t = PolicyAdaptive
+	}
+	name := fmt.Sprintf("%s/%s/t=%s/%s", op, units.Bytes(int64(valueSize)), t, protocol)
 	if BaselineStore(store) {
 		return store + " " + name
 	}

@@ -10,3 +10,12 @@ func TestCellName(t *testing.T) {
 		t.Errorf("Name = %q", got)
 	}
 }
+
+// The adaptive policy's cells, whose threshold is -1, are named for the
+// policy.
+func TestCellNameAdaptive(t *testing.T) {
+	c := Cell{Op: "get", ValueSize: 4096, Threshold: AdaptiveThreshold, Policy: PolicyAdaptive, Protocol: "eager"}
+	if got := c.Name(); got != "get/4KiB/t=adaptive/eager" {
+		t.Errorf("Name = %q", got)
+	}
+}

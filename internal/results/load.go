@@ -74,7 +74,7 @@ func (r *Run) checkCells() error {
 		if c.ValueSize < 0 {
 			errs = append(errs, fmt.Errorf("cells[%d]: value_size %d is negative", i, c.ValueSize))
 		}
-		if c.Threshold < 0 && (c.Threshold != -1 || c.Policy != PolicyAdaptive) {
+		if c.Threshold < 0 && (c.Threshold != AdaptiveThreshold || c.Policy != PolicyAdaptive) {
 			errs = append(errs, fmt.Errorf("cells[%d]: threshold %d is negative (only an adaptive cell's is -1)", i, c.Threshold))
 		}
 		if c.Count < 0 {

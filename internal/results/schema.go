@@ -62,11 +62,14 @@ const KindRdmakv = "rdmakv"
 // PolicyProfile, a threshold profile (Target.Profile), Threshold then the
 // larger of its two; PolicyAdaptive, the adaptive policy
 // (rdmakv.WithAdaptiveThreshold), each request's protocol its size
-// class's choice at the time, Threshold then -1.
+// class's choice at the time, Threshold then AdaptiveThreshold.
 const (
 	PolicyProfile  = "profile"
 	PolicyAdaptive = "adaptive"
 )
+
+// AdaptiveThreshold is the Threshold of the adaptive policy's cells.
+const AdaptiveThreshold = -1
 
 // Target is the store a run measured.
 type Target struct {

@@ -185,7 +185,7 @@ type Cells struct {
 // AdaptiveThreshold, given to a Dialer as the threshold, asks for
 // connections whose clients choose each request's protocol themselves
 // (rdmakv.WithAdaptiveThreshold): the workload's "adaptive" threshold.
-const AdaptiveThreshold = -1
+const AdaptiveThreshold = results.AdaptiveThreshold
 
 // Config is how to reach a store's server, or start one, and drive its
 // connections: the workload's target, key space and load.

@@ -5,6 +5,7 @@
 #   make bench-rdma   perftest baselines + kvbench cases, printed side by side
 #   make soak-rdma    kvsoak over verbs for DURATION (default 10m)
 #   make sweep-rdma   kvbench's threshold, mixed-size and connections sweeps and five tunes over verbs
+#   make adaptive-rdma   the adaptive policy beside fixed thresholds (tune on mixed sizes and ETC, settling)
 #   make baselines-rdma   workloads/baselines.yaml against rdmakv (verbs and tcp), Redis and memcached in one boot; plots/baselines-rdma
 #   make rdma-vm-selftest   prove the rig itself (traffic, failure, timeout)
 #
@@ -100,6 +101,21 @@ sweep-rdma: rdma-vm-build build
 	$(RDMA_VM_DIR)/run.sh $(RDMA_VM_FLAGS) --mem $(RDMA_VM_MEM) --timeout $(RDMA_SWEEP_TIMEOUT) $(RDMA_VM_SHARE) -- \
 		./guest-sweep.sh $(RDMA_SWEEP_WARMUP) $(RDMA_SWEEP_MEASURE) $(RDMA_SWEEP_TUNE_MEASURE)
 	$(RDMA_VM_DIR)/sweep-collect.sh $(RDMA_VM_SHARE)/sweep $(BIN)/kvbench results plots
+
+# adaptive-rdma: the adaptive policy beside the fixed thresholds over
+# verbs in the guest (guest-adaptive.sh): tune on the weighted mix and on
+# ETC at 1, 4 and 16 connections, and how long adaptive takes to settle on
+# eager for gets that eager wins under Soft-RoCE. Results land in
+# results/adaptive-rdma.
+RDMA_ADAPTIVE_TIMEOUT ?= 3600
+
+.PHONY: adaptive-rdma
+adaptive-rdma: rdma-vm-build build
+	cp workloads/mixed-sweep.yaml workloads/etc.yaml $(RDMA_VM_SHARE)/workloads/
+	cp $(RDMA_VM_DIR)/guest-adaptive.sh $(RDMA_VM_SHARE)/
+	$(RDMA_VM_DIR)/run.sh $(RDMA_VM_FLAGS) --mem $(RDMA_VM_MEM) --timeout $(RDMA_ADAPTIVE_TIMEOUT) $(RDMA_VM_SHARE) -- \
+		./guest-adaptive.sh $(RDMA_SWEEP_WARMUP) $(RDMA_SWEEP_TUNE_MEASURE)
+	rm -rf results/adaptive-rdma && cp -r $(RDMA_VM_SHARE)/adaptive results/adaptive-rdma
 
 # baselines-rdma: workloads/baselines.yaml against kvserver over verbs and
 # over tcp, Redis and memcached, all served in one guest boot

@@ -1,0 +1,45 @@
+#!/bin/sh
+# guest-adaptive.sh: make adaptive-rdma inside the Soft-RoCE guest. The
+# adaptive policy measured by kvbench tune beside the fixed thresholds of
+# the weighted mix of 64 B to 1 MiB and of ETC at 1, 4 and 16 connections
+# (interleaved, repeated), and an adaptive run of 8 KiB to 32 KiB gets,
+# which eager wins under Soft-RoCE, to see how long the policy takes to
+# settle there. Everything lands in adaptive/ in the share. Arguments:
+# WARMUP TUNE_MEASURE SETTLE_MEASURE.
+set -e
+. ./guest-lib.sh
+: "${RDMAKV_ADDR:?not in the test guest}"
+WARMUP=${1:-250ms}
+TUNE_MEASURE=${2:-500ms}
+SETTLE_MEASURE=${3:-20s}
+PORT=7471
+rm -rf adaptive
+mkdir -p adaptive
+echo 0 >/proc/sys/kernel/randomize_va_space
+[ "$(nproc)" -ge 2 ] || die "adaptive-rdma needs 2 CPUs in the guest, have $(nproc)"
+# As sweep-rdma's server (guest-sweep.sh says why), with receives for 16
+# connections of depth 8 (ETC).
+SERVER_FLAGS="--poll busy --busy-idle 5ms --max-eager 2MiB --recv-depth 16 --max-recvs 288 --pool-size 512MiB"
+echo "$SERVER_FLAGS" >adaptive/kvserver.txt
+./kvbench version >adaptive/build.txt
+# shellcheck disable=SC2086 # SERVER_FLAGS is several flags
+taskset 2 ./kvserver --transport verbs $SERVER_FLAGS --listen "$RDMAKV_ADDR:$PORT" &
+srv=$!
+wait_listen $PORT $srv
+
+KV="taskset 1 ./kvbench"
+TUNE="--server $RDMAKV_ADDR:$PORT --transport verbs --poll event --warmup $WARMUP --duration $TUNE_MEASURE --connections 1,4,16"
+log "tune the weighted mix at 1, 4 and 16 connections, adaptive beside the thresholds"
+# shellcheck disable=SC2086
+$KV tune workloads/mixed-sweep.yaml $TUNE -o adaptive/tune-mixed >adaptive/tune-mixed.out || die "kvbench tune mixed-sweep"
+cat adaptive/tune-mixed.out
+log "tune ETC at 1, 4 and 16 connections, adaptive beside the thresholds"
+# shellcheck disable=SC2086
+$KV tune workloads/etc.yaml $TUNE -o adaptive/tune-etc >adaptive/tune-etc.out || die "kvbench tune etc"
+cat adaptive/tune-etc.out
+log "adaptive settling on eager for 8 KiB to 32 KiB gets ($SETTLE_MEASURE)"
+$KV run workloads/adaptive-settle.yaml --server "$RDMAKV_ADDR:$PORT" --transport verbs --poll busy \
+	--duration "$SETTLE_MEASURE" -o adaptive/settle --quiet || die "kvbench run adaptive-settle"
+$KV report adaptive/settle/latest | tee adaptive/settle.txt
+stop_server $srv
+log "PASS"
