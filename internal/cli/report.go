@@ -14,7 +14,7 @@ func init() { register(newReportCmd) }
 
 func newReportCmd() *cobra.Command {
 	var format string
-	var phases, spread, bySize bool
+	var phases, spread, bySize, steps bool
 	cmd := &cobra.Command{
 		Use:   "report RESULTS_DIR",
 		Short: "Print a run's cells as a table, markdown, CSV or JSON",
@@ -46,21 +46,29 @@ it prints, for each op and threshold of a run whose value sizes follow a
 distribution, a table of size class by protocol: count, share of the
 requests and of the bytes, p50 and p99, with the protocols' shares and any
 warning that the sizes sent are off the distribution (every format but
-summary).`,
+summary). With --steps it splits each cell of an open-loop ramp
+(load.ramp) by the steps of its ramp, from its interval log: per step and
+rate, each cell's count, ops/s and latency percentiles and, for a mixed
+run, each threshold's whole workload, so that the thresholds (and the
+adaptive policy) can be set side by side at every rate the ramp held.`,
 		Example: `  kvbench report results/latest
   kvbench report results/latest --format csv > cells.csv
   kvbench report results/latest --phases
   kvbench report results/latest --spread
   kvbench report results/latest --by-size
+  kvbench report results/latest --steps
   kvbench report results/quickstart-20261125-074413/results.json --format markdown`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			run, _, err := results.Open(args[0])
+			run, dir, err := results.Open(args[0])
 			if err != nil {
 				return err
 			}
-			if (phases && spread) || (bySize && (phases || spread)) {
-				return errors.New("--phases, --spread and --by-size: choose one")
+			if chosen(phases, spread, bySize, steps) > 1 {
+				return errors.New("--phases, --spread, --by-size and --steps: choose one")
+			}
+			if steps {
+				return report.WriteSteps(cmd.OutOrStdout(), run, dir, format)
 			}
 			if bySize {
 				return report.WriteBySize(cmd.OutOrStdout(), run, format)
@@ -77,6 +85,18 @@ summary).`,
 	cmd.Flags().StringVar(&format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
 	cmd.Flags().BoolVar(&phases, "phases", false, "print each cell's phases (a run with op_phases or --phases): p50 per phase in table and markdown; count, p50, p90, p99 and max per phase in csv and json")
 	cmd.Flags().BoolVar(&bySize, "by-size", false, "print, per op and threshold of a mixed run (values.distribution), its operations by value size class and protocol")
+	cmd.Flags().BoolVar(&steps, "steps", false, "print, per step of an open-loop ramp (load.ramp), each cell's count, ops/s and latency at the step's rate")
 	cmd.Flags().BoolVar(&spread, "spread", false, "print, per (op, value size, protocol) measured at several thresholds, the spread of p50 across them")
 	return cmd
+}
+
+// chosen counts the flags set.
+func chosen(flags ...bool) int {
+	n := 0
+	for _, f := range flags {
+		if f {
+			n++
+		}
+	}
+	return n
 }

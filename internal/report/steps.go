@@ -1,0 +1,117 @@
+package report
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/units"
+)
+
+// StepRow is one step of a ramped open-loop cell (results.StepCells):
+// Step counts from 1, RateOps is the rate the ramp held in it.
+type StepRow struct {
+	Step    int     `json:"step"`
+	RateOps float64 `json:"rate_ops"`
+	Row
+}
+
+// Steps splits every ramped cell of run, recorded in directory dir, by the
+// steps of its ramp, step by step, the cells in run order within a step
+// and, for a mixed run, each threshold's whole workload after them (op
+// and protocol "all"), so that one rate's thresholds sit together.
+func Steps(run *results.Run, dir string) ([]StepRow, error) {
+	var byStep [][]results.Cell
+	for _, c := range sorted(run) {
+		steps, err := results.StepCells(dir, c)
+		if err != nil {
+			return nil, err
+		}
+		for k, s := range steps {
+			if k >= len(byStep) {
+				byStep = append(byStep, make([][]results.Cell, k+1-len(byStep))...)
+			}
+			byStep[k] = append(byStep[k], s)
+		}
+	}
+	var out []StepRow
+	for k, cells := range byStep {
+		whole, err := results.WholeCells(cells)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rowsOf(append(slices.Clip(cells), whole...)) {
+			out = append(out, StepRow{Step: k + 1, RateOps: r.cell.Load.RateOps, Row: r})
+		}
+	}
+	return out, nil
+}
+
+var stepColumns = []string{"step", "rate", "op", "value", "threshold", "protocol", "count", "ops/s", "p50", "p90", "p99", "p99.9", "max"}
+
+func stepHuman(r StepRow) []string {
+	return []string{strconv.Itoa(r.Step), units.Rate(r.RateOps), r.Op, units.Bytes(int64(r.ValueSize)),
+		thresholdText(r.Threshold, r.Store, r.Policy), results.ProtocolLabel(r.Store, r.Protocol),
+		strconv.FormatInt(r.Count, 10), units.Rate(r.OpsPerSec),
+		units.Duration(float64(r.P50)), units.Duration(float64(r.P90)), units.Duration(float64(r.P99)),
+		units.Duration(float64(r.P999)), units.Duration(float64(r.Max))}
+}
+
+// WriteSteps prints Steps(run, dir) in format (table, markdown, csv or
+// json); a run without a ramp says so.
+func WriteSteps(w io.Writer, run *results.Run, dir, format string) error {
+	rows, err := Steps(run, dir)
+	if err != nil {
+		return err
+	}
+	if len(rows) == 0 && (format == "table" || format == "markdown") {
+		_, err := fmt.Fprintln(w, "no cell ran a ramp (load.ramp)")
+		return err
+	}
+	switch format {
+	case "table":
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, strings.Join(stepColumns, "\t")+"\t")
+		for _, r := range rows {
+			fmt.Fprintln(tw, strings.Join(stepHuman(r), "\t")+"\t")
+		}
+		return tw.Flush()
+	case "markdown":
+		var b strings.Builder
+		var cells [][]string
+		for _, r := range rows {
+			cells = append(cells, stepHuman(r))
+		}
+		mdTable(&b, stepColumns, cells)
+		_, err := io.WriteString(w, b.String())
+		return err
+	case "csv":
+		return writeStepsCSV(w, rows)
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rows)
+	}
+	return unknownFormat(format, viewFormats)
+}
+
+func writeStepsCSV(w io.Writer, rows []StepRow) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"step", "rate_ops", "op", "value_size", "threshold", "policy", "protocol", "store", "count",
+		"throughput_ops", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"})
+	for _, r := range rows {
+		_ = cw.Write([]string{strconv.Itoa(r.Step), strconv.FormatFloat(r.RateOps, 'f', -1, 64), r.Op,
+			strconv.Itoa(r.ValueSize), thresholdField(r.Threshold, r.Store), r.Policy, r.Protocol, r.Store,
+			strconv.FormatInt(r.Count, 10), strconv.FormatFloat(r.OpsPerSec, 'f', -1, 64),
+			strconv.FormatInt(r.P50, 10), strconv.FormatInt(r.P90, 10), strconv.FormatInt(r.P99, 10),
+			strconv.FormatInt(r.P999, 10), strconv.FormatInt(r.Max, 10)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
