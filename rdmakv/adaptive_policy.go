@@ -57,8 +57,12 @@ type adaptClass struct {
 
 const (
 	// adaptiveMinSamples is the fewest samples of each protocol a class
-	// is judged on.
-	adaptiveMinSamples = 24
+	// is judged on: enough for a median, and the U test at p < 0.01
+	// needs the two protocols' latencies well apart at so few.
+	adaptiveMinSamples = 12
+	// adaptiveSparseWindows is how many windows back a protocol's samples
+	// reach when one window holds fewer than adaptiveMinSamples.
+	adaptiveSparseWindows = 8
 	// adaptiveBackSpan is how many windows after a switch the back margin
 	// holds for undoing it.
 	adaptiveBackSpan = 4

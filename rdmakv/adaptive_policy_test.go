@@ -22,13 +22,15 @@ type adaptSim struct {
 	cost  func(n int, p Protocol) float64
 	// reqs counts the requests made.
 	reqs int
+	// step is the fake time between two requests (adaptStep).
+	step time.Duration
 }
 
 // adaptStep is the fake time between two requests: 100k requests a second.
 const adaptStep = 10 * time.Microsecond
 
 func newAdaptSim(t *testing.T, cfg AdaptiveConfig, maxEager, start int, cost func(int, Protocol) float64) *adaptSim {
-	s := &adaptSim{t: t, rng: rand.New(rand.NewPCG(1, 2)), cost: cost, noise: 0.05}
+	s := &adaptSim{t: t, rng: rand.New(rand.NewPCG(1, 2)), cost: cost, noise: 0.05, step: adaptStep}
 	s.p = newAdaptivePolicy(cfg.withDefaults(), maxEager, start, func() int64 { return s.now })
 	return s
 }
@@ -39,7 +41,7 @@ func (s *adaptSim) serve(op Op, n int, proto Protocol) {
 	lat := s.cost(n, proto) * math.Exp(s.noise*s.rng.NormFloat64())
 	s.now += int64(lat)
 	s.p.observe(op, n, proto, start)
-	s.now += int64(adaptStep)
+	s.now += int64(s.step)
 	s.reqs++
 }
 
@@ -281,4 +283,32 @@ func adaptDump(p *adaptivePolicy) string {
 	}
 	fmt.Fprintf(&b, "\n\tget threshold %d", p.getAux.Load())
 	return b.String()
+}
+
+// TestAdaptiveSettlesAtALowRate: gets of 8 KiB to 32 KiB, which eager
+// serves in half the time, at 1000 a second, start at the default 4 KiB
+// threshold, so rendezvous. Exploration sends about 1% of them eager, a
+// few a second per class, fewer than one window holds enough of; the
+// sparse protocol's samples reach further back, and every class settles on
+// eager within 10 s.
+func TestAdaptiveSettlesAtALowRate(t *testing.T) {
+	s := newAdaptSim(t, AdaptiveConfig{}, DefaultMaxEager, DefaultEagerThreshold, crossover(1<<20))
+	s.step = time.Millisecond
+	start := s.now
+	eager := func() bool {
+		for k := 14; k <= 16; k++ {
+			if Protocol(s.p.ops[1].classes[k].choice.Load()) != Eager {
+				return false
+			}
+		}
+		return int(s.p.getAux.Load()) == DefaultMaxEager
+	}
+	for s.now-start < int64(10*time.Second) && !eager() {
+		s.get(s.size(14, 16))
+	}
+	if !eager() {
+		t.Fatalf("after %v of 1000 gets a second the get threshold is %d, want %d; %+v",
+			time.Duration(s.now-start), s.p.getAux.Load(), DefaultMaxEager, s.p.state())
+	}
+	t.Logf("settled after %v, %d gets", time.Duration(s.now-start), s.reqs)
 }

@@ -38,10 +38,18 @@ func (p *adaptivePolicy) evaluate(o *adaptOp, c *adaptClass, now int64) {
 }
 
 // window is proto's samples within the window of ms, sorted, in c's
-// scratch; their median is kept.
+// scratch, or within adaptiveSparseWindows windows when one holds too
+// few; their median is kept.
 func (c *adaptClass) window(proto Protocol, ms, window uint32) []uint32 {
 	i := proto - 1
 	c.scratch[i] = c.samples[i].recent(c.scratch[i], ms, window)
+	if len(c.scratch[i]) < adaptiveMinSamples {
+		// The protocol a class explores carries Explore of its requests:
+		// at a low rate one window never holds enough of them, and the
+		// class would keep its first choice however wrong. Its samples
+		// then reach back further, which slows only a sparse class.
+		c.scratch[i] = c.samples[i].recent(c.scratch[i], ms, window*adaptiveSparseWindows)
+	}
 	c.median[i].Store(median(c.scratch[i]))
 	return c.scratch[i]
 }
