@@ -108,6 +108,11 @@ func TestShippedWorkloadsAsDocumented(t *testing.T) {
 		t.Errorf("mixed-sweep: values %+v thresholds %v verify %v, want a weighted mix of 64B..1MiB against 1KiB..1MiB (x4), verified",
 			w.Values, w.SortedThresholds(), w.Verify)
 	}
+	if w := load("adaptive-ramp"); w.Load.Ramp == nil || len(w.Load.Ramp.Rates()) < 2 || w.Values.Distribution == nil ||
+		!slices.Contains(w.Thresholds, AdaptiveThreshold) || len(w.Thresholds) < 3 {
+		t.Errorf("adaptive-ramp: load %+v values %+v thresholds %v, want an open-loop ramp of a distribution at fixed thresholds and adaptive",
+			w.Load, w.Values, w.Thresholds)
+	}
 	if w := load("etc"); w.Values.Distribution == nil || w.Values.Distribution.Spec != "etc, max: 1MiB" ||
 		math.Abs(w.Mix.Get/w.Mix.Set-30) > 1e-9 || w.Keys.Distribution != "zipfian" {
 		t.Errorf("etc: values %+v mix %+v keys %s, want ETC sizes clamped at 1MiB, 30 gets a set, zipfian keys", w.Values, w.Mix, w.Keys.Distribution)

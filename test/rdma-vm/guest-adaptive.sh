@@ -4,7 +4,8 @@
 # the weighted mix of 64 B to 1 MiB and of ETC at 1, 4 and 16 connections
 # (interleaved, repeated), and an adaptive run of 8 KiB to 32 KiB gets,
 # which eager wins under Soft-RoCE, to see how long the policy takes to
-# settle there. Everything lands in adaptive/ in the share. Arguments:
+# settle there, and a ramp of the mix's rate (report --steps) with the
+# policy beside three fixed thresholds. Everything lands in adaptive/ in the share. Arguments:
 # WARMUP TUNE_MEASURE SETTLE_MEASURE.
 set -e
 . ./guest-lib.sh
@@ -41,5 +42,11 @@ log "adaptive settling on eager for 8 KiB to 32 KiB gets ($SETTLE_MEASURE)"
 $KV run workloads/adaptive-settle.yaml --server "$RDMAKV_ADDR:$PORT" --transport verbs --poll busy \
 	--duration "$SETTLE_MEASURE" -o adaptive/settle --quiet || die "kvbench run adaptive-settle"
 $KV report adaptive/settle/latest | tee adaptive/settle.txt
+log "a ramp of 100 to 400 ops/s of the weighted mix, three times"
+$KV run workloads/adaptive-ramp.yaml --server "$RDMAKV_ADDR:$PORT" --repeat 3 -o adaptive/ramp --quiet ||
+	die "kvbench run adaptive-ramp"
+for d in adaptive/ramp/adaptive-ramp-*; do
+	$KV report "$d" --steps | tee -a adaptive/ramp-steps.txt
+done
 stop_server $srv
 log "PASS"
