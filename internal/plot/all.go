@@ -80,6 +80,9 @@ func Figures(run *results.Run, dir string, opt Options) (figs []*Figure, warning
 		if err := add(WholeWorkload(run, dist)); err != nil {
 			return nil, nil, err
 		}
+		if err := add(RampSteps(run, dir, dist)); err != nil {
+			return nil, nil, err
+		}
 	}
 	return figs, warnings, nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -27,26 +26,13 @@ type StepRow struct {
 // and, for a mixed run, each threshold's whole workload after them (op
 // and protocol "all"), so that one rate's thresholds sit together.
 func Steps(run *results.Run, dir string) ([]StepRow, error) {
-	var byStep [][]results.Cell
-	for _, c := range sorted(run) {
-		steps, err := results.StepCells(dir, c)
-		if err != nil {
-			return nil, err
-		}
-		for k, s := range steps {
-			if k >= len(byStep) {
-				byStep = append(byStep, make([][]results.Cell, k+1-len(byStep))...)
-			}
-			byStep[k] = append(byStep[k], s)
-		}
+	steps, err := results.RampSteps(dir, sorted(run))
+	if err != nil {
+		return nil, err
 	}
 	var out []StepRow
-	for k, cells := range byStep {
-		whole, err := results.WholeCells(cells)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range rowsOf(append(slices.Clip(cells), whole...)) {
+	for k, cells := range steps {
+		for _, r := range rowsOf(cells) {
 			out = append(out, StepRow{Step: k + 1, RateOps: r.cell.Load.RateOps, Row: r})
 		}
 	}

@@ -2,54 +2,24 @@ package report
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
-	"time"
 
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	"gotest.tools/v3/golden"
 
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/results/resultstest"
 )
 
-// rampRun is a mixed run whose one threshold ran a ramp of two 2 s steps
-// (500 then 1000 ops/s) with an eager and a rendezvous cell: each logs
-// four 1 s intervals, n values of lat µs a second in the first step and
-// 2n of 3·lat in the second.
+// rampRun is a mixed run whose 4 KiB threshold ran a ramp of two steps
+// (resultstest.Ramp): 100 eager gets of 100µs and 50 rendezvous of 200µs
+// a second in the first, twice as many at three times the latency in the
+// second.
 func rampRun(t *testing.T) (*results.Run, string) {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, results.HlogDir), 0o755); err != nil {
+	run, err := resultstest.Ramp(dir, resultstest.RampLine{Threshold: 4096, EagerUs: 100, Eager: 100, RdvUs: 200, Rdv: 50})
+	if err != nil {
 		t.Fatal(err)
-	}
-	start := time.Date(2026, 11, 28, 1, 0, 0, 0, time.UTC)
-	run := &results.Run{SchemaVersion: results.SchemaVersion, Start: start}
-	for _, s := range []struct {
-		proto string
-		n     int
-		lat   int64
-	}{{"eager", 100, 100}, {"rendezvous", 50, 200}} {
-		c := results.Cell{Op: "get", ValueSize: 4096, Distribution: "weighted: {64B: 1, 64KiB: 1}", Threshold: 4096,
-			Protocol: s.proto, Store: results.KindRdmakv, Errors: map[string]int64{}, IntervalNs: int64(time.Second),
-			Load: results.CellLoad{Mode: "open", Connections: 1, Depth: 1, RampRatesOps: []float64{500, 1000}, RampStepNs: int64(2 * time.Second)}}
-		c.Hlog = results.HlogName(c)
-		var hs []*hdrhistogram.Histogram
-		for i := range 4 {
-			h := results.NewHistogram()
-			n, lat := s.n, s.lat
-			if i >= 2 {
-				n, lat = 2*n, 3*lat
-			}
-			_ = h.RecordValues(lat*1000, int64(n))
-			h.SetStartTimeMs(start.Add(time.Duration(i) * time.Second).UnixMilli())
-			h.SetEndTimeMs(start.Add(time.Duration(i+1) * time.Second).UnixMilli())
-			hs = append(hs, h)
-		}
-		if err := results.WriteHlog(filepath.Join(dir, c.Hlog), "", start, hs); err != nil {
-			t.Fatal(err)
-		}
-		run.Cells = append(run.Cells, c)
 	}
 	return run, dir
 }

@@ -75,3 +75,31 @@ func stepCell(c Cell, rate float64, h *hdrhistogram.Histogram, ms int64) (Cell, 
 	}
 	return s, nil
 }
+
+// RampSteps are the steps of cells' ramps, recorded in run directory dir
+// (StepCells): per step, in order, the step cells of every ramped cell in
+// cells' order, then each threshold's whole workload at that step
+// (WholeCells) for a mixed run.
+func RampSteps(dir string, cells []Cell) ([][]Cell, error) {
+	var byStep [][]Cell
+	for _, c := range cells {
+		steps, err := StepCells(dir, c)
+		if err != nil {
+			return nil, err
+		}
+		for k, s := range steps {
+			if k >= len(byStep) {
+				byStep = append(byStep, make([][]Cell, k+1-len(byStep))...)
+			}
+			byStep[k] = append(byStep[k], s)
+		}
+	}
+	for k, step := range byStep {
+		whole, err := WholeCells(step)
+		if err != nil {
+			return nil, err
+		}
+		byStep[k] = append(step, whole...)
+	}
+	return byStep, nil
+}
