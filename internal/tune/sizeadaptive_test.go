@@ -123,3 +123,25 @@ func TestSizeAdaptiveOff(t *testing.T) {
 		t.Errorf("adaptive on a distribution's config: %v", err)
 	}
 }
+
+// Under a latency goal the policy gets a capacity search of its own at
+// each size, stepped with the protocols', and is compared by capacity,
+// by the margin with one search. The model serves it as rendezvous: it
+// ties with rendezvous where that wins and is worse where eager does.
+func TestSizeAdaptiveCapacity(t *testing.T) {
+	m := newLoadModel(3)
+	m.Sigma = 0
+	slo := &SLO{Percentile: 99, Goal: 200e3}
+	res := mustRun(t, Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: []int{512, 8192}, Repeats: 1, SLO: slo, Measure: 1, Adaptive: true}, m)
+	for _, pt := range res.Loads[0].Ops[0].Points {
+		a := pt.Adaptive
+		want := m.capacity(Request{Size: pt.Size, Protocol: Rendezvous, Load: Load{Connections: 1, Depth: 1}}, slo.Goal)
+		if len(a.Samples) != 1 || len(a.Samples[0].Search) < 2 || math.Abs(a.Capacity-want)/want > SearchTolerance {
+			t.Errorf("%d: adaptive capacity %.0f after %d searches, model %.0f", pt.Size, a.Capacity, len(a.Samples), want)
+		}
+		verdict := map[Winner]Versus{WinEager: VsWorse, WinRendezvous: VsTie}[pt.Winner]
+		if v := a.VsWinner; v == nil || v.Versus != verdict || v.Protocol != string(pt.Winner) {
+			t.Errorf("%d: vs winner %s %+v, want %s", pt.Size, pt.Winner, v, verdict)
+		}
+	}
+}
