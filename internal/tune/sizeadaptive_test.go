@@ -1,7 +1,6 @@
 package tune
 
 import (
-	"context"
 	"math"
 	"strings"
 	"testing"
@@ -86,13 +85,7 @@ func TestSizeAdaptiveClearlyWorse(t *testing.T) {
 func TestSizeAdaptiveProfileDiffers(t *testing.T) {
 	setM, getM := newLinear(7), newLinear(8)
 	getM.RdvBase = 20000 // get crosses near 20KiB: threshold 32KiB, set's 8KiB
-	mux := MeasurerFunc(func(ctx context.Context, r Request) (Sample, error) {
-		if r.Op == rdmakv.OpGet {
-			return getM.Measure(ctx, r)
-		}
-		return setM.Measure(ctx, r)
-	})
-	res := mustRun(t, Config{Ops: []rdmakv.Op{rdmakv.OpGet, rdmakv.OpSet}, Sizes: pow2(64, 1<<20), Repeats: 5, Adaptive: true}, mux)
+	res := mustRun(t, Config{Ops: []rdmakv.Op{rdmakv.OpGet, rdmakv.OpSet}, Sizes: pow2(64, 1<<20), Repeats: 5, Adaptive: true}, byOp(getM, setM))
 	l := res.Loads[0]
 	if l.Recommended != 8192 || l.Ops[0].Threshold != 32768 {
 		t.Fatalf("recommended %d, get's own %d: want 8KiB and 32KiB", l.Recommended, l.Ops[0].Threshold)

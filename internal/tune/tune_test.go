@@ -67,6 +67,16 @@ func newLinear(seed uint64) *linear {
 		rnd: rand.New(rand.NewPCG(seed, 2))}
 }
 
+// byOp measures gets with get and sets with set.
+func byOp(get, set Measurer) Measurer {
+	return MeasurerFunc(func(ctx context.Context, r Request) (Sample, error) {
+		if r.Op == rdmakv.OpGet {
+			return get.Measure(ctx, r)
+		}
+		return set.Measure(ctx, r)
+	})
+}
+
 func pow2(lo, hi int) []int {
 	var s []int
 	for v := lo; v <= hi; v *= 2 {
