@@ -3,6 +3,7 @@ package tune_test
 import (
 	"testing"
 
+	"github.com/kvbench/kvbench/internal/plot"
 	"github.com/kvbench/kvbench/internal/tune"
 	"github.com/kvbench/kvbench/rdmakv"
 )
@@ -11,7 +12,7 @@ import (
 // per op a table of the policy against the threshold's and the profile's
 // protocol and the winner, per load the worst against the threshold and
 // the sizes where exploring costs more than the tolerance; tune.json
-// reads back with every comparison.
+// reads back with every comparison; the curves draw it.
 func TestSaveGoldenSizeAdaptive(t *testing.T) {
 	getM, setM := tune.NewLinear(7), tune.NewLinear(8)
 	getM.RdvBase = 20000     // get's own threshold 32KiB, set's 8KiB
@@ -25,5 +26,10 @@ func TestSaveGoldenSizeAdaptive(t *testing.T) {
 	if a := pt.Adaptive; a == nil || len(a.Samples) != 5 || a.Value != want.Adaptive.Value ||
 		*a.VsChosen != *want.Adaptive.VsChosen || *a.VsProfile != *want.Adaptive.VsProfile || *a.VsWinner != *want.Adaptive.VsWinner {
 		t.Errorf("tune.json round trip: %+v, want %+v", a, want.Adaptive)
+	}
+	// tune-get.png draws the policy as a third curve beside the protocols.
+	figs := plot.TuneFigures(res)
+	if s := figs[0].Panels[0].Series; len(s) != 3 || s[2].Name != tune.AdaptiveName || len(s[2].Points) != 7 {
+		t.Errorf("tune-get's curves: %+v", s)
 	}
 }
