@@ -140,7 +140,14 @@ func TestTuneCommandEndToEnd(t *testing.T) {
 			if p.EagerPhases["network"] <= 0 || p.RdvPhases["server"] <= 0 {
 				t.Errorf("%s %d: tune recorded no phases by default: %v %v", o.Op, p.Size, p.EagerPhases, p.RdvPhases)
 			}
+			// The adaptive policy is measured at every size by default.
+			if a := p.Adaptive; a == nil || len(a.Samples) != 2 || a.P50 <= 0 {
+				t.Errorf("%s %d: adaptive %+v", o.Op, p.Size, a)
+			}
 		}
+	}
+	if !strings.Contains(stdout, "get: adaptive by p50") || !strings.Contains(stdout, "cost of exploring") {
+		t.Errorf("no adaptive table:\n%s", stdout)
 	}
 	if _, err := runCLI(t, "tune", "testdata/tune-quick.yaml", "--repeats", "1", "-o", out); err == nil || !strings.Contains(err.Error(), "repeats 1") {
 		t.Errorf("repeats 1: %v", err)

@@ -81,8 +81,13 @@ predicted. Each round also measures the adaptive policy
 compared with the chosen threshold and the default 4KiB: its median (or
 capacity), the ratio, the rounds it won and the sign test's p.
 --adaptive=false leaves it out; "adaptive" in the workload's thresholds
-asks for the same. On fixed sizes --adaptive does not apply. The whole
-manual, with how each objective decides: docs/USAGE.md, "tune".`,
+asks for the same. On fixed sizes the policy is measured at each size
+and op as a third entry in the rotation beside eager and rendezvous
+(about 50% more measurements; --adaptive=false leaves it out), and
+compared with the protocol the recommended threshold and the profile
+give the size, and with the size's winner, which it should trail by at
+most 2% (the cost of its exploring). The whole manual, with how each
+objective decides: docs/USAGE.md, "tune".`,
 		Example: `  kvbench tune workloads/threshold-sweep.yaml
   kvbench tune workloads/threshold-sweep.yaml --ops get --repeats 8 --duration 2s
   kvbench tune workloads/threshold-sweep.yaml --connections 16 --slo p99=1ms
@@ -116,7 +121,7 @@ func (f *tuneFlags) addFlags(cmd *cobra.Command) {
 	fl.Float64SliceVar(&f.lists.rates, "rate", nil, "open-loop rates in ops/s over all connections; a list compares at each (default: the workload's load)")
 	fl.StringVar(&f.maxMemory, "max-memory", "", "on a distribution: rule out candidate thresholds whose registered receive memory, server plus client, exceeds `SIZE` (e.g. 64MiB)")
 	fl.BoolVar(&f.predict, "predict", false, "on a distribution: also measure its size classes one by one and say which threshold they predict")
-	fl.BoolVar(&f.adaptive, "adaptive", true, "on a distribution: also measure the adaptive policy each round and compare it with the chosen threshold (not a candidate; fixed sizes: does not apply)")
+	fl.BoolVar(&f.adaptive, "adaptive", true, "also measure the adaptive policy each round and compare it: on a distribution with the chosen threshold (not a candidate), on fixed sizes at each size with the threshold's, the profile's and the winner's protocol (about 50% more measurements)")
 	f.readFirsts(&f.lists)
 	f.registerTarget(cmd, map[string]string{"duration": "measure phase per measurement, replacing the workload's phases.measure"})
 	cmd.RegisterFlagCompletionFunc("objective", cobra.FixedCompletions([]string{"p50", "p99", "throughput", "cpu"}, cobra.ShellCompDirectiveNoFileComp))
@@ -180,7 +185,11 @@ func announceTune(stderr io.Writer, w *workload.Workload, cfg tune.Config, trans
 	if n := len(cfg.Loads); n > 1 {
 		loads = fmt.Sprintf(" x %d loads", n)
 	}
-	what := fmt.Sprintf("%d ops x %d sizes x 2 protocols%s x %d repeats", len(cfg.Ops), len(cfg.Sizes), loads, cfg.Repeats)
+	ways := "2 protocols"
+	if cfg.Adaptive {
+		ways = "(2 protocols and adaptive)"
+	}
+	what := fmt.Sprintf("%d ops x %d sizes x %s%s x %d repeats", len(cfg.Ops), len(cfg.Sizes), ways, loads, cfg.Repeats)
 	if wl := cfg.Workload; wl != nil {
 		adaptive := ""
 		if wl.Adaptive {
@@ -253,7 +262,7 @@ func tuneProgress(stderr io.Writer) func(tune.Progress) {
 	}
 	return func(p tune.Progress) {
 		r := p.Req
-		what := fmt.Sprintf("%s %s %s", r.Op, units.Bytes(int64(r.Size)), r.Protocol)
+		what := fmt.Sprintf("%s %s %s", r.Op, units.Bytes(int64(r.Size)), r.Policy())
 		if r.Whole {
 			what = "workload at threshold " + tune.ThresholdName(r.Threshold)
 		}

@@ -65,17 +65,24 @@ func tuneCurves(r *tune.Result, l *tune.LoadResult, o *tune.OpResult) (*Figure, 
 			e.Name = fmt.Sprintf("forced eager (not measured at %d sizes, %s)", len(u), units.SizeSpan(u[0], u[len(u)-1]))
 		}
 	}
-	rv := Curve{Name: "forced rendezvous"}
+	rv, a := Curve{Name: "forced rendezvous"}, Curve{Name: tune.AdaptiveName}
 	j := r.Config.Judge()
 	for _, p := range o.Points {
 		if len(p.Eager) > 0 {
 			e.add(p.Size, p.EagerValue, p.Eager, j.Value)
 		}
 		rv.add(p.Size, p.RdvValue, p.Rendezvous, j.Value)
+		if pa := p.Adaptive; pa != nil && pa.Status == tune.Measured {
+			a.add(p.Size, pa.Value, pa.Samples, j.Value)
+		}
 	}
-	title := tuneTitle(r, l, "forced eager vs forced rendezvous")
+	curves, what := []Curve{e, rv}, "forced eager vs forced rendezvous"
+	if len(a.Sizes) > 0 {
+		// The policy measured beside them, a third curve.
+		curves, what = append(curves, a), what+" vs adaptive"
+	}
 	q := Quantity{Label: r.Config.ObjectiveName() + " (median of repeats)", Rate: r.Objective.Higher()}
-	return Crossover(o.Op.String(), title, q, []Curve{e, rv}, o.Crossover, l.Recommended)
+	return Crossover(o.Op.String(), tuneTitle(r, l, what), q, curves, o.Crossover, l.Recommended)
 }
 
 // tuneMaps are the per-op maps of winners over size and load.

@@ -112,6 +112,7 @@ func (t *tuneReport) writeOp(b *strings.Builder, l *tune.LoadResult, o *tune.OpR
 		}
 	}
 	b.WriteString("\n")
+	t.writeSizeAdaptive(b, o)
 }
 
 // figures are a point's cells after the protocol column.
@@ -176,6 +177,7 @@ func (t *tuneReport) writeLegend(b *strings.Builder) {
 	if t.anyUnmeasured() {
 		b.WriteString("eager n/a: the target refused eager at that size, so only rendezvous was measured;\nnothing was compared there and it is not counted as a rendezvous win.\n")
 	}
+	t.writeSizeAdaptiveLegend(b)
 }
 
 // writeCapacityLegend says what a capacity is, once: the candidates'
@@ -197,10 +199,10 @@ func (t *tuneReport) anyUnmeasured() bool {
 // its op, size, protocol and repetition; nothing when none.
 func (t *tuneReport) writeWarnings(b *strings.Builder) {
 	var lines []string
-	add := func(op string, size int, p tune.Protocol, samples []tune.Sample) {
+	add := func(op string, size int, way string, samples []tune.Sample) {
 		for i, s := range samples {
 			for _, w := range s.Warnings {
-				lines = append(lines, fmt.Sprintf("  %s %s %s, repeat %d: %s", op, units.Bytes(int64(size)), p, i+1, w.Message))
+				lines = append(lines, fmt.Sprintf("  %s %s %s, repeat %d: %s", op, units.Bytes(int64(size)), way, i+1, w.Message))
 			}
 		}
 	}
@@ -221,8 +223,11 @@ func (t *tuneReport) writeWarnings(b *strings.Builder) {
 		for _, o := range l.Ops {
 			op := o.Op.String() + at
 			for _, p := range o.Points {
-				add(op, p.Size, tune.Eager, p.Eager)
-				add(op, p.Size, tune.Rendezvous, p.Rendezvous)
+				add(op, p.Size, tune.Eager.String(), p.Eager)
+				add(op, p.Size, tune.Rendezvous.String(), p.Rendezvous)
+				if a := p.Adaptive; a != nil {
+					add(op, p.Size, tune.AdaptiveName, a.Samples)
+				}
 			}
 		}
 	}

@@ -203,7 +203,7 @@ func (t *tuneReport) loadExplanation(l *tune.LoadResult) []string {
 		for _, o := range l.Ops {
 			out = append(out, t.verdictLine(&o))
 		}
-		return append(out, unmeasuredNotes(l)...)
+		return append(append(out, unmeasuredNotes(l)...), t.sizeAdaptiveSummary(l)...)
 	}
 	rec := l.Recommended
 	out = append(out, fmt.Sprintf(
@@ -225,7 +225,7 @@ func (t *tuneReport) loadExplanation(l *tune.LoadResult) []string {
 			out = append(out, d)
 		}
 	}
-	return append(out, unmeasuredNotes(l)...)
+	return append(append(out, unmeasuredNotes(l)...), t.sizeAdaptiveSummary(l)...)
 }
 
 // keyNote says which values go eager at threshold under keys of

@@ -42,6 +42,13 @@ type Adaptive struct {
 	// VsDefault compares it with DefaultThreshold when that is a measured
 	// candidate, chosen or not.
 	VsDefault *Comparison `json:"vs_default,omitempty"`
+	// At a fixed size (Point.Adaptive) VsChosen compares it with the
+	// protocol the load's recommended threshold gives the size, VsProfile
+	// with the one the profile gives it, and VsWinner with the protocol
+	// that won the size, when one did: the cost of the policy's
+	// exploring.
+	VsProfile *Comparison `json:"vs_profile,omitempty"`
+	VsWinner  *Comparison `json:"vs_winner,omitempty"`
 }
 
 // Comparison is the adaptive policy against one fixed threshold over the
@@ -52,6 +59,10 @@ type Comparison struct {
 	// Candidate.Value.
 	Threshold int     `json:"threshold"`
 	Value     float64 `json:"value"`
+	// Protocol, at a fixed size, is the protocol the threshold gives it,
+	// whose figure Value is ("eager", "rendezvous"); VsWinner's Threshold
+	// is 0.
+	Protocol string `json:"protocol,omitempty"`
 	// Ratio is the policy's figure over the threshold's; 0 when the
 	// threshold's is 0 (a goal it met at no rate).
 	Ratio float64 `json:"ratio"`

@@ -2,31 +2,30 @@ package tune
 
 import "context"
 
-// capacities searches, for req at its load, each protocol's capacity under
-// the latency goal: first a closed-loop measurement per protocol, whose
-// throughput starts the search, then open-loop measurements, the two
-// searches taking a step each in turn (order first) until both are done.
-func (r *runner) capacities(ctx context.Context, req Request, order []Protocol, noEager bool) (map[Protocol]Sample, error) {
-	closed, refused := r.closedPair(ctx, req, order, noEager)
-	if closed == nil {
-		return nil, refused
+// capacities searches, for req at its load, each entry's capacity under
+// the latency goal (a forced protocol's, or the adaptive policy's): first
+// a closed-loop measurement per entry, whose throughput starts the
+// search, then open-loop measurements, the searches taking a step each in
+// turn (order first) until all are done.
+func (r *runner) capacities(ctx context.Context, req Request, order []Protocol, skip map[Protocol]bool) (map[Protocol]Sample, map[Protocol]error, error) {
+	closed, refused, err := r.closedPair(ctx, req, order, skip)
+	if err != nil {
+		return nil, nil, err
 	}
 	var runs []*searchRun
 	for _, p := range order {
 		if s, ok := closed[p]; ok {
-			q := req
-			q.Protocol = p
-			runs = append(runs, r.newSearchRun(q, s))
+			runs = append(runs, r.newSearchRun(req.by(p), s))
 		}
 	}
 	if err := r.runSearches(ctx, runs); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	got := map[Protocol]Sample{}
 	for _, sr := range runs {
 		got[sr.req.Protocol] = sr.sample()
 	}
-	return got, refused
+	return got, refused, nil
 }
 
 // searchRun is one capacity search as the runner drives it: what it

@@ -45,6 +45,12 @@ type Config struct {
 	// runs at candidate thresholds decide, and Sizes, when given, are
 	// measured as ever to say what single sizes would have predicted.
 	Workload *Workload `json:"workload,omitempty"`
+	// Adaptive, on fixed sizes, also measures the adaptive policy at every
+	// (op, size), one more entry in each round's rotation beside the two
+	// protocols, and compares it with the protocol the recommended
+	// threshold, the profile and the winner give the size (Point.Adaptive).
+	// On a distribution Workload.Adaptive asks for it instead.
+	Adaptive bool `json:"adaptive,omitempty"`
 	// Measure is the measure phase's length in seconds (0 when counted in
 	// operations); it bounds how long a capacity search's measurements may
 	// stretch to collect enough operations.
@@ -142,6 +148,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Workload != nil {
 		errs = append(errs, c.Workload.validate()...)
+	}
+	if c.Adaptive && c.Workload != nil {
+		bad("adaptive on fixed sizes: a distribution compares the policy with its candidates (Workload.Adaptive)")
 	}
 	for _, s := range c.Sizes {
 		if s <= 0 {

@@ -15,7 +15,7 @@ func EagerThreshold(keySize, size int) int { return rdmakv.EagerThresholdFor(key
 // MaxEagerThreshold is the largest threshold c's measurements force,
 // eager at the largest size or, on a distribution, the largest
 // candidate measured at some load, or the adaptive policy's largest when
-// it is compared: the max eager a server needs to measure eager wherever
+// it is compared (on a distribution or on fixed sizes): the max eager a server needs to measure eager wherever
 // rendezvous is. The policy asks for as much as kvbench run gives its
 // cells, so that it has the range its receive memory is shown for.
 func (c *Config) MaxEagerThreshold() int {
@@ -32,6 +32,9 @@ func (c *Config) MaxEagerThreshold() int {
 		if w.Adaptive {
 			most = max(most, rdmakv.DefaultMaxEager)
 		}
+	}
+	if c.Adaptive {
+		most = max(most, rdmakv.DefaultMaxEager)
 	}
 	return most
 }

@@ -9,6 +9,7 @@ var (
 	NewLinear    = newLinear
 	NewLoadModel = newLoadModel
 	Pow2         = pow2
+	ByOp         = byOp
 	C1C16        = c1c16
 )
 

@@ -38,6 +38,9 @@ const (
 // with Protocol forced, under Load; or, when Whole is set, the whole
 // workload (its mix of ops and its distribution of sizes) at eager
 // threshold Threshold under Load, its ops merged into one Sample.
+// Threshold AdaptiveThreshold measures under the adaptive policy instead
+// of a fixed threshold: the whole workload, or one (op, Size) with no
+// protocol forced (Protocol 0), its operations by both protocols merged.
 type Request struct {
 	Op        rdmakv.Op
 	Size      int

@@ -49,6 +49,9 @@ type Point struct {
 	// Winner is what the comparison found (WinEager, WinRendezvous,
 	// WinTie, WinNeither or WinUnmeasured).
 	Winner Winner `json:"winner"`
+	// Adaptive is the adaptive policy measured at the size in the same
+	// rounds (Config.Adaptive), with its comparisons; nil when off.
+	Adaptive *Adaptive `json:"adaptive,omitempty"`
 	// Flags are the warnings the measurements of one protocol raise and
 	// the other's do not: the pair did not measure alike, whatever the
 	// winner. tune.json gives them in words (report.TuneJSON).

@@ -269,13 +269,7 @@ func TestVerdictsSuggest(t *testing.T) {
 func TestSmallestCrossoverExplained(t *testing.T) {
 	setM, getM := tune.NewLinear(7), tune.NewLinear(8)
 	getM.RdvBase = 20000 // get crosses near 20KiB: 32KiB measured
-	mux := tune.MeasurerFunc(func(ctx context.Context, r tune.Request) (tune.Sample, error) {
-		if r.Op == rdmakv.OpGet {
-			return getM.Measure(ctx, r)
-		}
-		return setM.Measure(ctx, r)
-	})
-	res := run(t, tune.Config{Ops: []rdmakv.Op{rdmakv.OpGet, rdmakv.OpSet}, Sizes: tune.Pow2(64, 1<<20), Repeats: 5}, mux)
+	res := run(t, tune.Config{Ops: []rdmakv.Op{rdmakv.OpGet, rdmakv.OpSet}, Sizes: tune.Pow2(64, 1<<20), Repeats: 5}, tune.ByOp(getM, setM))
 	contains(t, table(t, res), "smallest per-op crossover (set", "get alone would use 32KiB",
 		"between 8KiB and 32KiB it pays up to")
 }

@@ -11,13 +11,14 @@ import (
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
-// Run measures every (op, size) under both protocols, Repeats times, at
-// each load in turn. Within a load the order is repetition, then size,
-// then op, and within each (op, size) the two protocols alternate which
-// goes first from one repetition to the next, so slow drift (thermal,
-// background load, server memory growth) lands on both protocols
-// equally. Under a latency goal each measurement is a capacity search,
-// the two protocols' searches run step by step side by side.
+// Run measures every (op, size) under both protocols, and under the
+// adaptive policy when Config.Adaptive asks, Repeats times, at each load
+// in turn. Within a load the order is repetition, then size, then op,
+// and within each (op, size) the order of the entries rotates by one from
+// one repetition to the next (two protocols alternate which goes first),
+// so slow drift (thermal, background load, server memory growth) lands on
+// every entry equally. Under a latency goal each measurement is a
+// capacity search, the entries' searches run step by step side by side.
 func Run(ctx context.Context, cfg Config, m Measurer) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -42,6 +43,9 @@ func Run(ctx context.Context, cfg Config, m Measurer) (*Result, error) {
 		res.Loads = append(res.Loads, lr)
 	}
 	res.summarise()
+	if cfg.Adaptive {
+		res.compareAdaptive(r.j)
+	}
 	return res, nil
 }
 
@@ -49,7 +53,7 @@ func Run(ctx context.Context, cfg Config, m Measurer) (*Result, error) {
 // defaulted (none known under a latency goal, whose searches vary).
 func (c *Config) Measurements() int {
 	loads := c.loads()
-	n := len(loads) * c.Repeats * len(c.Sizes) * len(c.Ops) * 2
+	n := len(loads) * c.Repeats * len(c.Sizes) * len(c.Ops) * len(c.rotation())
 	if c.Workload != nil {
 		for _, l := range loads {
 			n += c.Repeats * measuredCandidates(c.Workload, l)
@@ -106,31 +110,30 @@ type opSize struct {
 
 // load measures every (op, size) at l and analyses each op.
 func (r *runner) load(ctx context.Context, l Load) (LoadResult, error) {
-	eager := map[opSize][]Sample{}
-	rdv := map[opSize][]Sample{}
-	noEager := map[opSize]bool{}
+	got := map[Protocol]map[opSize][]Sample{Eager: {}, Rendezvous: {}, adaptivePolicy: {}}
+	skip := map[opSize]map[Protocol]bool{}
 	refusal := map[rdmakv.Op]string{} // op: the first eager refusal
 	for rep := range r.cfg.Repeats {
-		order := []Protocol{Eager, Rendezvous}
-		if rep%2 == 1 {
-			order = []Protocol{Rendezvous, Eager}
-		}
+		order := rotate(r.cfg.rotation(), rep)
 		for _, size := range r.cfg.Sizes {
 			for _, op := range r.cfg.Ops {
 				k := opSize{op, size}
-				got, err := r.pair(ctx, Request{Op: op, Size: size, Load: l}, order, noEager[k])
-				if errors.Is(err, ErrUnsupported) {
-					noEager[k] = true
-					if _, ok := refusal[op]; !ok {
-						refusal[op] = fmt.Sprintf("at %s: %s", units.Bytes(int64(size)), unsupportedReason(err))
-					}
-				} else if err != nil {
+				if skip[k] == nil {
+					skip[k] = map[Protocol]bool{}
+				}
+				round, refused, err := r.pair(ctx, Request{Op: op, Size: size, Load: l}, order, skip[k])
+				if err != nil {
 					return LoadResult{}, err
 				}
-				if s, ok := got[Eager]; ok {
-					eager[k] = append(eager[k], s)
+				for p, err := range refused {
+					skip[k][p] = true
+					if _, ok := refusal[op]; !ok && p == Eager {
+						refusal[op] = fmt.Sprintf("at %s: %s", units.Bytes(int64(size)), unsupportedReason(err))
+					}
 				}
-				rdv[k] = append(rdv[k], got[Rendezvous])
+				for p, s := range round {
+					got[p][k] = append(got[p][k], s)
+				}
 			}
 		}
 	}
@@ -139,7 +142,11 @@ func (r *runner) load(ctx context.Context, l Load) (LoadResult, error) {
 		var pts []Point
 		for _, size := range r.cfg.Sizes {
 			k := opSize{op, size}
-			pts = append(pts, r.j.point(size, eager[k], rdv[k]))
+			pt := r.j.point(size, got[Eager][k], got[Rendezvous][k])
+			if r.cfg.Adaptive {
+				pt.Adaptive = r.j.sizeAdaptive(got[adaptivePolicy][k], skip[k][adaptivePolicy])
+			}
+			pts = append(pts, pt)
 		}
 		o := r.j.analyze(op, pts, r.cfg.KeySize)
 		if len(o.EagerUnmeasured) > 0 {
@@ -151,37 +158,36 @@ func (r *runner) load(ctx context.Context, l Load) (LoadResult, error) {
 	return lr, nil
 }
 
-// pair measures req under both protocols in order (eager skipped when
-// known to be refused). An eager refusal is returned wrapping
-// ErrUnsupported, with rendezvous's sample.
-func (r *runner) pair(ctx context.Context, req Request, order []Protocol, noEager bool) (map[Protocol]Sample, error) {
+// pair measures req by each entry of order, a forced protocol or the
+// adaptive policy, skipping those known to be refused. A refusal of
+// eager or of the policy is returned by entry, beside the other entries'
+// samples; rendezvous carries every size, so its refusal is an error.
+func (r *runner) pair(ctx context.Context, req Request, order []Protocol, skip map[Protocol]bool) (map[Protocol]Sample, map[Protocol]error, error) {
 	if r.cfg.SLO != nil {
-		return r.capacities(ctx, req, order, noEager)
+		return r.capacities(ctx, req, order, skip)
 	}
-	return r.closedPair(ctx, req, order, noEager)
+	return r.closedPair(ctx, req, order, skip)
 }
 
-// closedPair measures req under each protocol once, at req's load.
-func (r *runner) closedPair(ctx context.Context, req Request, order []Protocol, noEager bool) (map[Protocol]Sample, error) {
-	got := map[Protocol]Sample{}
-	var refused error
+// closedPair measures req by each entry of order once, at req's load.
+func (r *runner) closedPair(ctx context.Context, req Request, order []Protocol, skip map[Protocol]bool) (map[Protocol]Sample, map[Protocol]error, error) {
+	got, refused := map[Protocol]Sample{}, map[Protocol]error{}
 	for _, p := range order {
-		if p == Eager && noEager {
-			r.tick(req, p)
+		if skip[p] {
+			r.tick(req.by(p))
 			continue
 		}
-		req.Protocol = p
-		s, err := r.measure(ctx, req)
-		if p == Eager && errors.Is(err, ErrUnsupported) {
-			refused = err
+		s, err := r.measure(ctx, req.by(p))
+		if p != Rendezvous && errors.Is(err, ErrUnsupported) {
+			refused[p] = err
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		got[p] = s
 	}
-	return got, refused
+	return got, refused, nil
 }
 
 // measure takes one measurement and checks that it holds what the
@@ -192,7 +198,7 @@ func (r *runner) measure(ctx context.Context, req Request) (Sample, error) {
 	}
 	req.MinOps = r.cfg.MinOps()
 	s, err := r.m.Measure(ctx, req)
-	r.tick(req, req.Protocol)
+	r.tick(req)
 	if err != nil {
 		if errors.Is(err, ErrUnsupported) {
 			return s, err
@@ -225,10 +231,9 @@ func (r *runner) check(req Request, s Sample) error {
 	return nil
 }
 
-func (r *runner) tick(req Request, p Protocol) {
+func (r *runner) tick(req Request) {
 	r.done++
 	if r.cfg.Progress != nil {
-		req.Protocol = p
 		r.cfg.Progress(Progress{Done: r.done, Total: r.total, Req: req})
 	}
 }
@@ -236,7 +241,7 @@ func (r *runner) tick(req Request, p Protocol) {
 // describe names a measurement in errors: "get 64B eager at 4
 // connections", "the workload at threshold 4KiB".
 func describe(req Request) string {
-	s := fmt.Sprintf("%s %s %s", req.Op, units.Bytes(int64(req.Size)), req.Protocol)
+	s := fmt.Sprintf("%s %s %s", req.Op, units.Bytes(int64(req.Size)), req.Policy())
 	switch {
 	case req.Whole && req.Threshold == AdaptiveThreshold:
 		s = "the workload under the adaptive threshold"

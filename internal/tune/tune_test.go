@@ -17,10 +17,13 @@ import (
 // multiplicative Gaussian noise of relative size Sigma from a seeded source.
 type linear struct {
 	EagerBase, EagerPerByte, RdvBase, RdvPerByte, Sigma float64
-	MaxEager                                            int // eager unsupported above this size; 0 = no limit
-	Phases                                              bool
-	rnd                                                 *rand.Rand
-	calls                                               []string
+	// AdaptiveCost is how much slower than the faster protocol the
+	// adaptive policy measures, as a share of it.
+	AdaptiveCost float64
+	MaxEager     int // eager unsupported above this size; 0 = no limit
+	Phases       bool
+	rnd          *rand.Rand
+	calls        []string
 }
 
 // crossover is where the two noiseless lines meet.
@@ -30,13 +33,16 @@ func (l *linear) crossover() float64 {
 
 func (l *linear) Measure(_ context.Context, r Request) (Sample, error) {
 	op, size, p := r.Op, r.Size, r.Protocol
-	l.calls = append(l.calls, fmt.Sprintf("%s/%d/%s", op, size, p))
+	l.calls = append(l.calls, fmt.Sprintf("%s/%d/%s", op, size, r.Policy()))
 	if p == Eager && l.MaxEager > 0 && size > l.MaxEager {
 		return Sample{}, fmt.Errorf("size %d above max eager: %w", size, ErrUnsupported)
 	}
-	lat := l.RdvBase + l.RdvPerByte*float64(size)
-	if p == Eager {
-		lat = l.EagerBase + l.EagerPerByte*float64(size)
+	eager, lat := l.EagerBase+l.EagerPerByte*float64(size), l.RdvBase+l.RdvPerByte*float64(size)
+	switch {
+	case p == Eager:
+		lat = eager
+	case r.Threshold == AdaptiveThreshold:
+		lat = min(eager, lat) * (1 + l.AdaptiveCost)
 	}
 	lat *= 1 + l.Sigma*l.rnd.NormFloat64()
 	s := Sample{P50: lat, OpsPerSec: 1e9 / lat, BytesPerSec: 1e9 / lat * float64(size), Count: 1000}
@@ -59,6 +65,16 @@ func linearPhases(lat float64, p Protocol) map[string]float64 {
 func newLinear(seed uint64) *linear {
 	return &linear{EagerBase: 1000, EagerPerByte: 1, RdvBase: 5000, RdvPerByte: 0.05, Sigma: 0.01,
 		rnd: rand.New(rand.NewPCG(seed, 2))}
+}
+
+// byOp measures gets with get and sets with set.
+func byOp(get, set Measurer) Measurer {
+	return MeasurerFunc(func(ctx context.Context, r Request) (Sample, error) {
+		if r.Op == rdmakv.OpGet {
+			return get.Measure(ctx, r)
+		}
+		return set.Measure(ctx, r)
+	})
 }
 
 func pow2(lo, hi int) []int {

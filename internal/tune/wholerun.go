@@ -91,7 +91,7 @@ func (r *runner) round(ctx context.Context, res *WorkloadResult, l Load, rep int
 // ok says it was. A refusal marks c refused, the first kept in res.
 func (r *runner) measureCandidate(ctx context.Context, res *WorkloadResult, c *Candidate, req Request) (s Sample, ok bool, err error) {
 	if c.Status == Refused {
-		r.tick(req, 0) // counted in the total, as if measured
+		r.tick(req) // counted in the total, as if measured
 	}
 	if c.Status != Measured {
 		return Sample{}, false, nil

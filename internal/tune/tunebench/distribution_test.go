@@ -84,12 +84,18 @@ func TestPlanDistributionAdaptive(t *testing.T) {
 	if cfg, _, err = (Plan{}).Config(w); err != nil || !cfg.Workload.Adaptive || fmt.Sprint(cfg.Workload.Thresholds) != fmt.Sprint(tune.Ladder(8192)) {
 		t.Errorf("adaptive alone: candidates %v, %v", cfg.Workload.Thresholds, err)
 	}
-	on := true
-	if _, _, err := (Plan{Adaptive: &on}).Config(planWorkload()); err == nil || !strings.Contains(err.Error(), "fixed sizes") {
-		t.Errorf("--adaptive on fixed sizes: %v", err)
+}
+
+// On fixed sizes the policy is compared at each size unless turned off,
+// and the embedded server admits the largest threshold it may choose.
+func TestPlanFixedAdaptive(t *testing.T) {
+	cfg, _, err := Plan{}.Config(planWorkload())
+	if err != nil || !cfg.Adaptive || cfg.Workload != nil || cfg.MaxEagerThreshold() < rdmakv.DefaultMaxEager {
+		t.Errorf("adaptive %v, max eager %d: %v", cfg.Adaptive, cfg.MaxEagerThreshold(), err)
 	}
-	if _, _, err := (Plan{Adaptive: &off}).Config(planWorkload()); err != nil {
-		t.Errorf("--adaptive=false on fixed sizes: %v", err)
+	off := false
+	if cfg, _, err := (Plan{Adaptive: &off}).Config(planWorkload()); err != nil || cfg.Adaptive {
+		t.Errorf("--adaptive=false on fixed sizes: adaptive %v, %v", cfg.Adaptive, err)
 	}
 }
 

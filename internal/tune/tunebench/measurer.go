@@ -33,7 +33,9 @@ type Measurer struct {
 	Unsupported func(error) bool
 }
 
-// Measure implements tune.Measurer.
+// Measure implements tune.Measurer. A request under the adaptive policy
+// (tune.AdaptiveThreshold) dials the store's adaptive threshold, and its
+// sample merges the op's operations by both protocols.
 func (b *Measurer) Measure(ctx context.Context, r tune.Request) (tune.Sample, error) {
 	if r.Whole {
 		return b.measureWhole(ctx, r)
@@ -42,7 +44,10 @@ func (b *Measurer) Measure(ctx context.Context, r tune.Request) (tune.Sample, er
 	cfg := b.Config
 	cfg.Sizes, cfg.SizesSpec, cfg.ValueSizes = nil, "", []int{size}
 	cfg.Thresholds = []int{0}
-	if p == tune.Eager {
+	switch {
+	case r.Threshold == tune.AdaptiveThreshold:
+		cfg.Thresholds = []int{storeThreshold(r.Threshold)}
+	case p == tune.Eager:
 		cfg.Thresholds = []int{tune.EagerThreshold(cfg.Keys.Size, size)}
 	}
 	cfg.Verify = false
@@ -59,6 +64,9 @@ func (b *Measurer) Measure(ctx context.Context, r tune.Request) (tune.Sample, er
 	rep, err := b.run(ctx, cfg)
 	if err != nil {
 		return tune.Sample{}, err
+	}
+	if r.Threshold == tune.AdaptiveThreshold {
+		return opSample(rep.Measurements, want)
 	}
 	var other bool
 	for _, m := range rep.Measurements {
@@ -80,6 +88,24 @@ func (b *Measurer) Measure(ctx context.Context, r tune.Request) (tune.Sample, er
 		return tune.Sample{}, fmt.Errorf("%w: target used another protocol", tune.ErrUnsupported)
 	}
 	return tune.Sample{}, fmt.Errorf("no %s operation completed", op)
+}
+
+// opSample is the sample of op's operations by both protocols, between
+// which the adaptive policy chose, merged.
+func opSample(ms []bench.Measurement, op bench.Op) (tune.Sample, error) {
+	var mine []bench.Measurement
+	for _, m := range ms {
+		if m.Op == op {
+			mine = append(mine, m)
+		}
+	}
+	m, warnings, err := merged(mine)
+	if err != nil {
+		return tune.Sample{}, err
+	}
+	s, err := sample(m)
+	s.Warnings = warnings
+	return s, err
 }
 
 // run is bench.Run of cfg, a refusal of its threshold wrapping

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/bench/benchtest"
+	"github.com/kvbench/kvbench/internal/store"
 	"github.com/kvbench/kvbench/internal/tune"
 	"github.com/kvbench/kvbench/internal/workload"
 	"github.com/kvbench/kvbench/rdmakv"
@@ -49,6 +50,22 @@ func TestBenchMeasurerForcesProtocol(t *testing.T) {
 		if r.Op != bench.OpSet {
 			t.Fatalf("set run issued %v", r.Op)
 		}
+	}
+}
+
+// Under the adaptive policy the store's adaptive threshold is dialed,
+// and the sample holds the op's operations whichever protocol carried
+// them.
+func TestBenchMeasurerAdaptive(t *testing.T) {
+	fake := &benchtest.Fake{Record: true}
+	m := &Measurer{Config: benchConfig(fake)}
+	s, err := m.Measure(context.Background(), tune.Request{Op: rdmakv.OpGet, Size: 4096, Threshold: tune.AdaptiveThreshold, Load: tune.Load{Connections: 1, Depth: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conns := fake.Conns()
+	if c := conns[len(conns)-1]; c.Threshold() != store.AdaptiveThreshold || s.Count != 200 || s.BytesPerSec != s.OpsPerSec*4096 {
+		t.Errorf("dialed threshold %d, sample %+v; want %d and the 200 gets", c.Threshold(), s, store.AdaptiveThreshold)
 	}
 }
 

@@ -43,9 +43,10 @@ type Plan struct {
 	// Predict, on a distribution of sizes, also measures its size
 	// classes one by one, to say what their crossovers predict.
 	Predict bool
-	// Adaptive, on a distribution of sizes, measures the adaptive policy
-	// beside the candidates to compare with the choice
-	// (tune.Workload.Adaptive); nil: on.
+	// Adaptive measures the adaptive policy to compare with the fixed
+	// thresholds: on a distribution of sizes beside the candidates
+	// (tune.Workload.Adaptive), on fixed sizes beside the two protocols
+	// at each size (tune.Config.Adaptive); nil: on.
 	Adaptive *bool
 }
 
@@ -95,8 +96,10 @@ func (p Plan) Config(w *workload.Workload) (tune.Config, []string, error) {
 	case w.Values.Distribution != nil:
 		cfg.Workload, cfg.Sizes, err = p.distribution(w, loads)
 		errs = append(errs, err)
-	case p.MaxMemory != 0 || p.Predict || (p.Adaptive != nil && *p.Adaptive):
-		errs = append(errs, errors.New("--max-memory, --predict and --adaptive choose among or compare with whole-workload runs on a distribution of sizes (values.distribution); this workload has fixed sizes"))
+	case p.MaxMemory != 0 || p.Predict:
+		errs = append(errs, errors.New("--max-memory and --predict choose among or compare with whole-workload runs on a distribution of sizes (values.distribution); this workload has fixed sizes"))
+	default:
+		cfg.Adaptive = p.Adaptive == nil || *p.Adaptive
 	}
 	if cfg.Alpha == 0 {
 		errs = append(errs, errors.New("--alpha 0: want a significance level in (0, 0.5)"))

@@ -51,14 +51,15 @@ func TestSelectOps(t *testing.T) {
 }
 
 // With nothing asked, a plan compares p50s at the workload's load, with
-// the default repeats and level, over the workload's sizes in order.
+// the default repeats and level, over the workload's sizes in order, the
+// adaptive policy compared beside the protocols.
 func TestPlanDefaults(t *testing.T) {
 	cfg, warnings, err := Plan{}.Config(planWorkload())
 	if err != nil || len(warnings) != 0 {
 		t.Fatalf("%v, warnings %q", err, warnings)
 	}
 	want := tune.Config{Ops: []rdmakv.Op{rdmakv.OpGet, rdmakv.OpSet}, Sizes: []int{256, 64 << 10}, Repeats: tune.DefaultRepeats, Alpha: tune.DefaultAlpha,
-		KeySize: 16, Objective: tune.ObjP50, Loads: []tune.Load{{Connections: 2, Depth: 4}}, Measure: 2}
+		KeySize: 16, Objective: tune.ObjP50, Loads: []tune.Load{{Connections: 2, Depth: 4}}, Adaptive: true, Measure: 2}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("config\n%+v, want\n%+v", cfg, want)
 	}
