@@ -33,8 +33,13 @@ func TestShippedWorkloadsAgainstBaselines(t *testing.T) {
 					t.Fatal(err)
 				}
 				out := t.TempDir()
-				stdout, stderr, err := runCLIErr(t, "run", f, "--kind", kind, "--server", servers[kind],
-					"--warmup", "0", "--duration", "50ms", "-o", out, "--quiet")
+				args := []string{"run", f, "--kind", kind, "--server", servers[kind], "--warmup", "0", "--duration", "50ms", "-o", out, "--quiet"}
+				if w.Load.Ramp != nil {
+					// A ramp is its own measure phase: a fixed rate
+					// stands in for it, so that --duration applies.
+					args = append(args, "--rate", "1000")
+				}
+				stdout, stderr, err := runCLIErr(t, args...)
 				if err != nil {
 					t.Fatalf("%v\n%s", err, stderr)
 				}
