@@ -38,9 +38,12 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	}
 	base := newEpochOn(r.cfg.clock)
 	var coll *collector
+	var adapt *adaptiveSampler
 	if measure {
 		coll = newCollector(len(ws), base.t.UnixMilli())
 		coll.hear, _ = r.cfg.Observer.(IntervalObserver)
+		hear, _ := r.cfg.Observer.(AdaptiveObserver)
+		adapt = startAdaptive(ws, base, hear)
 	}
 	if err := r.resetWorkers(ws, phaseID, coll); err != nil {
 		return nil, err
@@ -54,6 +57,7 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	} else {
 		dur, precise = r.drive(ws, base, pacer, ph)
 	}
+	timelines := adapt.stop(dur)
 	if !measure {
 		end()
 		return nil, r.replayErr()
@@ -70,6 +74,7 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	attachCreditWaits(ms, waits0, waits1, counted)
 	attachReceiveMemory(ms, r.receiveMemory(th))
 	attachSizes(ms, r.cfg.Sizes, r.cfg.Trace != nil)
+	attachAdaptive(ms, timelines)
 	if mo, ok := r.cfg.Observer.(MeasureObserver); ok {
 		mo.Measured(ms)
 	}
