@@ -61,7 +61,7 @@ func sampleAdaptive(conns []AdaptiveReporter) adaptiveSample {
 	}
 	for op, t := range ths {
 		if len(t) > 0 {
-			s.threshold[op] = lowerMedian(t)
+			s.threshold[op] = results.LowerMedian(t)
 		}
 	}
 	return s
@@ -78,13 +78,6 @@ func addClass(cls []rdmakv.AdaptiveClass, k rdmakv.AdaptiveClass) []rdmakv.Adapt
 	c.RendezvousRequests += k.RendezvousRequests
 	c.Switches += k.Switches
 	return cls
-}
-
-// lowerMedian is the median of v, the lower of the middle two for an even
-// count, so that it is a threshold some client had; it sorts v.
-func lowerMedian(v []int64) int64 {
-	slices.Sort(v)
-	return v[(len(v)-1)/2]
 }
 
 // adaptiveTimelines grows each op's timeline by the intervals between

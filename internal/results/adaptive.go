@@ -88,3 +88,11 @@ func (t *AdaptiveTimeline) check() error {
 	}
 	return nil
 }
+
+// LowerMedian is the median of v, the lower of the middle two for an even
+// count, so that it is a threshold one of them had; it sorts v, which
+// must not be empty.
+func LowerMedian(v []int64) int64 {
+	slices.Sort(v)
+	return v[(len(v)-1)/2]
+}
