@@ -14,7 +14,7 @@ import (
 // stepsFigure draws f over the measure phase for op (figure.Steps), named
 // f.Name-op: on top the level of each of op's cells with the figure, one
 // per value size, on a log2 axis; beneath, the cells' shares, a colour
-// per share and a dash per cell. It returns nil when op has no such cell.
+// per line and a dash per cell. It returns nil when op has no such cell.
 func stepsFigure(run *results.Run, op string, f figure.Figure, decl figure.Steps) (*Figure, error) {
 	cells := figure.FirstOfOp(run.Cells, func(c results.Cell) bool { return c.Op == op && f.Has(c) })
 	if len(cells) == 0 {
@@ -25,6 +25,7 @@ func stepsFigure(run *results.Run, op string, f figure.Figure, decl figure.Steps
 	bottom := newPlot("", "time since start of measure phase", decl.SharesTitle)
 	tp, bp := &Panel{Plot: top}, &Panel{Plot: bottom}
 	lo, hi, tmax := math.Inf(1), math.Inf(-1), 0.0
+	shares := 0 // the bottom panel's lines so far
 	for i, c := range cells {
 		vals, iv := decl.Level(c)
 		pts := steps(vals, iv, c.DurationNs)
@@ -34,14 +35,15 @@ func stepsFigure(run *results.Run, op string, f figure.Figure, decl figure.Steps
 		if err := tp.addLine(figure.CellSize(c), pts, colorAt(i), nil, noGlyphs, true); err != nil {
 			return nil, err
 		}
-		for j, s := range decl.Shares(c) {
+		for _, s := range decl.Shares(c) {
 			name := s.Name
 			if len(cells) > 1 {
 				name = figure.CellSize(c) + " " + name
 			}
-			if err := bp.addLine(name, steps(s.Values, iv, c.DurationNs), colorAt(j), dashes[i%len(dashes)], noGlyphs, true); err != nil {
+			if err := bp.addLine(name, steps(s.Values, iv, c.DurationNs), colorAt(shares), dashes[i%len(dashes)], noGlyphs, true); err != nil {
 				return nil, err
 			}
+			shares++
 		}
 	}
 	if !(lo > 0) {
