@@ -19,9 +19,10 @@ type adaptiveSampler struct {
 	wg    sync.WaitGroup
 }
 
-// startAdaptive samples ws's adaptive connections from base on; nil when
-// none has a policy (a fixed threshold, another store).
-func startAdaptive(ws []*worker, base epoch, hear AdaptiveObserver) *adaptiveSampler {
+// startAdaptive samples ws's adaptive connections from base on, telling
+// obs if it is an AdaptiveObserver; nil when none has a policy (a fixed
+// threshold, another store).
+func startAdaptive(ws []*worker, base epoch, obs Observer) *adaptiveSampler {
 	conns := adaptiveConns(ws)
 	if len(conns) == 0 {
 		return nil
@@ -30,7 +31,8 @@ func startAdaptive(ws []*worker, base epoch, hear AdaptiveObserver) *adaptiveSam
 	if !ok {
 		return nil
 	}
-	s := &adaptiveSampler{conns: conns, tl: tl, hear: hear, quit: make(chan struct{})}
+	s := &adaptiveSampler{conns: conns, tl: tl, quit: make(chan struct{})}
+	s.hear, _ = obs.(AdaptiveObserver)
 	s.wg.Go(func() { s.run(base) })
 	return s
 }

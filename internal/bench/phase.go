@@ -38,15 +38,16 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	}
 	base := newEpochOn(r.cfg.clock)
 	var coll *collector
-	var adapt *adaptiveSampler
 	if measure {
 		coll = newCollector(len(ws), base.t.UnixMilli())
 		coll.hear, _ = r.cfg.Observer.(IntervalObserver)
-		hear, _ := r.cfg.Observer.(AdaptiveObserver)
-		adapt = startAdaptive(ws, base, hear)
 	}
 	if err := r.resetWorkers(ws, phaseID, coll); err != nil {
 		return nil, err
+	}
+	var adapt *adaptiveSampler
+	if measure {
+		adapt = startAdaptive(ws, base, r.cfg.Observer)
 	}
 	end := r.observe(st, ws, base.t, pacer)
 	var dur time.Duration
