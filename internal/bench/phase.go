@@ -45,6 +45,10 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	if err := r.resetWorkers(ws, phaseID, coll); err != nil {
 		return nil, err
 	}
+	var adapt *adaptiveSampler
+	if measure {
+		adapt = startAdaptive(ws, base, r.cfg.Observer)
+	}
 	end := r.observe(st, ws, base.t, pacer)
 	var dur time.Duration
 	var precise bool
@@ -54,6 +58,7 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	} else {
 		dur, precise = r.drive(ws, base, pacer, ph)
 	}
+	timelines := adapt.stop(dur)
 	if !measure {
 		end()
 		return nil, r.replayErr()
@@ -70,6 +75,7 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	attachCreditWaits(ms, waits0, waits1, counted)
 	attachReceiveMemory(ms, r.receiveMemory(th))
 	attachSizes(ms, r.cfg.Sizes, r.cfg.Trace != nil)
+	attachAdaptive(ms, timelines)
 	if mo, ok := r.cfg.Observer.(MeasureObserver); ok {
 		mo.Measured(ms)
 	}

@@ -74,6 +74,10 @@ type Measurement struct {
 	// fixed size.
 	Classes *classSums
 	Sizes   *results.SizeMix
+	// Adaptive (an adaptive cell) is what the clients' policy chose for
+	// the op over the phase, interval by interval (AdaptiveReporter),
+	// shared with the op's other Measurement; nil for a fixed threshold.
+	Adaptive *results.AdaptiveTimeline
 }
 
 // Report is what a run measured.
@@ -452,6 +456,7 @@ func (m *Measurement) Cell() (results.Cell, error) {
 		}
 	}
 	c.Sizes = m.Sizes.Clone()
+	c.Adaptive = m.Adaptive.Clone()
 	c.Trace = m.Trace.cell(m.Op, m.RecordedMisses)
 	return c, nil
 }

@@ -26,7 +26,7 @@ var (
 	storeDesc      = desc("store_info", "1, labelled with the kind of store the run drives (rdmakv, redis, memcached).", "store")
 	phases         = []string{"preload", "warmup", "measure"}
 	collectorDescs = []*prometheus.Desc{cellDesc, cellsDesc, thresholdDesc, valueSizeDesc, phaseDesc,
-		phaseOpsDesc, phaseErrsDesc, achievedDesc, targetDesc, opsDesc, errsDesc, latencyDesc, storeDesc}
+		phaseOpsDesc, phaseErrsDesc, achievedDesc, targetDesc, opsDesc, errsDesc, latencyDesc, storeDesc, adaptiveReqsDesc, adaptiveThDesc}
 )
 
 // collector reads Metrics at scrape time.
@@ -76,6 +76,7 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(errsDesc, prometheus.CounterValue, float64(st.errors), op, p)
 		ch <- prometheus.MustNewConstNativeHistogram(latencyDesc, st.count, st.sum, st.buckets, nil, 0, schema, 0, time.Time{}, op, p)
 	}
+	m.collectAdaptive(ch)
 }
 
 func b2f(b bool) float64 {

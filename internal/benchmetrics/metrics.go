@@ -25,6 +25,10 @@ type Metrics struct {
 	status bench.Status
 	seen   bool
 	ops    map[key]*opStats
+	// adaptive are adaptive cells' requests, the run's; threshold is the
+	// running adaptive phase's threshold per op, none outside one.
+	adaptive  map[adaptKey]uint64
+	threshold map[bench.Op]int64
 }
 
 // key is one (operation, protocol) pair.
@@ -36,13 +40,16 @@ type key struct {
 // New returns empty Metrics; target is the open loop's rate in
 // operations per second, 0 in a closed loop.
 func New(target float64) *Metrics {
-	return &Metrics{target: target, ops: map[key]*opStats{}}
+	return &Metrics{target: target, ops: map[key]*opStats{}, adaptive: map[adaptKey]uint64{}, threshold: map[bench.Op]int64{}}
 }
 
 // Observe implements bench.Observer.
 func (m *Metrics) Observe(s bench.Status) {
 	m.mu.Lock()
 	m.status, m.seen = s, true
+	if s.Event == bench.PhaseStart {
+		clear(m.threshold) // a threshold is the running adaptive phase's
+	}
 	m.mu.Unlock()
 }
 

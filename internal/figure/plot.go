@@ -44,3 +44,27 @@ type Bars struct {
 
 func (Lines) kind() {}
 func (Bars) kind()  {}
+
+// Steps draw the figure over the measure phase, per op: on top a step
+// line per cell of Level, on a log2 axis in the figure's unit, and
+// beneath, the cell's Shares, each from 0 to 1. Interval i of the cell's
+// IntervalNs is a flat step at its value; the last is cut short by the
+// phase's end. The op's eager and rendezvous cells of one value size are
+// drawn once.
+type Steps struct {
+	// Title is the top panel's y axis; SharesTitle the bottom one's.
+	Title, SharesTitle string
+	// Level is the cell's value per interval, and the intervals' length.
+	Level func(results.Cell) (values []float64, intervalNs int64)
+	// Shares are the cell's named shares per interval, NaN where an
+	// interval has none.
+	Shares func(results.Cell) []Share
+}
+
+// Share is one named line of a Steps figure's bottom panel.
+type Share struct {
+	Name   string
+	Values []float64
+}
+
+func (Steps) kind() {}

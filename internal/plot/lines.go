@@ -124,6 +124,8 @@ func FigureOf(run *results.Run, op string, f figure.Figure) (*Figure, error) {
 		return lineFigure(run, op, f, decl)
 	case figure.Bars:
 		return barFigure(op, f.Name, decl, barSizes(run, op, f, decl))
+	case figure.Steps:
+		return stepsFigure(run, op, f, decl)
 	}
 	return nil, nil
 }

@@ -7,120 +7,72 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/kvbench/kvbench/internal/figure"
 	"github.com/kvbench/kvbench/internal/results"
-	"github.com/kvbench/kvbench/internal/units"
 )
 
-// stepPanels are the figures of RampSteps, one panel each.
-var stepPanels = []struct {
-	name  string
-	value func(results.Cell) float64
-}{
-	{"p50", func(c results.Cell) float64 { return float64(c.Latency.P50) }},
-	{"p99", func(c results.Cell) float64 { return float64(c.Latency.P99) }},
-}
-
-// RampSteps draws an open-loop ramp of a mixed workload step by step
-// (results.RampSteps): the whole workload's p50 and p99 at each rate the
-// ramp held, a line per threshold and, dashed, one per policy (adaptive,
-// a profile), so that the best threshold at each rate, and how near a
-// policy comes to it, show at once. It is named steps-whole-workload-dist;
-// nil when dist's cells ran no ramp.
-func RampSteps(run *results.Run, dir, dist string) (*Figure, error) {
-	cells := slices.DeleteFunc(slices.Clone(run.Cells), func(c results.Cell) bool {
-		return c.Distribution != dist || len(c.Load.RampRatesOps) == 0
-	})
+// stepsFigure draws f over the measure phase for op (figure.Steps), named
+// f.Name-op: on top the level of each of op's cells with the figure, one
+// per value size, on a log2 axis; beneath, the cells' shares, a colour
+// per line and a dash per cell. It returns nil when op has no such cell.
+func stepsFigure(run *results.Run, op string, f figure.Figure, decl figure.Steps) (*Figure, error) {
+	cells := figure.FirstOfOp(run.Cells, func(c results.Cell) bool { return c.Op == op && f.Has(c) })
 	if len(cells) == 0 {
 		return nil, nil
 	}
-	steps, err := results.RampSteps(dir, cells)
-	if err != nil {
-		return nil, err
-	}
-	lines := stepLines(steps)
-	f := &Figure{Name: "steps-whole-workload-" + distName(dist)}
-	for _, sp := range stepPanels {
-		p := newPlot("", "offered rate (ops/s)", "latency "+sp.name)
-		panel := &Panel{Plot: p}
-		ylo, yhi := math.Inf(1), math.Inf(-1)
-		for _, l := range lines {
-			for _, c := range l.cells {
-				ylo, yhi = math.Min(ylo, sp.value(c)), math.Max(yhi, sp.value(c))
-			}
+	slices.SortFunc(cells, func(a, b results.Cell) int { return cmp.Compare(a.ValueSize, b.ValueSize) })
+	top := newPlot(op+": "+decl.Title+" over the measure phase", "", decl.Title+" (bytes, log2)")
+	bottom := newPlot("", "time since start of measure phase", decl.SharesTitle)
+	tp, bp := &Panel{Plot: top}, &Panel{Plot: bottom}
+	lo, hi, tmax := math.Inf(1), math.Inf(-1), 0.0
+	shares := 0 // the bottom panel's lines so far
+	for i, c := range cells {
+		vals, iv := decl.Level(c)
+		pts := steps(vals, iv, c.DurationNs)
+		for _, pt := range pts {
+			lo, hi, tmax = math.Min(lo, pt.Y), math.Max(hi, pt.Y), math.Max(tmax, pt.X)
 		}
-		logAxis(&p.Y, ylo, yhi, durationLabel)
-		for i, l := range lines {
-			pts := make(plotter.XYs, 0, len(l.cells))
-			for _, c := range l.cells {
-				pts = append(pts, plotter.XY{X: c.Load.RateOps, Y: sp.value(c)})
+		if err := tp.addLine(figure.CellSize(c), pts, colorAt(i), nil, noGlyphs, true); err != nil {
+			return nil, err
+		}
+		for _, s := range decl.Shares(c) {
+			name := s.Name
+			if len(cells) > 1 {
+				name = figure.CellSize(c) + " " + name
 			}
-			dash := dashes[0]
-			if l.policy {
-				dash = dashes[1]
-			}
-			if err := panel.addLine(l.name, pts, colorAt(i), dash, nil, true); err != nil {
+			if err := bp.addLine(name, steps(s.Values, iv, c.DurationNs), colorAt(shares), dashes[i%len(dashes)], noGlyphs, true); err != nil {
 				return nil, err
 			}
-		}
-		f.Panels = append(f.Panels, panel)
-	}
-	f.Panels[0].Plot.Title.Text = "whole workload (every op and protocol) at each step of the ramp"
-	return f, nil
-}
-
-// stepLine is one threshold's or policy's whole cells, step by step.
-type stepLine struct {
-	name string
-	// policy: a policy's line, or a baseline store's, which has no
-	// threshold.
-	policy bool
-	cells  []results.Cell
-}
-
-// stepLines gathers the whole cells of steps by threshold: the fixed
-// thresholds in ascending order, then the policies.
-func stepLines(steps [][]results.Cell) []stepLine {
-	var lines []stepLine
-	for _, step := range steps {
-		for _, c := range step {
-			if c.Op != results.Whole {
-				continue
-			}
-			name := stepLineName(c)
-			i := slices.IndexFunc(lines, func(l stepLine) bool { return l.name == name })
-			if i < 0 {
-				i = len(lines)
-				lines = append(lines, stepLine{name: name, policy: c.Policy != "" || c.Baseline()})
-			}
-			lines[i].cells = append(lines[i].cells, c)
+			shares++
 		}
 	}
-	slices.SortStableFunc(lines, func(a, b stepLine) int {
-		if a.policy != b.policy {
-			return cmp.Compare(boolInt(a.policy), boolInt(b.policy))
-		}
-		if a.policy {
-			return 0
-		}
-		return cmp.Compare(a.cells[0].Threshold, b.cells[0].Threshold)
-	})
-	return lines
+	if !(lo > 0) {
+		return nil, nil // no level a log axis can show
+	}
+	byteAxis(&top.Y, lo, hi)
+	bottom.Y.Min, bottom.Y.Max = 0, 1
+	for _, p := range []*Panel{tp, bp} {
+		p.Plot.X.Min, p.Plot.X.Max = 0, tmax
+		p.Plot.X.Tick.Marker = secondTicks{}
+	}
+	return &Figure{Name: f.Name + "-" + op, Panels: []*Panel{tp, bp}}, nil
 }
 
-// stepLineName names a line of RampSteps: "t=4KiB", "adaptive", "redis".
-func stepLineName(c results.Cell) string {
-	switch {
-	case c.Baseline():
-		return c.Store
-	case c.Policy != "":
-		return c.Policy
+// steps are the points of a step line of vals, interval i a flat step
+// over [i, i+1) intervals of intervalNs, in seconds, the last cut short
+// at the phase's end (durationNs). Intervals whose value is NaN are left
+// out.
+func steps(vals []float64, intervalNs, durationNs int64) plotter.XYs {
+	var pts plotter.XYs
+	for i, v := range vals {
+		if math.IsNaN(v) {
+			continue
+		}
+		start, end := int64(i)*intervalNs, int64(i+1)*intervalNs
+		if durationNs > start && durationNs < end {
+			end = durationNs
+		}
+		pts = append(pts, plotter.XY{X: float64(start) / 1e9, Y: v}, plotter.XY{X: float64(end) / 1e9, Y: v})
 	}
-	return "t=" + units.Bytes(int64(c.Threshold))
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+	return pts
 }

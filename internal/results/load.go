@@ -85,6 +85,11 @@ func (r *Run) checkCells() error {
 				errs = append(errs, fmt.Errorf("cells[%d]: %w", i, err))
 			}
 		}
+		if c.Adaptive != nil {
+			if err := c.Adaptive.check(); err != nil {
+				errs = append(errs, fmt.Errorf("cells[%d]: %w", i, err))
+			}
+		}
 	}
 	return errors.Join(errs...)
 }

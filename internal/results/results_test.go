@@ -184,7 +184,7 @@ func TestOptionalFieldsCompatible(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"server_limits", "max_inline", "interval_ns", "ramp_rates_ops", "ramp_step_ns", "issue_delay_ns", "hw_counters", "distribution"} {
+	for _, f := range []string{"server_limits", "max_inline", "interval_ns", "ramp_rates_ops", "ramp_step_ns", "issue_delay_ns", "hw_counters", "distribution", "adaptive"} {
 		if strings.Contains(string(b), f) {
 			t.Errorf("%s written though unset", f)
 		}

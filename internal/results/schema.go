@@ -182,7 +182,7 @@ type ServerLimits struct {
 
 // Cell is one (op, value size, threshold, protocol) combination. Its
 // optional figures (IssueDelay, Phases, CPU, HWCounters, CreditWaits,
-// ReceiveMemory, SizeClasses, Sizes) are each declared in package figure, which says how merge, compare, report
+// ReceiveMemory, SizeClasses, Sizes, Adaptive) are each declared in package figure, which says how merge, compare, report
 // and plot treat it: a new one is its field here, the harness's code that
 // measures it, and its declaration there.
 type Cell struct {
@@ -278,6 +278,11 @@ type Cell struct {
 	// protocols shared them; the same in the op's eager and rendezvous
 	// cells of the threshold.
 	Sizes *SizeMix `json:"sizes,omitempty"`
+	// Adaptive (a cell of Policy adaptive) is what the clients' policy
+	// chose for the cell's op over its measure phase, interval by
+	// interval; the same in the op's eager and rendezvous cells. Absent
+	// for a fixed threshold, a store without the policy and older results.
+	Adaptive *AdaptiveTimeline `json:"adaptive,omitempty"`
 	// Trace, for a workload that replays a trace, is what the cell
 	// replayed; Distribution then names it on one line. Absent otherwise.
 	Trace *CellTrace `json:"trace,omitempty"`

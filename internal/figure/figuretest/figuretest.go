@@ -51,6 +51,13 @@ var Samples = map[string]func(t testing.TB, c *results.Cell){
 			Protocols: map[string]results.ProtocolShare{"eager": {Count: 100, Bytes: 6400}, "rendezvous": {Count: 100, Bytes: 100 << 20}}}
 		c.Sizes.SetShares()
 	},
+	"adaptive": func(_ testing.TB, c *results.Cell) {
+		c.Adaptive = &results.AdaptiveTimeline{IntervalNs: 1e9, StartThreshold: 4096, Thresholds: []int64{4096, 1024, 1024},
+			Classes: []results.AdaptiveClass{
+				{Lower: 64, Upper: 128, Eager: []uint64{90, 95, 98}, Rendezvous: []uint64{10, 5, 2}},
+				{Lower: 2048, Upper: 4096, Eager: []uint64{40, 3, 1}, Rendezvous: []uint64{2, 50, 60}, Switches: 1},
+			}}
+	},
 }
 
 // phase is a phase of 100 operations around ns nanoseconds, with its
