@@ -75,33 +75,19 @@ func (p *adaptivePolicy) better(c *adaptClass, oth Protocol, a, b []uint32, now 
 
 // setGetAux makes the get threshold the class boundary that the get
 // classes' choices disagree with least (eager classes above it,
-// rendezvous ones below), the lowest of equals. Choices that rise with
-// size, as they do where one protocol's cost grows faster, give the
-// smallest boundary where rendezvous is chosen; one class out of line
-// does not drag the threshold down to it. The server answers a get by
-// one threshold, so a class on the wrong side of it is served by the
-// protocol it did not choose.
+// rendezvous ones below), counting the classes that carried requests
+// (boundary). Choices that rise with size, as they do where one
+// protocol's cost grows faster, give the smallest boundary where
+// rendezvous is chosen; one class out of line does not drag the threshold
+// down to it, and a class no get fell in, which keeps its first choice,
+// does not hold it back. The server answers a get by one threshold, so a
+// class on the wrong side of it is served by the protocol it did not
+// choose.
 func (p *adaptivePolicy) setGetAux() {
 	p.auxMu.Lock()
 	defer p.auxMu.Unlock()
 	cls := p.ops[1].classes
-	eager := func(k int) bool { return Protocol(cls[k].choice.Load()) == Eager }
-	bad := 0 // disagreements with the boundary at 0: every eager class
-	for k := range cls {
-		if eager(k) {
-			bad++
-		}
-	}
-	best, at := bad, 0
-	for b := 1; b <= len(cls); b++ {
-		if eager(b - 1) {
-			bad--
-		} else {
-			bad++
-		}
-		if bad < best {
-			best, at = bad, b
-		}
-	}
+	at := boundary(len(cls), func(k int) bool { return Protocol(cls[k].choice.Load()) == Eager },
+		func(k int) bool { return cls[k].samples[0].n.Load()+cls[k].samples[1].n.Load() > 0 })
 	p.getAux.Store(uint32(min(classLower(at), p.maxEager)))
 }

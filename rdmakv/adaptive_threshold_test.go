@@ -5,8 +5,9 @@ import (
 	"testing"
 )
 
-// The chosen threshold is the lower bound of the op's first rendezvous
-// class, the other op's choices aside; a class out of line pulls it down.
+// The chosen threshold is the boundary the op's choices disagree with
+// least, the other op's choices aside; a class out of line does not pull
+// it down, and the classes that carried requests outvote the others.
 func TestChosenThreshold(t *testing.T) {
 	cls := func(op Op, choices ...Protocol) []AdaptiveClass {
 		var out []AdaptiveClass
@@ -25,8 +26,22 @@ func TestChosenThreshold(t *testing.T) {
 			t.Errorf("%v: threshold %d (%v), want %d", c.op, got, ok, c.want)
 		}
 	}
-	if got, _ := ChosenThreshold(cls(OpSet, E, R, E, E), OpSet); got != 1 {
-		t.Errorf("a rendezvous class among eager ones: threshold %d, want its lower bound 1", got)
+	if got, _ := ChosenThreshold(cls(OpSet, E, R, E, E), OpSet); got != 8 {
+		t.Errorf("a rendezvous class among eager ones: threshold %d, want 8, above the eager ones", got)
+	}
+	// Sizes 8 to 31 start rendezvous at a threshold of 4, and the class of
+	// 8 to 15 turns eager: the boundary follows it, whatever the class
+	// of 4 to 7, which carried nothing, still says.
+	busy := cls(OpGet, E, E, E, R, E, R, R)
+	for k := 4; k <= 5; k++ {
+		busy[k].RendezvousRequests = 10
+	}
+	if got, _ := ChosenThreshold(busy, OpGet); got != 16 {
+		t.Errorf("the busy class of 8 to 15 eager: threshold %d, want 16", got)
+	}
+	busy[4].Choice = R
+	if got, _ := ChosenThreshold(busy, OpGet); got != 4 {
+		t.Errorf("the busy classes all rendezvous: threshold %d, want 4, where the idle classes put it", got)
 	}
 	if _, ok := ChosenThreshold(cls(OpSet, E), OpGet); ok {
 		t.Error("a state without gets gave a get threshold")
