@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"strings"
 	"testing"
 	"time"
 
@@ -91,5 +92,14 @@ func TestAdaptiveConfigValidate(t *testing.T) {
 		if o.validate() == nil {
 			t.Errorf("%+v: valid", cfg)
 		}
+	}
+	err := AdaptiveConfig{Explore: 0.6, Dwell: -1, Margin: 1, BackMargin: 0.3}.Validate()
+	for _, want := range []string{"explore 0.6", "dwell -1ns", "margin 1 "} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Validate: %v, want every problem, %q among them", err, want)
+		}
+	}
+	if err != nil && strings.Contains(err.Error(), "back margin") {
+		t.Errorf("Validate: %v, blames a good back margin", err)
 	}
 }

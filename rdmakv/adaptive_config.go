@@ -84,7 +84,9 @@ func (c AdaptiveConfig) withDefaults() AdaptiveConfig {
 	return c
 }
 
-func (c AdaptiveConfig) validate() error {
+// Validate returns every problem with c's fields, joined, each naming
+// its field; nil if there is none. Dial calls it.
+func (c AdaptiveConfig) Validate() error {
 	var errs []error
 	bad := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("adaptive threshold: "+format, args...))
@@ -95,11 +97,19 @@ func (c AdaptiveConfig) validate() error {
 	if c.Explore < 0 || c.Explore > 0.5 {
 		bad("explore %v must be between 0 and 0.5", c.Explore)
 	}
-	if c.Window < 0 || c.Window > 0 && c.Window < time.Millisecond || c.Dwell < 0 {
-		bad("window %v must be 0 or at least 1ms, dwell %v not negative", c.Window, c.Dwell)
+	if c.Window < 0 {
+		bad("window %v must not be negative", c.Window)
+	} else if c.Window > 0 && c.Window < time.Millisecond {
+		bad("window %v is below 1ms", c.Window)
 	}
-	if c.Margin < 0 || c.Margin >= 1 || c.BackMargin < 0 || c.BackMargin >= 1 {
-		bad("margins %v and %v must be at least 0 and below 1", c.Margin, c.BackMargin)
+	if c.Dwell < 0 {
+		bad("dwell %v must not be negative", c.Dwell)
+	}
+	if c.Margin < 0 || c.Margin >= 1 {
+		bad("margin %v must be at least 0 and below 1", c.Margin)
+	}
+	if c.BackMargin < 0 || c.BackMargin >= 1 {
+		bad("back margin %v must be at least 0 and below 1", c.BackMargin)
 	}
 	if c.Samples < 0 || c.Samples > maxAdaptiveSamples {
 		bad("samples %d must be between 0 and %d", c.Samples, maxAdaptiveSamples)
@@ -115,7 +125,7 @@ func (o *options) validateAdaptive() error {
 	if o.profile != nil {
 		return errors.New("WithProfile and WithAdaptiveThreshold: give one (each chooses the protocols)")
 	}
-	return o.adaptive.cfg.validate()
+	return o.adaptive.cfg.Validate()
 }
 
 // resolveAdaptive fills in the adaptive defaults and makes the threshold

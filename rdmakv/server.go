@@ -86,6 +86,7 @@ func Listen(cfg ServerConfig) (*Server, error) {
 		started: make(chan struct{}),
 		stop:    make(chan struct{}),
 	}
+	s.retired.open()
 	lim := wire.Limits{
 		PoolSize:    uint64(cfg.PoolSize),
 		MaxValue:    uint64(cfg.MaxValue),

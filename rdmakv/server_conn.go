@@ -49,6 +49,9 @@ type sconn struct {
 	// start is when the request being delivered arrived, if it asked to
 	// be timed (wire.FlagTrace), else 0.
 	start int64
+	// getKey is the key length of the GET being answered, for the size
+	// class its reply counts under.
+	getKey int
 
 	mu        sync.Mutex
 	leases    map[uint32]*lease
@@ -219,19 +222,20 @@ func (sc *sconn) Deliver(c transport.Conn, m *transport.Message) {
 	}
 	switch f.Type {
 	case wire.Set:
-		sc.ctr.requests[OpSet][Eager].Add(1)
+		sc.ctr.count(OpSet, Eager, uint64(len(f.Key)+len(f.Value)))
 		sc.handleSet(&f)
 	case wire.Get:
+		sc.getKey = len(f.Key)
 		sc.handleGet(&f)
 	case wire.GetRelease:
 		sc.handleRelease(&f)
 	case wire.SetRdvReq:
-		sc.ctr.requests[OpSet][Rendezvous].Add(1)
+		sc.ctr.count(OpSet, Rendezvous, uint64(len(f.Key))+f.Length)
 		sc.handleSetRdv(&f)
 	case wire.SetFin:
 		sc.handleFin(&f)
 	case wire.Delete:
-		sc.ctr.requests[OpDelete][Eager].Add(1)
+		sc.ctr.count(OpDelete, Eager, uint64(len(f.Key)))
 		sc.handleDelete(&f)
 	case wire.Stats:
 		sc.handleStats(&f)
@@ -267,6 +271,7 @@ func (sc *sconn) handleHello(f *wire.Frame) {
 	if !sc.s.admit(sc, f.ReqID) {
 		return
 	}
+	sc.ctr.open()
 	sc.hello = true
 	sc.helloDone.Store(true)
 	sc.helloTimer.Stop()

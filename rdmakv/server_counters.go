@@ -48,6 +48,11 @@ type ServerCounters struct {
 	// Requests counts requests by operation and protocol: GETs by the
 	// reply the server chose, SETs by the request the client sent.
 	Requests map[Op]map[Protocol]uint64
+	// RequestsBySize splits Requests by the size class of key plus value:
+	// a SET's as its request says, a GET's by the value it found (a miss
+	// by its key alone), a DELETE's by its key. Only classes with requests
+	// appear.
+	RequestsBySize map[RequestClass]uint64
 	// Errors counts replies with a status other than OK, by status name
 	// in lower case ("not_found", "no_space"). AUTH_REQUIRED, the first
 	// step of authentication, is not an error.
@@ -60,21 +65,49 @@ type ServerCounters struct {
 	LeaseExpiries uint64
 }
 
+// RequestClass is one operation, protocol and size class of requests.
+type RequestClass struct {
+	Op       Op
+	Protocol Protocol
+	Class    SizeClass
+}
+
 // connCounters are one connection's totals. Only its delivery goroutine
 // (and the rare background commit) adds to them, so connections served on
 // different cores never contend for a counter; when the connection closes
 // its totals move into the server's.
 type connCounters struct {
-	requests [OpDelete + 1][Rendezvous + 1]atomic.Uint64
+	// requests is set at HELLO, before which a connection serves no
+	// request, so that the many a server may hold before HELLO do not
+	// carry its 1.6 KB.
+	requests atomic.Pointer[classCounts]
 	errors   [wire.StatusCount]atomic.Uint64
 	in, out  atomic.Uint64
 }
 
-// add moves o's totals into c.
+// classCounts counts requests by op-1, protocol-1 and size class: one
+// counter a request, as without the classes, whose sums are Requests.
+type classCounts [OpDelete][Rendezvous][LastSizeClass + 1]atomic.Uint64
+
+// open gives c its request counters.
+func (c *connCounters) open() { c.requests.Store(new(classCounts)) }
+
+// count counts a request of op that went by protocol p with n bytes of
+// key plus value. Only a connection past HELLO has requests to count.
+func (c *connCounters) count(op Op, p Protocol, n uint64) {
+	c.requests.Load()[op-1][p-1][SizeClassOf(n)].Add(1)
+}
+
+// add moves o's totals into c, which is open.
 func (c *connCounters) add(o *connCounters) {
-	for op := range c.requests {
-		for p := range c.requests[op] {
-			c.requests[op][p].Add(o.requests[op][p].Load())
+	if r := o.requests.Load(); r != nil {
+		to := c.requests.Load()
+		for op := range r {
+			for p := range r[op] {
+				for k := range r[op][p] {
+					to[op][p][k].Add(r[op][p][k].Load())
+				}
+			}
 		}
 	}
 	for st := range c.errors {
@@ -86,10 +119,8 @@ func (c *connCounters) add(o *connCounters) {
 
 // into adds c's totals to out.
 func (c *connCounters) into(out *ServerCounters) {
-	for _, op := range []Op{OpGet, OpSet, OpDelete} {
-		for _, p := range []Protocol{Eager, Rendezvous} {
-			out.Requests[op][p] += c.requests[op][p].Load()
-		}
+	if r := c.requests.Load(); r != nil {
+		r.into(out)
 	}
 	for st := range c.errors {
 		if n := c.errors[st].Load(); n > 0 {
@@ -100,15 +131,31 @@ func (c *connCounters) into(out *ServerCounters) {
 	out.BytesOut += c.out.Load()
 }
 
+// into adds r's counts to out's Requests and RequestsBySize.
+func (r *classCounts) into(out *ServerCounters) {
+	for op := range r {
+		for p := range r[op] {
+			for k := range r[op][p] {
+				if n := r[op][p][k].Load(); n > 0 {
+					rc := RequestClass{Op(op + 1), Protocol(p + 1), SizeClass(k)}
+					out.Requests[rc.Op][rc.Protocol] += n
+					out.RequestsBySize[rc] += n
+				}
+			}
+		}
+	}
+}
+
 // Counters reports the server's running totals. It holds the connection
 // lock while it sums the open connections' counters.
 func (s *Server) Counters() ServerCounters {
 	c := ServerCounters{
-		Accepted:      s.accepted.Load(),
-		Refused:       make(map[Refusal]uint64, refusalCount),
-		Requests:      map[Op]map[Protocol]uint64{},
-		Errors:        map[string]uint64{},
-		LeaseExpiries: s.expiries.Load(),
+		Accepted:       s.accepted.Load(),
+		Refused:        make(map[Refusal]uint64, refusalCount),
+		Requests:       map[Op]map[Protocol]uint64{},
+		RequestsBySize: map[RequestClass]uint64{},
+		Errors:         map[string]uint64{},
+		LeaseExpiries:  s.expiries.Load(),
 	}
 	for r := range refusalCount {
 		c.Refused[r] = s.refused[r].Load()
@@ -134,13 +181,14 @@ func (sc *sconn) refuse(r Refusal) {
 }
 
 // countReply counts what the reply h says about its request: a GET's
-// protocol and any failure.
+// protocol and size (its key's, which the reply does not carry, and the
+// value's) and any failure.
 func (sc *sconn) countReply(h *wire.Header) {
 	switch h.Type {
 	case wire.GetReplyInline:
-		sc.ctr.requests[OpGet][Eager].Add(1)
+		sc.ctr.count(OpGet, Eager, uint64(sc.getKey)+uint64(h.ValueLen))
 	case wire.GetReplyRdv:
-		sc.ctr.requests[OpGet][Rendezvous].Add(1)
+		sc.ctr.count(OpGet, Rendezvous, uint64(sc.getKey)+h.Length)
 	}
 	if h.Status != wire.OK && h.Status != wire.AuthRequired && h.Status != wire.ConnLimit && h.Status.Valid() {
 		sc.ctr.errors[h.Status].Add(1)

@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kvbench/kvbench/internal/metricsrv"
+	"github.com/kvbench/kvbench/internal/units"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
@@ -28,14 +29,16 @@ var (
 	grantsDesc        = desc("grants_open", "Set grants open: rendezvous SETs whose value has not landed.")
 	grantBytesDesc    = desc("grants_open_bytes", "Pool bytes held by open set grants.")
 	requestsDesc      = desc("requests_total", "Requests served, by operation and protocol.", "op", "protocol")
-	errorsDesc        = desc("errors_total", "Replies with a failure status, by status.", "kind")
-	payloadDesc       = desc("payload_bytes_total", "Value bytes stored by SETs (in) and served by GETs (out).", "direction")
-	expiriesDesc      = desc("lease_expiries_total", "Rendezvous windows revoked because their lease ran out.")
+	bySizeDesc        = desc("requests_by_size_total", "Requests served, by operation, protocol and size class of key plus value "+
+		"(size_class: below this size, at least half of it).", "op", "protocol", "size_class")
+	errorsDesc   = desc("errors_total", "Replies with a failure status, by status.", "kind")
+	payloadDesc  = desc("payload_bytes_total", "Value bytes stored by SETs (in) and served by GETs (out).", "direction")
+	expiriesDesc = desc("lease_expiries_total", "Rendezvous windows revoked because their lease ran out.")
 )
 
 func (serverCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{connsOpenDesc, connsAcceptedDesc, connsRefusedDesc, keysDesc, poolUsedDesc,
-		poolSizeDesc, grantsDesc, grantBytesDesc, requestsDesc, errorsDesc, payloadDesc, expiriesDesc} {
+		poolSizeDesc, grantsDesc, grantBytesDesc, requestsDesc, bySizeDesc, errorsDesc, payloadDesc, expiriesDesc} {
 		ch <- d
 	}
 }
@@ -63,12 +66,25 @@ func (c serverCollector) Collect(ch chan<- prometheus.Metric) {
 			counter(requestsDesc, n, op.String(), p.String())
 		}
 	}
+	for rc, n := range ct.RequestsBySize {
+		counter(bySizeDesc, n, rc.Op.String(), rc.Protocol.String(), sizeClassLabel(rc.Class))
+	}
 	for kind, n := range ct.Errors {
 		counter(errorsDesc, n, kind)
 	}
 	counter(payloadDesc, ct.BytesIn, "in")
 	counter(payloadDesc, ct.BytesOut, "out")
 	counter(expiriesDesc, ct.LeaseExpiries)
+}
+
+// sizeClassLabel names a size class by its bound, which its sizes are
+// below: "4KiB" holds 2 KiB to 4 KiB less a byte; the last class, "+Inf",
+// everything from 4 GiB.
+func sizeClassLabel(k rdmakv.SizeClass) string {
+	if k == rdmakv.LastSizeClass {
+		return "+Inf"
+	}
+	return units.Bytes(k.Upper())
 }
 
 // metrics is kvserver's --metrics listener; nil when the flag is unset.

@@ -13,7 +13,8 @@ import (
 )
 
 // TestMetrics: after a workload through a real client, /metrics counts
-// each request under its operation and protocol, the value bytes moved,
+// each request under its operation and protocol, and its size class, the
+// value bytes moved,
 // and a connection over --max-conns under its reason; the process and Go
 // collectors are there too.
 func TestMetrics(t *testing.T) {
@@ -60,6 +61,22 @@ func TestMetrics(t *testing.T) {
 			t.Errorf("rdmakv_requests_total{%s} = %v, want %v", labels, got, want)
 		}
 	}
+	// By size class of key plus value: 1 B keys with 100 B values are
+	// below 128 B, "big" with 10,000 B below 16 KiB, a miss is its key
+	// (7 B) and a delete its key (1 B). Only classes with requests show.
+	bySize := map[string]float64{
+		"op=set,protocol=eager,size_class=128B": 3, "op=set,protocol=rendezvous,size_class=16KiB": 1,
+		"op=get,protocol=eager,size_class=128B": 1, "op=get,protocol=rendezvous,size_class=16KiB": 1,
+		"op=get,protocol=eager,size_class=8B": 1, "op=delete,protocol=eager,size_class=2B": 1,
+	}
+	for labels, want := range bySize {
+		if got := metricstest.Value(t, fams, "rdmakv_requests_by_size_total", labels); got != want {
+			t.Errorf("rdmakv_requests_by_size_total{%s} = %v, want %v", labels, got, want)
+		}
+	}
+	if n := len(fams["rdmakv_requests_by_size_total"].GetMetric()); n != len(bySize) {
+		t.Errorf("%d series of rdmakv_requests_by_size_total, want %d", n, len(bySize))
+	}
 	for name, want := range map[string]float64{
 		"rdmakv_connections_refused_total reason=max_conns": 1,
 		"rdmakv_connections_accepted_total":                 1,
@@ -78,6 +95,14 @@ func TestMetrics(t *testing.T) {
 	for _, n := range []string{"process_cpu_seconds_total", "go_goroutines"} {
 		if fams[n] == nil {
 			t.Errorf("no %s: the standard collectors are missing", n)
+		}
+	}
+}
+
+func TestSizeClassLabel(t *testing.T) {
+	for k, want := range map[rdmakv.SizeClass]string{0: "1B", 1: "2B", 12: "4KiB", 32: "4GiB", rdmakv.LastSizeClass: "+Inf"} {
+		if got := sizeClassLabel(k); got != want {
+			t.Errorf("class %d: %q, want %q", k, got, want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -45,6 +46,10 @@ type Config struct {
 	// threshold's sizes in a row on one set of connections. Either way a
 	// cell's operations are those of its place in the grid.
 	Order string
+	// AdaptiveMaxThreshold is the largest threshold an adaptive cell's
+	// clients ask the server for (the workload's adaptive.max_threshold);
+	// 0: rdmakv.DefaultMaxEager.
+	AdaptiveMaxThreshold int
 	// Mix gives the share of gets, sets and deletes.
 	Mix workload.Mix
 	// Preload writes every key with a value of the cell's size first
@@ -127,12 +132,12 @@ type Config struct {
 
 // MaxThreshold is the largest threshold the run's clients ask the
 // server for: an adaptive cell's (store.AdaptiveThreshold) asks for
-// rdmakv.DefaultMaxEager, the most its policy may choose.
+// AdaptiveMaxThreshold, the most its policy may choose.
 func (c *Config) MaxThreshold() int {
 	m := 0
 	for _, t := range c.Thresholds {
 		if t == store.AdaptiveThreshold {
-			t = rdmakv.DefaultMaxEager
+			t = cmp.Or(c.AdaptiveMaxThreshold, rdmakv.DefaultMaxEager)
 		}
 		m = max(m, t)
 	}

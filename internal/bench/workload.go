@@ -8,7 +8,7 @@ func FromWorkload(w *workload.Workload) Config {
 	c := Config{
 		Seed: w.Seed, Keys: w.Keys, Mix: w.Mix, Preload: w.Preload,
 		Warmup: w.Phases.Warmup, Measure: w.Phases.Measure, Load: w.Load, Verify: w.Verify,
-		OpPhases: w.OpPhases, Order: w.Order,
+		OpPhases: w.OpPhases, Order: w.Order, AdaptiveMaxThreshold: w.AdaptiveConfig().MaxThreshold,
 	}
 	if d := w.Values.Distribution; d != nil && d.Law() != nil {
 		c.Sizes, c.SizesSpec = d.Law(), d.Spec

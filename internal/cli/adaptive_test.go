@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,11 +12,14 @@ import (
 )
 
 // adaptiveWorkload sweeps a mix of small and large values at a fixed
-// threshold and under the adaptive policy, verified.
+// threshold and under the adaptive policy, verified. The policy may go
+// up to 128 KiB, above rdmakv's default max eager, which the embedded
+// server must then take.
 const adaptiveWorkload = `name: adapt
 keys: {count: 64, size: 16}
 values: {distribution: {weighted: {64B: 50, 16KiB: 50}}}
 thresholds: [1KiB, adaptive]
+adaptive: {explore: 0.1, window: 500ms, max_threshold: 128KiB}
 mix: {get: 0.5, set: 0.5}
 load: {connections: 2, depth: 2}
 phases: {warmup: {ops: 0}, measure: {ops: 3000}}
@@ -26,6 +30,7 @@ verify: true
 // beside the fixed thresholds: its cells are labelled adaptive (threshold
 // -1 in results.json), every value comes back whole, report names it,
 // and the whole-workload figure draws it level across the thresholds.
+// results.json's workload records the adaptive block as given.
 func TestRunAdaptiveCell(t *testing.T) {
 	dir := t.TempDir()
 	wl := filepath.Join(dir, "w.yaml")
@@ -40,6 +45,10 @@ func TestRunAdaptiveCell(t *testing.T) {
 	r, err := results.Load(rd)
 	if err != nil {
 		t.Fatal(err)
+	}
+	w, _ := r.Workload.(map[string]any)
+	if got, want := fmt.Sprint(w["adaptive"]), "map[explore:0.1 max_threshold:131072 window:5e+08]"; got != want {
+		t.Errorf("results.json workload.adaptive %s, want %s", got, want)
 	}
 	if r.Verify.Checked == 0 || r.Verify.Mismatches+r.Verify.Missing+r.Verify.Torn != 0 {
 		t.Fatalf("verify %+v", r.Verify)

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -28,11 +29,16 @@ func (t *tuneReport) adaptiveCell(a *tune.Adaptive) string {
 
 // writeAdaptiveLegend says what the adaptive row is, when there is one.
 func (t *tuneReport) writeAdaptiveLegend(b *strings.Builder) {
-	if !t.r.Config.Workload.Adaptive {
+	w := t.r.Config.Workload
+	if !w.Adaptive {
 		return
 	}
-	fmt.Fprintf(b, "adaptive: rdmakv.WithAdaptiveThreshold with its defaults, once a round in the rotation beside the candidates;\na comparison, never chosen; its receive memory is that of the largest threshold it may choose, %s.\n",
-		units.Bytes(rdmakv.DefaultMaxEager))
+	settings := "its defaults"
+	if w.AdaptiveSettings != "" {
+		settings = "the workload's " + w.AdaptiveSettings
+	}
+	fmt.Fprintf(b, "adaptive: rdmakv.WithAdaptiveThreshold with %s, once a round in the rotation beside the candidates;\na comparison, never chosen; its receive memory is that of the largest threshold it may choose, %s.\n",
+		settings, units.Bytes(int64(cmp.Or(w.AdaptiveMaxThreshold, rdmakv.DefaultMaxEager))))
 }
 
 // adaptiveVerdicts say how w's adaptive policy compares with the chosen

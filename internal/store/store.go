@@ -213,6 +213,10 @@ type Config struct {
 	// OpPhases has the connections time each request's phases where the
 	// store can (OpPhasesFrom).
 	OpPhases bool
+	// Adaptive, rdmakv's only, is the adaptive policy's settings (the
+	// workload's adaptive block) for the connections dialed at
+	// AdaptiveThreshold; zero fields take rdmakv's defaults.
+	Adaptive rdmakv.AdaptiveConfig
 	// Profile, rdmakv's only, names a threshold profile (target.profile)
 	// that the connections apply in place of the threshold they are
 	// dialed at: a threshold per op at Connections x Depth in flight.

@@ -6,8 +6,9 @@ import (
 )
 
 // AdaptiveThreshold is the threshold of a whole-workload Request that
-// measures the adaptive policy (rdmakv.WithAdaptiveThreshold with its
-// defaults) in place of a fixed threshold. tune imports no harness, so
+// measures the adaptive policy (rdmakv.WithAdaptiveThreshold with the
+// workload's adaptive settings, Workload.AdaptiveSettings) in place of a
+// fixed threshold. tune imports no harness, so
 // the measuring side maps it to its own.
 const AdaptiveThreshold = -1
 

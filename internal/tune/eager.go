@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -30,7 +31,7 @@ func (c *Config) MaxEagerThreshold() int {
 			}
 		}
 		if w.Adaptive {
-			most = max(most, rdmakv.DefaultMaxEager)
+			most = max(most, cmp.Or(w.AdaptiveMaxThreshold, rdmakv.DefaultMaxEager))
 		}
 	}
 	if c.Adaptive {

@@ -479,3 +479,19 @@ func TestDistributionSLOUnmetWording(t *testing.T) {
 		t.Errorf("a threshold chosen though none met the goal:\n%s", txt)
 	}
 }
+
+// The adaptive legend says what the workload set of the policy and the
+// receive memory of the largest threshold it may then choose.
+func TestAdaptiveLegendSettings(t *testing.T) {
+	res := tune.DistRun(t)
+	res.Config.Workload.AdaptiveSettings = "adaptive: {explore: 0.05, max_threshold: 16KiB}"
+	res.Config.Workload.AdaptiveMaxThreshold = 16 << 10
+	var b strings.Builder
+	if err := report.Tune(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	want := "adaptive: rdmakv.WithAdaptiveThreshold with the workload's adaptive: {explore: 0.05, max_threshold: 16KiB}, once a round"
+	if !strings.Contains(b.String(), want) || !strings.Contains(b.String(), "largest threshold it may choose, 16KiB.") {
+		t.Errorf("legend not saying the settings:\n%s", b.String())
+	}
+}

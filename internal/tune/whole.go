@@ -31,6 +31,14 @@ type Workload struct {
 	// Adaptive measures the adaptive policy in every round beside the
 	// candidates, to compare with the chosen one (WorkloadResult.Adaptive).
 	Adaptive bool `json:"adaptive,omitempty"`
+	// AdaptiveMaxThreshold is the largest threshold the policy may
+	// choose (the workload's adaptive.max_threshold); 0:
+	// rdmakv.DefaultMaxEager.
+	AdaptiveMaxThreshold int `json:"adaptive_max_threshold,omitempty"`
+	// AdaptiveSettings says what the workload set of the policy
+	// ("adaptive: {explore: 0.05, max_threshold: 16KiB}"); "": rdmakv's
+	// defaults.
+	AdaptiveSettings string `json:"adaptive_settings,omitempty"`
 }
 
 // Memory is the registered receive memory a threshold needs at a load:

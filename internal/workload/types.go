@@ -38,6 +38,9 @@ type Workload struct {
 	// Thresholds lists the eager thresholds to sweep; each value size (or
 	// the distribution) with each threshold is one cell.
 	Thresholds []Threshold `yaml:"thresholds" json:"thresholds"`
+	// Adaptive sets the adaptive policy of the adaptive threshold; nil:
+	// rdmakv's defaults.
+	Adaptive *Adaptive `yaml:"adaptive" json:"adaptive,omitempty"`
 	// Order is the order the cells run in: "interleaved" takes each value
 	// size in turn and runs it at every threshold, each cell on connections
 	// of its own, so that a host whose speed drifts over the run slows

@@ -55,6 +55,13 @@ func (c *checker) add(path, format string, args ...any) {
 	if c.src != nil && c.src.related(path) {
 		return // the decoder already reported this part; its value is not the user's
 	}
+	c.put(path, format, args...)
+}
+
+// put adds a problem at path even where the decoder failed inside it: a
+// problem with the field being there at all, which a part of it that
+// failed to decode does not change.
+func (c *checker) put(path, format string, args ...any) {
 	e := &FieldError{Path: path, Msg: fmt.Sprintf(format, args...)}
 	if c.src != nil {
 		l := c.src.at(path)
@@ -90,6 +97,7 @@ func (w *Workload) problems() []*FieldError {
 		w.checkMix(c)
 	}
 	w.checkThresholds(c)
+	w.checkAdaptive(c)
 	w.checkOrder(c)
 	w.checkLoadAndPhases(c)
 	w.checkVerify(c)

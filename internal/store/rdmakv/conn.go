@@ -102,6 +102,8 @@ type Dialer struct {
 	// Blocking gives TCP connections blocking sockets
 	// (rdmakv.WithBlockingSocket); see store.BlockingSockets.
 	Blocking bool
+	// Adaptive is the policy's settings at store.AdaptiveThreshold.
+	Adaptive rdmakv.AdaptiveConfig
 	// Profile, when set, is applied (rdmakv.WithProfile) in place of the
 	// threshold Dial is given, at Connections connections of Depth.
 	Profile     *rdmakv.Profile
@@ -132,7 +134,7 @@ func (d *Dialer) dial(ctx context.Context, threshold int) (*rdmakv.Client, error
 	o := []rdmakv.Option{rdmakv.WithTransport(tr), rdmakv.WithPoll(pollMode(d.Poll)), rdmakv.WithTOS(d.TOS)}
 	switch {
 	case threshold == store.AdaptiveThreshold:
-		o = append(o, rdmakv.WithAdaptiveThreshold(rdmakv.AdaptiveConfig{}))
+		o = append(o, rdmakv.WithAdaptiveThreshold(d.Adaptive))
 	case d.Profile != nil:
 		o = append(o, rdmakv.WithProfile(d.Profile, d.Connections))
 	default:

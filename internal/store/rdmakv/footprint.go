@@ -1,6 +1,7 @@
 package rdmakvstore
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/kvbench/kvbench/internal/store"
@@ -19,6 +20,13 @@ import (
 // without it. At store.AdaptiveThreshold it is what the adaptive policy
 // asks for: rdmakv.DefaultMaxEager, the largest threshold it may choose.
 func ReceiveMemory(threshold, keySize, connections, depth int) (server, client int64, err error) {
+	return ReceiveMemoryOf(rdmakv.AdaptiveConfig{}, threshold, keySize, connections, depth)
+}
+
+// ReceiveMemoryOf is ReceiveMemory with the adaptive policy's settings a
+// at store.AdaptiveThreshold: it asks for a.MaxThreshold, or
+// rdmakv.DefaultMaxEager when that is 0.
+func ReceiveMemoryOf(a rdmakv.AdaptiveConfig, threshold, keySize, connections, depth int) (server, client int64, err error) {
 	n, err := transport.Lookup(transport.Verbs)
 	if err != nil {
 		return 0, 0, err
@@ -29,7 +37,7 @@ func ReceiveMemory(threshold, keySize, connections, depth int) (server, client i
 	}
 	opt := rdmakv.WithEagerThreshold(threshold)
 	if threshold == store.AdaptiveThreshold {
-		threshold, opt = rdmakv.DefaultMaxEager, rdmakv.WithAdaptiveThreshold(rdmakv.AdaptiveConfig{})
+		threshold, opt = cmp.Or(a.MaxThreshold, rdmakv.DefaultMaxEager), rdmakv.WithAdaptiveThreshold(a)
 	}
 	srv := rdmakv.ServerConfig{MaxEager: max(threshold, 1), MaxKey: max(keySize, 1)}
 	server, _, err = f.RegisteredBytes(srv.LoadedTransportConfig(connections, depth))

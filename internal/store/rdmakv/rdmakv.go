@@ -54,10 +54,10 @@ var (
 )
 
 // ReceiveMemory is what verbs registers for receives at threshold and
-// that load (the package's ReceiveMemory), over tcp too: the figure is
-// the configuration's.
-func (*Store) ReceiveMemory(threshold, keySize, connections, depth int) (server, client int64, err error) {
-	return ReceiveMemory(threshold, keySize, connections, depth)
+// that load (the package's ReceiveMemoryOf, with the run's adaptive
+// settings), over tcp too: the figure is the configuration's.
+func (s *Store) ReceiveMemory(threshold, keySize, connections, depth int) (server, client int64, err error) {
+	return ReceiveMemoryOf(s.Dialer.Adaptive, threshold, keySize, connections, depth)
 }
 
 // Open starts the embedded server when c names no server and prepares the
@@ -96,7 +96,7 @@ func Open(_ context.Context, c store.Config) (*Store, error) {
 		Addr: addr, Transport: tr, Poll: c.Poll, Timeout: c.Timeout, Depth: c.Depth,
 		StagingSize: StagingSize(c.Depth, c.KeySize+c.MaxValue), Logger: c.Logger, Auth: secret,
 		OpPhases: c.OpPhases, Blocking: store.BlockingSockets(c.Connections), TOS: c.TOS,
-		Profile: profile, Connections: max(c.Connections, 1),
+		Profile: profile, Connections: max(c.Connections, 1), Adaptive: c.Adaptive,
 	}
 	return s, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/kvbench/kvbench/internal/tune"
 	"github.com/kvbench/kvbench/internal/units"
 	"github.com/kvbench/kvbench/internal/workload"
+	"github.com/kvbench/kvbench/rdmakv"
 )
 
 // PredictShare is the least share of the draws a power-of-two size class
@@ -30,7 +31,8 @@ func (p Plan) distribution(w *workload.Workload, loads []tune.Load) (*tune.Workl
 	if law == nil {
 		return nil, nil, errors.New("values.distribution: no law of sizes to draw from")
 	}
-	wl := &tune.Workload{Distribution: d.Spec, MaxSize: law.Max(), MaxMemory: p.MaxMemory, Adaptive: p.Adaptive == nil || *p.Adaptive}
+	wl := &tune.Workload{Distribution: d.Spec, MaxSize: law.Max(), MaxMemory: p.MaxMemory, Adaptive: p.Adaptive == nil || *p.Adaptive,
+		AdaptiveMaxThreshold: w.AdaptiveConfig().MaxThreshold, AdaptiveSettings: w.Adaptive.String()}
 	for _, t := range w.SortedThresholds() {
 		if t != int64(workload.AdaptiveThreshold) {
 			wl.Thresholds = append(wl.Thresholds, int(t))
@@ -40,7 +42,7 @@ func (p Plan) distribution(w *workload.Workload, loads []tune.Load) (*tune.Workl
 		wl.Thresholds = tune.Ladder(wl.MaxSize)
 	}
 	var errs []error
-	if err := wl.AddMemory(loads, w.Keys.Size, receiveMemory); err != nil && p.MaxMemory > 0 {
+	if err := wl.AddMemory(loads, w.Keys.Size, receiveMemory(w.AdaptiveConfig())); err != nil && p.MaxMemory > 0 {
 		errs = append(errs, fmt.Errorf("--max-memory %s: %w", units.Bytes(p.MaxMemory), err))
 	}
 	var sizes []int
@@ -53,9 +55,12 @@ func (p Plan) distribution(w *workload.Workload, loads []tune.Load) (*tune.Workl
 	return wl, sizes, errors.Join(errs...)
 }
 
-// receiveMemory is rdmakvstore.ReceiveMemory at tune's threshold.
-func receiveMemory(threshold, keySize, connections, depth int) (server, client int64, err error) {
-	return rdmakvstore.ReceiveMemory(storeThreshold(threshold), keySize, connections, depth)
+// receiveMemory is rdmakvstore.ReceiveMemoryOf at tune's threshold, with
+// the adaptive policy's settings a.
+func receiveMemory(a rdmakv.AdaptiveConfig) func(threshold, keySize, connections, depth int) (server, client int64, err error) {
+	return func(threshold, keySize, connections, depth int) (int64, int64, error) {
+		return rdmakvstore.ReceiveMemoryOf(a, storeThreshold(threshold), keySize, connections, depth)
+	}
 }
 
 // storeThreshold is tune's threshold as the store's dialer takes it:

@@ -174,3 +174,22 @@ func TestMeasureWholeAdaptive(t *testing.T) {
 		t.Errorf("dialed threshold %d, %d operations; want %d, 200", c.Threshold(), s.Count, store.AdaptiveThreshold)
 	}
 }
+
+// The workload's adaptive settings go with the policy tune compares: the
+// largest threshold it may choose sizes the server, and the report says
+// what was set.
+func TestPlanDistributionAdaptiveSettings(t *testing.T) {
+	w := distWorkload(t, "weighted: {256B: 50, 8KiB: 50}", 1<<10, 16<<10, workload.AdaptiveThreshold)
+	w.Adaptive = &workload.Adaptive{Explore: 0.05, MaxThreshold: 128 << 10}
+	cfg, _, err := Plan{}.Config(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wl := cfg.Workload
+	if !wl.Adaptive || wl.AdaptiveMaxThreshold != 128<<10 || wl.AdaptiveSettings != "adaptive: {explore: 0.05, max_threshold: 128KiB}" {
+		t.Errorf("adaptive %v, max threshold %d, settings %q", wl.Adaptive, wl.AdaptiveMaxThreshold, wl.AdaptiveSettings)
+	}
+	if got := cfg.MaxEagerThreshold(); got != 128<<10 {
+		t.Errorf("max eager threshold %d, want the policy's 128KiB", got)
+	}
+}
