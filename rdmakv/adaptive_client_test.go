@@ -1,6 +1,7 @@
 package rdmakv
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,7 +17,7 @@ import (
 // TestClientAdaptiveRoundTrips sets and gets values of mixed sizes with
 // the adaptive policy exploring a quarter of its requests: every value
 // round-trips, AdaptiveState counts each request under the class and the
-// protocol it went by (a get's as its reply said), and every class eager
+// protocol it went by (a set's as SetVia said, a get's as its reply), and every class eager
 // may serve saw both protocols.
 func TestClientAdaptiveRoundTrips(t *testing.T) {
 	s, _ := coreServer(t, nil)
@@ -24,20 +25,32 @@ func TestClientAdaptiveRoundTrips(t *testing.T) {
 	ctx := context.Background()
 	sizes := []int{0, 100, 1000, 5000, 20000, 60000, 100000, 1 << 20}
 	type count struct{ class, proto int }
-	gets := map[count]uint64{}
+	counts := [2]map[count]uint64{{}, {}} // sets by what SetVia said, gets by what the values said
 	for round := range 100 {
 		for i, n := range sizes {
-			key := []byte(fmt.Sprintf("k%d", i))
-			p := coreRoundTrip(t, ctx, c, key, coreFill(n, byte(round+i)))
-			gets[count{bits.Len(uint(len(key) + n)), int(p)}]++
+			key, val := []byte(fmt.Sprintf("k%d", i)), coreFill(n, byte(round+i))
+			k := bits.Len(uint(len(key) + n))
+			p, err := c.SetVia(ctx, key, val)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts[0][count{k, int(p)}]++
+			v, err := c.Get(ctx, key)
+			if err != nil || !bytes.Equal(v.Bytes(), val) {
+				t.Fatalf("get %d bytes: %v", n, err)
+			}
+			counts[1][count{k, int(v.Protocol())}]++
+			v.Release()
 		}
 	}
 	for _, a := range c.AdaptiveState() {
-		k := bits.Len(uint(a.Lower))
-		if a.Op == OpGet && a.Upper != math.MaxInt &&
-			(gets[count{k, int(Eager)}] != a.EagerRequests || gets[count{k, int(Rendezvous)}] != a.RendezvousRequests) {
-			t.Errorf("get class %d: state counts %d eager, %d rendezvous; the values said %d, %d",
-				a.Lower, a.EagerRequests, a.RendezvousRequests, gets[count{k, int(Eager)}], gets[count{k, int(Rendezvous)}])
+		k, n := bits.Len(uint(a.Lower)), counts[1]
+		if a.Op == OpSet {
+			n = counts[0]
+		}
+		if a.Upper != math.MaxInt && (n[count{k, int(Eager)}] != a.EagerRequests || n[count{k, int(Rendezvous)}] != a.RendezvousRequests) {
+			t.Errorf("%v class %d: state counts %d eager, %d rendezvous; the requests said %d, %d",
+				a.Op, a.Lower, a.EagerRequests, a.RendezvousRequests, n[count{k, int(Eager)}], n[count{k, int(Rendezvous)}])
 		}
 		if a.Upper <= DefaultMaxEager && a.EagerRequests+a.RendezvousRequests > 0 && (a.EagerRequests == 0 || a.RendezvousRequests == 0) {
 			t.Errorf("%v class %d-%d: %d eager, %d rendezvous: not both explored", a.Op, a.Lower, a.Upper, a.EagerRequests, a.RendezvousRequests)

@@ -11,28 +11,37 @@ import (
 // (set) threshold, else rendezvous (the value is written into a server window
 // with one WRITE_WITH_IMM).
 func (c *Client) Set(ctx context.Context, key, value []byte) error {
+	_, err := c.SetVia(ctx, key, value)
+	return err
+}
+
+// SetVia is Set, and says which protocol the value went by: the one
+// ProtocolFor gives, or under WithAdaptiveThreshold the policy's for this
+// request, exploration included, which ProtocolFor cannot know. It is 0
+// when the set failed before a protocol was chosen.
+func (c *Client) SetVia(ctx context.Context, key, value []byte) (Protocol, error) {
 	if err := c.closedErr(); err != nil {
-		return err
+		return 0, err
 	}
 	if err := c.checkKey(key); err != nil {
-		return err
+		return 0, err
 	}
 	if int64(len(value)) > c.limits.MaxValue {
-		return fmt.Errorf("%w: %d bytes, server accepts %d", ErrValueTooLarge, len(value), c.limits.MaxValue)
+		return 0, fmt.Errorf("%w: %d bytes, server accepts %d", ErrValueTooLarge, len(value), c.limits.MaxValue)
 	}
 	s, err := c.acquire(ctx)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer c.releaseSlot(s)
 	c.traceStart(s, OpSet)
 	if c.setProtocol(s, len(key), len(value)) == Eager {
 		if err := c.call(s, wire.Header{Type: wire.Set, Flags: c.tflag}, key, value); err != nil {
-			return err
+			return Eager, err
 		}
-		return c.setDone(s, c.finish(ctx, s, wire.SetReply, Eager, "SET"))
+		return Eager, c.setDone(s, c.finish(ctx, s, wire.SetReply, Eager, "SET"))
 	}
-	return c.setDone(s, c.setRendezvous(ctx, s, key, value))
+	return Rendezvous, c.setDone(s, c.setRendezvous(ctx, s, key, value))
 }
 
 func (c *Client) setRendezvous(ctx context.Context, s *cslot, key, value []byte) error {

@@ -41,9 +41,11 @@ func (t conn) AdaptiveState() []rdmakv.AdaptiveClass { return t.c.AdaptiveState(
 // CreditWaits is the client's (store.CreditWaiter).
 func (t conn) CreditWaits() uint64 { return t.c.CreditWaits() }
 
+// Set reports the protocol the value went by, which under the adaptive
+// policy is not always its class's choice.
 func (t conn) Set(ctx context.Context, key, value []byte) (store.Protocol, error) {
-	p := t.c.ProtocolFor(len(key), len(value))
-	return p, mapErr(t.c.Set(ctx, key, value))
+	p, err := t.c.SetVia(ctx, key, value)
+	return p, mapErr(err)
 }
 
 // Get reports the protocol the server answered with. A failed get has no
