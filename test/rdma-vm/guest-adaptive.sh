@@ -4,7 +4,7 @@
 # the weighted mix of 64 B to 1 MiB and of ETC at 1, 4 and 16 connections
 # (interleaved, repeated), and an adaptive run of 8 KiB to 32 KiB gets,
 # which eager wins under Soft-RoCE, to see how long the policy takes to
-# settle there, and a ramp of the mix's rate (report --steps) with the
+# settle there, tune on single sizes (what exploring costs), and a ramp of the mix's rate (report --steps) with the
 # policy beside three fixed thresholds. Everything lands in adaptive/ in the share. Arguments:
 # WARMUP TUNE_MEASURE SETTLE_MEASURE.
 set -e
@@ -38,6 +38,10 @@ log "tune ETC at 1, 4 and 16 connections, adaptive beside the thresholds"
 # shellcheck disable=SC2086
 $KV tune workloads/etc.yaml $TUNE -o adaptive/tune-etc >adaptive/tune-etc.out || die "kvbench tune etc"
 cat adaptive/tune-etc.out
+log "tune single sizes: what exploring costs where one protocol wins"
+$KV tune workloads/adaptive-single.yaml --server "$RDMAKV_ADDR:$PORT" --transport verbs --poll busy \
+	--warmup "$WARMUP" --duration "$TUNE_MEASURE" -o adaptive/tune-single >adaptive/tune-single.out || die "kvbench tune adaptive-single"
+cat adaptive/tune-single.out
 log "adaptive settling on eager for 8 KiB to 32 KiB gets ($SETTLE_MEASURE)"
 $KV run workloads/adaptive-settle.yaml --server "$RDMAKV_ADDR:$PORT" --transport verbs --poll busy \
 	--duration "$SETTLE_MEASURE" -o adaptive/settle --quiet || die "kvbench run adaptive-settle"
