@@ -34,6 +34,10 @@ type AdaptiveConfig struct {
 	// Samples is how many latencies are kept per class and protocol,
 	// rounded up to a power of two (default 128).
 	Samples int
+	// Group, when set, has every client dialled with it share one policy
+	// (NewAdaptiveGroup): the connections of a process learn together.
+	// Nil: each client learns alone.
+	Group *AdaptiveGroup
 }
 
 // Adaptive defaults.

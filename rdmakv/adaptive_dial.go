@@ -2,6 +2,8 @@ package rdmakv
 
 import (
 	"errors"
+	"fmt"
+	"sync"
 
 	"github.com/kvbench/kvbench/rdmakv/wire"
 )
@@ -42,10 +44,48 @@ func (o *options) lowerAdaptiveMax(err error) bool {
 }
 
 // adaptivePolicy is the policy of a client whose HELLO asked for
-// threshold, or nil without WithAdaptiveThreshold.
-func (o *options) adaptivePolicy(threshold int) *adaptivePolicy {
-	if o.adaptive == nil {
-		return nil
+// threshold: its own, or its group's; nil without WithAdaptiveThreshold.
+func (o *options) adaptivePolicy(threshold int) (*adaptivePolicy, error) {
+	a := o.adaptive
+	switch {
+	case a == nil:
+		return nil, nil
+	case a.cfg.Group != nil:
+		return a.cfg.Group.policy(a.cfg, threshold, a.start)
 	}
-	return newAdaptivePolicy(o.adaptive.cfg, threshold, o.adaptive.start, nanotime)
+	return newAdaptivePolicy(a.cfg, threshold, a.start, nanotime), nil
+}
+
+// AdaptiveGroup is one adaptive policy that several clients share
+// (AdaptiveConfig.Group). A process's connections to one server see the
+// same network and server, and together send N times the requests one of
+// them does: sharing, they learn N times as fast and apply what they
+// learn alike, where each alone would explore and settle on its own. The
+// first client dialled with it makes the policy; the others must ask for
+// the same settings and find the same max eager, or Dial fails.
+type AdaptiveGroup struct {
+	mu       sync.Mutex
+	p        *adaptivePolicy
+	cfg      AdaptiveConfig // as resolved, without Group
+	maxEager int
+}
+
+// NewAdaptiveGroup makes a group for AdaptiveConfig.Group.
+func NewAdaptiveGroup() *AdaptiveGroup { return &AdaptiveGroup{} }
+
+// policy is the group's policy, made for cfg, maxEager and start by the
+// first client to ask.
+func (g *AdaptiveGroup) policy(cfg AdaptiveConfig, maxEager, start int) (*adaptivePolicy, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	cfg.Group = nil
+	if g.p == nil {
+		g.p, g.cfg, g.maxEager = newAdaptivePolicy(cfg, maxEager, start, nanotime), cfg, maxEager
+		return g.p, nil
+	}
+	if cfg != g.cfg || maxEager != g.maxEager {
+		return nil, fmt.Errorf("%w: an adaptive group's clients share one policy: this one asks for %+v up to %d bytes, the group's is %+v up to %d",
+			ErrThreshold, cfg, maxEager, g.cfg, g.maxEager)
+	}
+	return g.p, nil
 }

@@ -177,7 +177,10 @@ func dial(ctx context.Context, addr string, o options) (*Client, error) {
 	if o.trace != nil {
 		c.tflag = wire.FlagTrace
 	}
-	c.adapt = o.adaptivePolicy(o.threshold)
+	if c.adapt, err = o.adaptivePolicy(o.threshold); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("rdmakv: dial %s: %w", addr, err)
+	}
 	c.ready.Store(true)
 	return c, nil
 }

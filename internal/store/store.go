@@ -217,6 +217,10 @@ type Config struct {
 	// workload's adaptive block) for the connections dialed at
 	// AdaptiveThreshold; zero fields take rdmakv's defaults.
 	Adaptive rdmakv.AdaptiveConfig
+	// AdaptivePerConnection gives each adaptive connection a policy of
+	// its own; by default the connections a Dialer has open at once share
+	// one (rdmakv.AdaptiveGroup).
+	AdaptivePerConnection bool
 	// Profile, rdmakv's only, names a threshold profile (target.profile)
 	// that the connections apply in place of the threshold they are
 	// dialed at: a threshold per op at Connections x Depth in flight.

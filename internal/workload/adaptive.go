@@ -30,6 +30,10 @@ type Adaptive struct {
 	// MaxThreshold is the largest threshold the policy may use, which
 	// HELLO asks the server for.
 	MaxThreshold Size `yaml:"max_threshold" json:"max_threshold,omitempty"`
+	// PerConnection gives each connection a policy of its own, as
+	// separate processes would have; by default a process's connections
+	// share one (rdmakv.AdaptiveGroup) and learn together.
+	PerConnection bool `yaml:"per_connection" json:"per_connection,omitempty"`
 }
 
 // AdaptiveConfig is the adaptive block as rdmakv takes it: zero, rdmakv's
@@ -56,6 +60,9 @@ func (a *Adaptive) String() string {
 		if !f.zero {
 			set = append(set, f.name+": "+f.value)
 		}
+	}
+	if a.PerConnection {
+		set = append(set, "per_connection: true")
 	}
 	return "adaptive: {" + strings.Join(set, ", ") + "}"
 }

@@ -33,6 +33,14 @@ func TestAdaptiveBlock(t *testing.T) {
 		t.Errorf("recorded as %s, want %s in it", b, rec)
 	}
 
+	w, err = Parse("w.yaml", []byte("values: {sizes: [64]}\nthresholds: [adaptive]\nadaptive: {per_connection: true}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !w.Adaptive.PerConnection || w.Adaptive.String() != "adaptive: {per_connection: true}" {
+		t.Errorf("per_connection: %+v, %q", w.Adaptive, w.Adaptive.String())
+	}
+
 	w, err = Parse("w.yaml", []byte("values: {sizes: [64]}\nthresholds: [adaptive]\n"))
 	if err != nil {
 		t.Fatal(err)

@@ -106,6 +106,9 @@ type Dialer struct {
 	Blocking bool
 	// Adaptive is the policy's settings at store.AdaptiveThreshold.
 	Adaptive rdmakv.AdaptiveConfig
+	// AdaptivePerConnection gives each adaptive connection a policy of its
+	// own; without it the adaptive connections open at once share one.
+	AdaptivePerConnection bool
 	// Profile, when set, is applied (rdmakv.WithProfile) in place of the
 	// threshold Dial is given, at Connections connections of Depth.
 	Profile     *rdmakv.Profile
@@ -114,19 +117,24 @@ type Dialer struct {
 	mu     sync.Mutex
 	info   *rdmakv.Info
 	limits rdmakv.Limits
+	group  *adaptiveGroup // the open adaptive connections' shared policy
 }
 
 // Dial implements store.Dialer.
 func (d *Dialer) Dial(ctx context.Context, threshold int) (store.Conn, error) {
-	c, err := d.dial(ctx, threshold)
-	if err != nil {
+	c, g, err := d.dial(ctx, threshold)
+	switch {
+	case err != nil:
 		return nil, err
+	case g != nil:
+		return g.join(c), nil
 	}
 	return NewConn(c), nil
 }
 
-// dial opens one rdmakv client with the run's options.
-func (d *Dialer) dial(ctx context.Context, threshold int) (*rdmakv.Client, error) {
+// dial opens one rdmakv client with the run's options, and the group
+// whose policy it shares, if any.
+func (d *Dialer) dial(ctx context.Context, threshold int) (*rdmakv.Client, *adaptiveGroup, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	tr := d.Transport
@@ -134,9 +142,15 @@ func (d *Dialer) dial(ctx context.Context, threshold int) (*rdmakv.Client, error
 		tr = d.info.Transport
 	}
 	o := []rdmakv.Option{rdmakv.WithTransport(tr), rdmakv.WithPoll(pollMode(d.Poll)), rdmakv.WithTOS(d.TOS)}
+	var g *adaptiveGroup
 	switch {
 	case threshold == store.AdaptiveThreshold:
-		o = append(o, rdmakv.WithAdaptiveThreshold(d.Adaptive))
+		cfg := d.Adaptive
+		if !d.AdaptivePerConnection {
+			g = d.adaptiveGroup()
+			cfg.Group = g.g
+		}
+		o = append(o, rdmakv.WithAdaptiveThreshold(cfg))
 	case d.Profile != nil:
 		o = append(o, rdmakv.WithProfile(d.Profile, d.Connections))
 	default:
@@ -165,14 +179,14 @@ func (d *Dialer) dial(ctx context.Context, threshold int) (*rdmakv.Client, error
 	}
 	c, err := rdmakv.Dial(ctx, d.Addr, o...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if d.info == nil {
 		info := c.Info()
 		d.info = &info
 		d.limits = c.Limits()
 	}
-	return c, nil
+	return c, g, nil
 }
 
 // Info is the link of the first connection dialed: the transport chosen,

@@ -97,6 +97,7 @@ func Open(_ context.Context, c store.Config) (*Store, error) {
 		StagingSize: StagingSize(c.Depth, c.KeySize+c.MaxValue), Logger: c.Logger, Auth: secret,
 		OpPhases: c.OpPhases, Blocking: store.BlockingSockets(c.Connections), TOS: c.TOS,
 		Profile: profile, Connections: max(c.Connections, 1), Adaptive: c.Adaptive,
+		AdaptivePerConnection: c.AdaptivePerConnection,
 	}
 	return s, nil
 }
@@ -198,7 +199,7 @@ func (s *Store) CPU(ctx context.Context) (time.Duration, time.Duration, error) {
 	s.ctlMu.Lock()
 	defer s.ctlMu.Unlock()
 	if s.ctl == nil {
-		c, err := s.Dialer.dial(ctx, 0)
+		c, _, err := s.Dialer.dial(ctx, 0)
 		if err != nil {
 			return 0, 0, err
 		}
