@@ -57,7 +57,7 @@ func OpenHarness(c HarnessConfig) (*Harness, error) {
 		Kind: t.Kind, Addr: t.Server, Timeout: time.Duration(w.Timeout), Depth: w.Load.Depth,
 		Connections: w.Load.Connections, AuthFile: t.AuthFile, Profile: t.Profile, Adaptive: w.AdaptiveConfig(),
 		AdaptivePerConnection: w.Adaptive != nil && w.Adaptive.PerConnection,
-		Transport: t.Transport, Poll: t.Poll, TOS: t.TOS, OpPhases: w.OpPhases,
+		Transport:             t.Transport, Poll: t.Poll, TOS: t.TOS, OpPhases: w.OpPhases,
 		Keys: w.Keys.Count, KeySize: w.Keys.Size, MaxValue: c.MaxValue, MaxThreshold: c.MaxThreshold, Sizes: c.Sizes,
 		MemBytes: c.Host.MemBytes, Logger: c.Logger,
 	}
