@@ -19,9 +19,9 @@ func (c *Client) setProtocol(s *cslot, keyLen, valueLen int) Protocol {
 	if c.adapt == nil {
 		return c.ProtocolFor(keyLen, valueLen)
 	}
-	n := keyLen + valueLen
-	p := c.adapt.setProtocol(n)
-	s.adapt = adaptStamp{start: c.adapt.now(), n: n, proto: p}
+	n, now := keyLen+valueLen, c.adapt.now()
+	p := c.adapt.setProtocol(n, now)
+	s.adapt = adaptStamp{start: now, n: n, proto: p}
 	return p
 }
 
@@ -40,7 +40,7 @@ func (c *Client) getAux(s *cslot, keyLen int) uint32 {
 		return uint32(c.opts.getThreshold)
 	}
 	s.adapt = adaptStamp{start: c.adapt.now(), n: keyLen}
-	return uint32(c.adapt.getThreshold())
+	return uint32(c.adapt.getThreshold(s.adapt.start))
 }
 
 // gotValue records s's get with the policy under the size and protocol

@@ -22,8 +22,11 @@ type adaptivePolicy struct {
 	window   uint32 // ms
 	// evalEvery is how often a class is judged, at most.
 	evalEvery int64
-	// cut: a request explores when its hash is below it.
-	cut    uint64
+	// cut: a request explores when its hash is below it; warmCut
+	// replaces it until warmUntil.
+	cut       uint64
+	warmCut   uint64
+	warmUntil int64
 	ops    [2]adaptOp // sets, gets
 	getAux atomic.Uint32
 	getSeq atomic.Uint64
@@ -68,6 +71,11 @@ const (
 	adaptiveBackSpan = 4
 	// adaptiveEvals is how many times a class may be judged per window.
 	adaptiveEvals = 16
+	// adaptiveWarmExplore multiplies Explore (up to half the requests)
+	// over the policy's first window: it knows nothing yet, and a cell of
+	// a benchmark, or a client's first seconds, would otherwise spend
+	// several windows on its starting threshold.
+	adaptiveWarmExplore = 5
 )
 
 // newAdaptivePolicy makes a policy for a connection whose eager requests
@@ -79,6 +87,7 @@ func newAdaptivePolicy(cfg AdaptiveConfig, maxEager, start int, clock func() int
 		window:    uint32(cfg.Window.Milliseconds()),
 		evalEvery: max(int64(cfg.Window)/adaptiveEvals, 1),
 		cut:       uint64(cfg.Explore * (1 << 64)),
+		warmCut:   uint64(min(cfg.Explore*adaptiveWarmExplore, 0.5) * (1 << 64)),
 	}
 	n := bits.Len(uint(maxEager)) // the classes with 2^k <= maxEager
 	for i, op := range [...]Op{OpSet, OpGet} {
@@ -94,6 +103,7 @@ func newAdaptivePolicy(cfg AdaptiveConfig, maxEager, start int, clock func() int
 			}
 		}
 	}
+	p.warmUntil = p.epoch + int64(cfg.Window)
 	p.setGetAux()
 	return p
 }
@@ -129,29 +139,37 @@ func (p *adaptivePolicy) current(n int) Protocol {
 	return Rendezvous
 }
 
-// setProtocol is how this set of n bytes goes: its class's choice, or
-// the other protocol for an explorer.
-func (p *adaptivePolicy) setProtocol(n int) Protocol {
+// setProtocol is how this set of n bytes, at now, goes: its class's
+// choice, or the other protocol for an explorer.
+func (p *adaptivePolicy) setProtocol(n int, now int64) Protocol {
 	c := p.ops[0].class(n)
 	if c == nil {
 		return Rendezvous
 	}
 	cur := Protocol(c.choice.Load())
-	if mix64(c.seq.Add(1)) < p.cut {
+	if mix64(c.seq.Add(1)) < p.cutAt(now) {
 		return otherProtocol(cur)
 	}
 	return cur
 }
 
-// getThreshold is the threshold this get asks the server to answer by:
+// cutAt is the exploration cut at now: warmer over the first window.
+func (p *adaptivePolicy) cutAt(now int64) uint64 {
+	if now < p.warmUntil {
+		return p.warmCut
+	}
+	return p.cut
+}
+
+// getThreshold is the threshold this get, at now, asks the server to answer by:
 // the policy's, or for an explorer 0 (rendezvous whatever the size) or
 // maxEager (eager wherever it may be), half each. A get's size is not
 // known before its reply, so it explores both ways blind: a class meets
 // its other protocol on about Explore/2 of its gets.
-func (p *adaptivePolicy) getThreshold() int {
+func (p *adaptivePolicy) getThreshold(now int64) int {
 	h := mix64(p.getSeq.Add(1))
 	switch {
-	case h >= p.cut:
+	case h >= p.cutAt(now):
 		return int(p.getAux.Load())
 	case h&1 == 0:
 		return 0

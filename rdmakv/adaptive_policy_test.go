@@ -46,7 +46,7 @@ func (s *adaptSim) serve(op Op, n int, proto Protocol) {
 }
 
 func (s *adaptSim) set(n int) Protocol {
-	p := s.p.setProtocol(n)
+	p := s.p.setProtocol(n, s.now)
 	if p == Eager && n >= s.p.maxEager {
 		s.t.Fatalf("a set of %d bytes went eager, max eager %d", n, s.p.maxEager)
 	}
@@ -55,7 +55,7 @@ func (s *adaptSim) set(n int) Protocol {
 }
 
 func (s *adaptSim) get(n int) Protocol {
-	aux := s.p.getThreshold()
+	aux := s.p.getThreshold(s.now)
 	if aux > s.p.maxEager {
 		s.t.Fatalf("get threshold %d above max eager %d", aux, s.p.maxEager)
 	}
@@ -189,7 +189,7 @@ func TestAdaptiveNeverEagerAboveMax(t *testing.T) {
 		t.Fatalf("class %d reaches %d, above max eager", last, got)
 	}
 	for n := classUpper(last); n < 1<<20; n += 997 {
-		if p := s.p.setProtocol(n); p != Rendezvous {
+		if p := s.p.setProtocol(n, s.now); p != Rendezvous {
 			t.Fatalf("a set of %d bytes, of a class above max eager %d, went %v", n, maxEager, p)
 		}
 	}
@@ -199,34 +199,42 @@ func TestAdaptiveNeverEagerAboveMax(t *testing.T) {
 }
 
 // TestAdaptiveExploreShare counts the requests sent by the other protocol
-// in a class whose choice is settled, and the gets' forced thresholds.
+// in a class whose choice is settled, and the gets' forced thresholds:
+// Explore of them, five times as many (at most half) over the first
+// window.
 func TestAdaptiveExploreShare(t *testing.T) {
 	for _, explore := range []float64{0.02, 0.1} {
 		p := newAdaptivePolicy(AdaptiveConfig{Explore: explore}.withDefaults(), DefaultMaxEager, 4096, func() int64 { return 0 })
-		const n = 200_000
-		var other, forced [2]int
-		for range n {
-			if p.setProtocol(100) == Rendezvous {
-				other[0]++
+		for _, at := range []struct {
+			now   int64
+			share float64
+		}{{0, min(5*explore, 0.5)}, {int64(p.cfg.Window) - 1, min(5*explore, 0.5)}, {int64(p.cfg.Window), explore}} {
+			const n = 200_000
+			var other, forced [2]int
+			for range n {
+				if p.setProtocol(100, at.now) == Rendezvous {
+					other[0]++
+				}
+				if p.setProtocol(100_000, at.now) == Eager {
+					other[1]++
+				}
+				switch p.getThreshold(at.now) {
+				case 0:
+					forced[0]++
+				case DefaultMaxEager:
+					forced[1]++
+				}
 			}
-			if p.setProtocol(100_000) == Eager {
-				other[1]++
+			tol := 4 * math.Sqrt(at.share*n) // four standard deviations
+			within := func(got int, want float64) bool { return math.Abs(float64(got)-want) <= tol }
+			if !within(other[0], at.share*n) || other[1] != 0 {
+				t.Errorf("explore %v at %v: %d of %d small sets went rendezvous (want %.0f), %d large ones eager (want 0)",
+					explore, time.Duration(at.now), other[0], n, at.share*n, other[1])
 			}
-			switch p.getThreshold() {
-			case 0:
-				forced[0]++
-			case DefaultMaxEager:
-				forced[1]++
+			if !within(forced[0], at.share*n/2) || !within(forced[1], at.share*n/2) {
+				t.Errorf("explore %v at %v: gets forced rendezvous %d, eager %d of %d, want %.0f each",
+					explore, time.Duration(at.now), forced[0], forced[1], n, at.share*n/2)
 			}
-		}
-		tol := 4 * math.Sqrt(explore*n) // four standard deviations
-		within := func(got int, want float64) bool { return math.Abs(float64(got)-want) <= tol }
-		if !within(other[0], explore*n) || other[1] != 0 {
-			t.Errorf("explore %v: %d of %d small sets went rendezvous (want %.0f), %d large ones eager (want 0)",
-				explore, other[0], n, explore*n, other[1])
-		}
-		if !within(forced[0], explore*n/2) || !within(forced[1], explore*n/2) {
-			t.Errorf("explore %v: gets forced rendezvous %d, eager %d of %d, want %.0f each", explore, forced[0], forced[1], n, explore*n/2)
 		}
 	}
 }

@@ -90,7 +90,7 @@ func BenchmarkAdaptivePolicy(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			start := p.now()
-			p.observe(OpSet, 100, p.setProtocol(100), start)
+			p.observe(OpSet, 100, p.setProtocol(100, start), start)
 		}
 	})
 }
