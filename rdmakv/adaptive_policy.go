@@ -27,10 +27,10 @@ type adaptivePolicy struct {
 	cut       uint64
 	warmCut   uint64
 	warmUntil int64
-	ops    [2]adaptOp // sets, gets
-	getAux atomic.Uint32
-	getSeq atomic.Uint64
-	auxMu  sync.Mutex // orders the get threshold's updates
+	ops       [2]adaptOp // sets, gets
+	getAux    atomic.Uint32
+	getSeq    atomic.Uint64
+	auxMu     sync.Mutex // orders the get threshold's updates
 }
 
 // adaptOp is one operation's classes.
