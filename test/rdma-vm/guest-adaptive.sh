@@ -1,18 +1,17 @@
 #!/bin/sh
-# guest-adaptive.sh: make adaptive-rdma inside the Soft-RoCE guest. The
-# adaptive policy measured by kvbench tune beside the fixed thresholds of
-# the weighted mix of 64 B to 1 MiB and of ETC at 1, 4 and 16 connections
-# (interleaved, repeated), and an adaptive run of 8 KiB to 32 KiB gets,
-# which eager wins under Soft-RoCE, to see how long the policy takes to
-# settle there, tune on single sizes (what exploring costs), and a ramp of the mix's rate (report --steps) with the
-# policy beside three fixed thresholds. Everything lands in adaptive/ in the share. Arguments:
-# WARMUP TUNE_MEASURE SETTLE_MEASURE.
+# guest-adaptive.sh: make adaptive-rdma inside the Soft-RoCE guest, the
+# adaptive policy beside fixed thresholds over verbs: kvbench tune on the
+# weighted mix of 64 B to 1 MiB and on ETC at 1, 4 and 16 connections
+# (interleaved, repeated), tune on single sizes (what exploring costs
+# where one protocol wins), a run of 8 KiB to 32 KiB gets, which eager
+# wins under Soft-RoCE (how long the policy takes to settle there), and
+# three runs of an open-loop ramp of the mix (report --steps). The
+# workloads set their own phases. Everything lands in adaptive/ in the
+# share. Argument: SETTLE_MEASURE.
 set -e
 . ./guest-lib.sh
 : "${RDMAKV_ADDR:?not in the test guest}"
-WARMUP=${1:-250ms}
-TUNE_MEASURE=${2:-500ms}
-SETTLE_MEASURE=${3:-20s}
+SETTLE_MEASURE=${1:-20s}
 PORT=7471
 rm -rf adaptive
 mkdir -p adaptive
@@ -29,18 +28,18 @@ srv=$!
 wait_listen $PORT $srv
 
 KV="taskset 1 ./kvbench"
-TUNE="--server $RDMAKV_ADDR:$PORT --transport verbs --poll event --warmup $WARMUP --duration $TUNE_MEASURE --connections 1,4,16"
+TUNE="--server $RDMAKV_ADDR:$PORT --transport verbs --poll event --connections 1,4,16"
 log "tune the weighted mix at 1, 4 and 16 connections, adaptive beside the thresholds"
 # shellcheck disable=SC2086
-$KV tune workloads/mixed-sweep.yaml $TUNE -o adaptive/tune-mixed >adaptive/tune-mixed.out || die "kvbench tune mixed-sweep"
+$KV tune workloads/adaptive-mixed.yaml $TUNE -o adaptive/tune-mixed >adaptive/tune-mixed.out || die "kvbench tune adaptive-mixed"
 cat adaptive/tune-mixed.out
 log "tune ETC at 1, 4 and 16 connections, adaptive beside the thresholds"
 # shellcheck disable=SC2086
-$KV tune workloads/etc.yaml $TUNE -o adaptive/tune-etc >adaptive/tune-etc.out || die "kvbench tune etc"
+$KV tune workloads/adaptive-etc.yaml $TUNE -o adaptive/tune-etc >adaptive/tune-etc.out || die "kvbench tune adaptive-etc"
 cat adaptive/tune-etc.out
 log "tune single sizes: what exploring costs where one protocol wins"
 $KV tune workloads/adaptive-single.yaml --server "$RDMAKV_ADDR:$PORT" --transport verbs --poll busy \
-	--warmup "$WARMUP" --duration "$TUNE_MEASURE" -o adaptive/tune-single >adaptive/tune-single.out || die "kvbench tune adaptive-single"
+	-o adaptive/tune-single >adaptive/tune-single.out || die "kvbench tune adaptive-single"
 cat adaptive/tune-single.out
 log "adaptive settling on eager for 8 KiB to 32 KiB gets ($SETTLE_MEASURE)"
 $KV run workloads/adaptive-settle.yaml --server "$RDMAKV_ADDR:$PORT" --transport verbs --poll busy \

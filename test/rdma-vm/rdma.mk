@@ -111,10 +111,9 @@ RDMA_ADAPTIVE_TIMEOUT ?= 3600
 
 .PHONY: adaptive-rdma
 adaptive-rdma: rdma-vm-build build
-	cp workloads/mixed-sweep.yaml workloads/etc.yaml $(RDMA_VM_SHARE)/workloads/
 	cp $(RDMA_VM_DIR)/guest-adaptive.sh $(RDMA_VM_SHARE)/
 	$(RDMA_VM_DIR)/run.sh $(RDMA_VM_FLAGS) --mem $(RDMA_VM_MEM) --timeout $(RDMA_ADAPTIVE_TIMEOUT) $(RDMA_VM_SHARE) -- \
-		./guest-adaptive.sh $(RDMA_SWEEP_WARMUP) $(RDMA_SWEEP_TUNE_MEASURE)
+		./guest-adaptive.sh
 	rm -rf results/adaptive-rdma && cp -r $(RDMA_VM_SHARE)/adaptive results/adaptive-rdma
 
 # baselines-rdma: workloads/baselines.yaml against kvserver over verbs and
