@@ -18,3 +18,28 @@ func (m *Measurement) Warnings() []results.Warning {
 	}
 	return results.CellWarnings(c, m.Start, hs)
 }
+
+// PhaseWarnings are the warnings of one phase's measurements judged
+// together (results.AddWarnings), as a run's writer judges them: an
+// adaptive cell's rate is then its op's, both protocols' together.
+func PhaseWarnings(ms []Measurement) []results.Warning {
+	var logs []results.CellLog
+	for i := range ms {
+		m := &ms[i]
+		c, err := m.Cell()
+		if err != nil || m.Count == 0 {
+			continue
+		}
+		hs, err := DecodeIntervals(m.Intervals)
+		if err != nil {
+			hs = nil // the rates get no verdict; the rest still does
+		}
+		logs = append(logs, results.CellLog{Cell: c, Start: m.Start, Intervals: hs})
+	}
+	results.AddWarnings(logs)
+	var out []results.Warning
+	for _, l := range logs {
+		out = append(out, l.Cell.Warnings...)
+	}
+	return out
+}

@@ -16,7 +16,9 @@ import (
 // no point, and with none that met it there is no chart.
 func tuneCandidates(r *tune.Result, l *tune.LoadResult) (*Figure, error) {
 	w, j := l.Workload, r.Config.Judge()
-	c := Curve{Name: "whole workload (" + r.Config.Workload.Distribution + ")"}
+	// The distribution is named in tune.txt: as a legend entry, a long
+	// one (a weighted list) left the data area a sliver.
+	c := Curve{Name: "whole workload"}
 	for _, cand := range w.Candidates {
 		if cand.Status == tune.Measured {
 			c.add(cand.Threshold, cand.Value, cand.Samples, j.Value)

@@ -178,6 +178,27 @@ func AddWarnings(cells []CellLog) {
 	sib := SiblingWarnings(plain)
 	for i := range cells {
 		c := &cells[i].Cell
-		c.Warnings = append(CellWarnings(*c, cells[i].Start, cells[i].Intervals), sib[i]...)
+		c.Warnings = append(CellWarnings(*c, cells[i].Start, policyIntervals(cells, i)), sib[i]...)
 	}
+}
+
+// policyIntervals are the intervals cells[i]'s rates are judged on: its
+// own, or for a cell of the adaptive policy those of every protocol of
+// its op together. The policy moves requests between the protocols as
+// it learns, so each protocol's rate swings by design; the op's does not
+// unless the requests stalled.
+func policyIntervals(cells []CellLog, i int) []*hdrhistogram.Histogram {
+	c := cells[i].Cell
+	if c.Policy != PolicyAdaptive {
+		return cells[i].Intervals
+	}
+	var out []*hdrhistogram.Histogram
+	for _, o := range cells {
+		d := o.Cell
+		if d.Store == c.Store && d.Op == c.Op && d.ValueSize == c.ValueSize && d.Distribution == c.Distribution &&
+			d.Threshold == c.Threshold && d.Policy == c.Policy {
+			out = append(out, o.Intervals...)
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package results
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -222,5 +223,38 @@ func TestAddWarningsReplaces(t *testing.T) {
 	got := cells[0].Cell.Warnings
 	if len(got) != 1 || got[0].Kind != WarnBimodal {
 		t.Errorf("warnings %+v, want the bimodal one alone", got)
+	}
+}
+
+// The adaptive policy's cells are judged on their op's rate, both
+// protocols together: requests moving from one protocol to the other
+// as the policy learns are no swing, a second in which neither moved any
+// is.
+func TestAddWarningsAdaptiveRate(t *testing.T) {
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	cell := func(proto string) Cell {
+		return Cell{Op: "get", Protocol: proto, Threshold: AdaptiveThreshold, Policy: PolicyAdaptive, Distribution: "d",
+			IntervalNs: int64(time.Second), DurationNs: int64(4*time.Second + 300*time.Millisecond),
+			Load: CellLoad{Mode: "closed", Connections: 1, Depth: 1}}
+	}
+	for _, tc := range []struct {
+		name        string
+		eager, rdv  []int
+		wantWarning bool
+	}{
+		{"a switch from rendezvous to eager", []int{10, 500, 1000, 1000, 20}, []int{1000, 500, 10, 10, 1}, false},
+		{"a stall", []int{1000, 0, 1000, 1000, 20}, []int{10, 0, 10, 10, 1}, true},
+	} {
+		cells := []CellLog{
+			{Cell: cell("eager"), Start: start, Intervals: intervals(start, tc.eager, 300*time.Millisecond)},
+			{Cell: cell("rendezvous"), Start: start, Intervals: intervals(start, tc.rdv, 300*time.Millisecond)},
+		}
+		AddWarnings(cells)
+		for _, c := range cells {
+			swing := slices.ContainsFunc(c.Cell.Warnings, func(w Warning) bool { return w.Kind == WarnRateSwing })
+			if swing != tc.wantWarning {
+				t.Errorf("%s: %s warns %+v, want a rate swing %v", tc.name, c.Cell.Protocol, c.Cell.Warnings, tc.wantWarning)
+			}
+		}
 	}
 }

@@ -41,13 +41,12 @@ func (b *Measurer) measureWhole(ctx context.Context, r tune.Request) (tune.Sampl
 // the phase's wall time and CPU, which they share; and their warnings.
 func merged(ms []bench.Measurement) (*bench.Measurement, []results.Warning, error) {
 	var out *bench.Measurement
-	var warnings []results.Warning
+	warnings := bench.PhaseWarnings(ms)
 	for i := range ms {
 		m := &ms[i]
 		if m.Count == 0 {
 			continue
 		}
-		warnings = append(warnings, m.Warnings()...)
 		if out == nil {
 			first := *m
 			first.Hist, first.Phases = hdrhistogram.Import(m.Hist.Export()), bench.PhaseHists{}
