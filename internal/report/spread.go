@@ -2,14 +2,10 @@ package report
 
 import (
 	"cmp"
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/units"
@@ -78,45 +74,20 @@ func spreadHuman(r SpreadRow) []string {
 		fmt.Sprintf("%.2f", r.Spread)}
 }
 
+// spreadView prints SpreadRows.
+var spreadView = view[SpreadRow]{
+	empty:   "no (op, value size, protocol) was measured at two or more thresholds",
+	columns: spreadColumns, human: spreadHuman,
+	head: []string{"op", "value_size", "protocol", "thresholds", "min_p50_ns", "median_p50_ns", "max_p50_ns", "spread"},
+	raw: func(r SpreadRow) []string {
+		return []string{r.Op, strconv.Itoa(r.ValueSize), r.Protocol, strconv.Itoa(r.Thresholds),
+			strconv.FormatInt(r.MinP50, 10), strconv.FormatInt(r.MedianP50, 10), strconv.FormatInt(r.MaxP50, 10),
+			strconv.FormatFloat(r.Spread, 'f', -1, 64)}
+	},
+}
+
 // WriteSpread prints Spread(run) in format (table, markdown, csv or
 // json); a run with no group measured at two thresholds says so.
 func WriteSpread(w io.Writer, run *results.Run, format string) error {
-	rows := Spread(run)
-	if len(rows) == 0 && (format == "table" || format == "markdown") {
-		_, err := fmt.Fprintln(w, "no (op, value size, protocol) was measured at two or more thresholds")
-		return err
-	}
-	switch format {
-	case "table":
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, strings.Join(spreadColumns, "\t")+"\t")
-		for _, r := range rows {
-			fmt.Fprintln(tw, strings.Join(spreadHuman(r), "\t")+"\t")
-		}
-		return tw.Flush()
-	case "markdown":
-		var b strings.Builder
-		var cells [][]string
-		for _, r := range rows {
-			cells = append(cells, spreadHuman(r))
-		}
-		mdTable(&b, spreadColumns, cells)
-		_, err := io.WriteString(w, b.String())
-		return err
-	case "csv":
-		cw := csv.NewWriter(w)
-		_ = cw.Write([]string{"op", "value_size", "protocol", "thresholds", "min_p50_ns", "median_p50_ns", "max_p50_ns", "spread"})
-		for _, r := range rows {
-			_ = cw.Write([]string{r.Op, strconv.Itoa(r.ValueSize), r.Protocol, strconv.Itoa(r.Thresholds),
-				strconv.FormatInt(r.MinP50, 10), strconv.FormatInt(r.MedianP50, 10), strconv.FormatInt(r.MaxP50, 10),
-				strconv.FormatFloat(r.Spread, 'f', -1, 64)})
-		}
-		cw.Flush()
-		return cw.Error()
-	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
-	}
-	return unknownFormat(format, viewFormats)
+	return spreadView.write(w, Spread(run), format)
 }

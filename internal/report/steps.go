@@ -1,13 +1,8 @@
 package report
 
 import (
-	"encoding/csv"
-	"encoding/json"
-	"fmt"
 	"io"
 	"strconv"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/units"
@@ -49,6 +44,20 @@ func stepHuman(r StepRow) []string {
 		units.Duration(float64(r.P999)), units.Duration(float64(r.Max))}
 }
 
+// stepsView prints StepRows.
+var stepsView = view[StepRow]{
+	empty: "no cell ran a ramp (load.ramp)", columns: stepColumns, human: stepHuman,
+	head: []string{"step", "rate_ops", "op", "value_size", "threshold", "policy", "protocol", "store", "count",
+		"throughput_ops", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"},
+	raw: func(r StepRow) []string {
+		return []string{strconv.Itoa(r.Step), strconv.FormatFloat(r.RateOps, 'f', -1, 64), r.Op,
+			strconv.Itoa(r.ValueSize), thresholdField(r.Threshold, r.Store), r.Policy, r.Protocol, r.Store,
+			strconv.FormatInt(r.Count, 10), strconv.FormatFloat(r.OpsPerSec, 'f', -1, 64),
+			strconv.FormatInt(r.P50, 10), strconv.FormatInt(r.P90, 10), strconv.FormatInt(r.P99, 10),
+			strconv.FormatInt(r.P999, 10), strconv.FormatInt(r.Max, 10)}
+	},
+}
+
 // WriteSteps prints Steps(run, dir) in format (table, markdown, csv or
 // json); a run without a ramp says so.
 func WriteSteps(w io.Writer, run *results.Run, dir, format string) error {
@@ -56,48 +65,5 @@ func WriteSteps(w io.Writer, run *results.Run, dir, format string) error {
 	if err != nil {
 		return err
 	}
-	if len(rows) == 0 && (format == "table" || format == "markdown") {
-		_, err := fmt.Fprintln(w, "no cell ran a ramp (load.ramp)")
-		return err
-	}
-	switch format {
-	case "table":
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, strings.Join(stepColumns, "\t")+"\t")
-		for _, r := range rows {
-			fmt.Fprintln(tw, strings.Join(stepHuman(r), "\t")+"\t")
-		}
-		return tw.Flush()
-	case "markdown":
-		var b strings.Builder
-		var cells [][]string
-		for _, r := range rows {
-			cells = append(cells, stepHuman(r))
-		}
-		mdTable(&b, stepColumns, cells)
-		_, err := io.WriteString(w, b.String())
-		return err
-	case "csv":
-		return writeStepsCSV(w, rows)
-	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
-	}
-	return unknownFormat(format, viewFormats)
-}
-
-func writeStepsCSV(w io.Writer, rows []StepRow) error {
-	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"step", "rate_ops", "op", "value_size", "threshold", "policy", "protocol", "store", "count",
-		"throughput_ops", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"})
-	for _, r := range rows {
-		_ = cw.Write([]string{strconv.Itoa(r.Step), strconv.FormatFloat(r.RateOps, 'f', -1, 64), r.Op,
-			strconv.Itoa(r.ValueSize), thresholdField(r.Threshold, r.Store), r.Policy, r.Protocol, r.Store,
-			strconv.FormatInt(r.Count, 10), strconv.FormatFloat(r.OpsPerSec, 'f', -1, 64),
-			strconv.FormatInt(r.P50, 10), strconv.FormatInt(r.P90, 10), strconv.FormatInt(r.P99, 10),
-			strconv.FormatInt(r.P999, 10), strconv.FormatInt(r.Max, 10)})
-	}
-	cw.Flush()
-	return cw.Error()
+	return stepsView.write(w, rows, format)
 }
