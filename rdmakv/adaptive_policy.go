@@ -108,8 +108,9 @@ func newAdaptivePolicy(cfg AdaptiveConfig, maxEager, start int, clock func() int
 	return p
 }
 
-func classLower(k int) int { return 1 << k >> 1 }
-func classUpper(k int) int { return 1 << k }
+// classLower and classUpper bound the policy's class k, a SizeClass.
+func classLower(k int) int { return int(SizeClass(k).Lower()) }
+func classUpper(k int) int { return int(SizeClass(k).Upper()) }
 
 func (p *adaptivePolicy) now() int64 { return p.clock() }
 
@@ -125,7 +126,7 @@ func (p *adaptivePolicy) op(op Op) *adaptOp {
 // class is the class of a request of n bytes (key plus value) with a
 // choice, or nil.
 func (o *adaptOp) class(n int) *adaptClass {
-	if k := bits.Len(uint(n)); k < len(o.classes) {
+	if k := int(SizeClassOf(uint64(n))); k < len(o.classes) {
 		return &o.classes[k]
 	}
 	return nil
