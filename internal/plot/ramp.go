@@ -96,11 +96,8 @@ func stepLines(steps [][]results.Cell) []stepLine {
 		}
 	}
 	slices.SortStableFunc(lines, func(a, b stepLine) int {
-		if a.policy != b.policy {
+		if a.policy || b.policy { // policies after thresholds, in order of appearance
 			return cmp.Compare(boolInt(a.policy), boolInt(b.policy))
-		}
-		if a.policy {
-			return 0
 		}
 		return cmp.Compare(a.cells[0].Threshold, b.cells[0].Threshold)
 	})
