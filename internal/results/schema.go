@@ -230,6 +230,10 @@ type Cell struct {
 	// Warnings say why the cell's figures may not be trusted (CellWarnings,
 	// SiblingWarnings); absent when nothing looked wrong.
 	Warnings []Warning `json:"warnings,omitempty"`
+	// Checks are the tests of whether the cell's figures can be trusted
+	// (Check); a failed one is among Warnings too. Absent in files
+	// recorded before they were made.
+	Checks []Check `json:"checks,omitempty"`
 	// IntervalNs is the length of the interval log's intervals (the last
 	// one is cut short by the end of the phase).
 	IntervalNs int64 `json:"interval_ns,omitempty"`

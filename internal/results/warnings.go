@@ -167,8 +167,9 @@ func times(r float64) string {
 	return fmt.Sprintf("%.1f×", r)
 }
 
-// AddWarnings sets every cell's Warnings: its own (CellWarnings) and its
-// siblings' verdict (SiblingWarnings), replacing any it had, so that a run
+// AddWarnings sets every cell's Warnings: its own (CellWarnings), its
+// siblings' verdict (SiblingWarnings) and its failed checks
+// (CheckWarnings), replacing any it had, so that a run
 // rewritten or merged from ranks is judged on what it now holds.
 func AddWarnings(cells []CellLog) {
 	plain := make([]Cell, len(cells))
@@ -179,6 +180,7 @@ func AddWarnings(cells []CellLog) {
 	for i := range cells {
 		c := &cells[i].Cell
 		c.Warnings = append(CellWarnings(*c, cells[i].Start, policyIntervals(cells, i)), sib[i]...)
+		c.Warnings = append(c.Warnings, CheckWarnings(c.Checks)...)
 	}
 }
 
