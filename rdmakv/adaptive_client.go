@@ -64,9 +64,10 @@ type AdaptiveClass struct {
 	// goes by the get threshold, which follows the choices of most classes
 	// (see docs/DESIGN.md), so a get class may be served otherwise.
 	Choice Protocol
-	// EagerMedian and RendezvousMedian are the median latencies over the
-	// window at the class's last evaluation; 0 when there were none.
-	EagerMedian, RendezvousMedian time.Duration
+	// EagerMean and RendezvousMean are the mean latencies over the
+	// window at the class's last evaluation, what the policy compares;
+	// 0 when there were none.
+	EagerMean, RendezvousMean time.Duration
 	// EagerRequests and RendezvousRequests count the requests that
 	// succeeded by each protocol.
 	EagerRequests, RendezvousRequests uint64
@@ -91,7 +92,7 @@ func (p *adaptivePolicy) state() []AdaptiveClass {
 			c := &o.classes[k]
 			out = append(out, AdaptiveClass{
 				Op: o.op, Lower: classLower(k), Upper: classUpper(k), Choice: Protocol(c.choice.Load()),
-				EagerMedian: time.Duration(c.median[0].Load()), RendezvousMedian: time.Duration(c.median[1].Load()),
+				EagerMean: time.Duration(c.mean[0].Load()), RendezvousMean: time.Duration(c.mean[1].Load()),
 				EagerRequests: c.samples[0].n.Load(), RendezvousRequests: c.samples[1].n.Load(),
 				Switches: c.switches.Load(),
 			})

@@ -42,10 +42,10 @@ type adaptOp struct {
 
 // adaptClass is one size class of one operation.
 type adaptClass struct {
-	choice   atomic.Uint32 // a Protocol
-	seq      atomic.Uint64 // requests that asked for a choice: exploration's counter
-	samples  [2]sampleRing // by Protocol-1
-	median   [2]atomic.Uint32
+	choice   atomic.Uint32    // a Protocol
+	seq      atomic.Uint64    // requests that asked for a choice: exploration's counter
+	samples  [2]sampleRing    // by Protocol-1
+	mean     [2]atomic.Uint32 // ns, at the last evaluation
 	nextEval atomic.Int64
 	switches atomic.Uint64
 

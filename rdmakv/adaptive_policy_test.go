@@ -266,17 +266,41 @@ func TestAdaptiveGetThresholdMajority(t *testing.T) {
 	}
 }
 
-func TestLowerZ(t *testing.T) {
+func TestLowerT(t *testing.T) {
 	a := []uint32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20}
 	b := []uint32{21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40}
-	if z := lowerZ(a, b); z < 5 {
-		t.Errorf("disjoint, a below: z %v, want above 5", z)
+	// Means 10.5 and 30.5, each variance 35: t = 20 / sqrt(3.5).
+	if got, want := lowerT(a, b), 20/math.Sqrt(3.5); math.Abs(got-want) > 1e-9 {
+		t.Errorf("a below b: t %v, want %v", got, want)
 	}
-	if z := lowerZ(b, a); z > -5 {
-		t.Errorf("disjoint, a above: z %v, want below -5", z)
+	if tt := lowerT(b, a); tt > -5 {
+		t.Errorf("a above: t %v, want below -5", tt)
 	}
-	if z := lowerZ(a, a); z != 0 {
-		t.Errorf("the same: z %v, want 0", z)
+	if tt := lowerT(a, a); tt != 0 {
+		t.Errorf("the same: t %v, want 0", tt)
+	}
+}
+
+// A protocol whose median is lower but whose tail is heavier loses on
+// the mean: the rate and the high percentiles follow the tail.
+func TestAdaptiveRuleWeighsTheTail(t *testing.T) {
+	p := newAdaptivePolicy(AdaptiveConfig{}.withDefaults(), DefaultMaxEager, DefaultEagerThreshold, func() int64 { return 0 })
+	c := &p.ops[0].classes[0]
+	var tight, tailed []uint32
+	for i := range 100 {
+		tight = append(tight, uint32(100+i%5))
+		lat := uint32(90 + i%5)
+		if i%5 == 0 {
+			lat = 1000
+		}
+		tailed = append(tailed, lat)
+	}
+	now := int64(10 * time.Second)
+	if p.better(c, Rendezvous, tailed, tight, now) {
+		t.Error("the heavier-tailed protocol, median 93 against 102 but mean 274 against 102, was judged better")
+	}
+	if !p.better(c, Rendezvous, tight, tailed, now) {
+		t.Error("the tight protocol, mean 102 against 274, was not judged better")
 	}
 }
 
@@ -286,7 +310,7 @@ func adaptDump(p *adaptivePolicy) string {
 	for _, c := range p.state() {
 		if c.EagerRequests+c.RendezvousRequests > 0 {
 			fmt.Fprintf(&b, "\n\t%v %d: %v eager %v (%d) rdv %v (%d) switches %d", c.Op, c.Lower, c.Choice,
-				c.EagerMedian, c.EagerRequests, c.RendezvousMedian, c.RendezvousRequests, c.Switches)
+				c.EagerMean, c.EagerRequests, c.RendezvousMean, c.RendezvousRequests, c.Switches)
 		}
 	}
 	fmt.Fprintf(&b, "\n\tget threshold %d", p.getAux.Load())

@@ -1,11 +1,13 @@
 package rdmakv
 
+import "math"
+
 // evaluate judges class c of o at now and switches its choice when the
 // other protocol has been better by the rule (better) at every judgment
 // for half a dwell, with no gap longer than that between two. One window
 // that noise made look better is not enough: the window is judged anew
 // every 1/adaptiveEvals of it, and over a long run a test at p < 0.01 is
-// passed by chance now and then. The medians are kept for AdaptiveState.
+// passed by chance now and then. The means are kept for AdaptiveState.
 func (p *adaptivePolicy) evaluate(o *adaptOp, c *adaptClass, now int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -37,9 +39,9 @@ func (p *adaptivePolicy) evaluate(o *adaptOp, c *adaptClass, now int64) {
 	}
 }
 
-// window is proto's samples within the window of ms, sorted, in c's
-// scratch, or within adaptiveSparseWindows windows when one holds too
-// few; their median is kept.
+// window is proto's samples within the window of ms, in c's scratch, or
+// within adaptiveSparseWindows windows when one holds too few; their
+// mean is kept.
 func (c *adaptClass) window(proto Protocol, ms, window uint32) []uint32 {
 	i := proto - 1
 	c.scratch[i] = c.samples[i].recent(c.scratch[i], ms, window)
@@ -50,18 +52,22 @@ func (c *adaptClass) window(proto Protocol, ms, window uint32) []uint32 {
 		// then reach back further, which slows only a sparse class.
 		c.scratch[i] = c.samples[i].recent(c.scratch[i], ms, window*adaptiveSparseWindows)
 	}
-	c.median[i].Store(median(c.scratch[i]))
+	m, _ := meanVar(c.scratch[i])
+	c.mean[i].Store(uint32(min(m, math.MaxUint32)))
 	return c.scratch[i]
 }
 
 // better says whether oth, whose window is a, beats the current choice,
-// whose window is b: enough samples of both, the other's median below
-// the current's by more than the margin, a one-sided Mann-Whitney test
-// saying its latencies lie lower at p < 0.01, and the class's last switch
-// at least a dwell ago. The margin guards against switching on a difference
-// too small to matter, the test against one that noise made; the dwell
-// and the larger margin for going back keep a class whose protocols are
-// about even from swinging between them.
+// whose window is b: enough samples of both, the other's mean latency
+// below the current's by more than the margin, Welch's t-test saying it
+// is lower at p < 0.01, and the class's last switch at least a dwell ago.
+// The mean, not the median, because a closed loop's rate is its number
+// in flight over the mean latency, and a protocol whose tail is heavier
+// costs the class that tail in rate and in its high percentiles even
+// where its median is lower. The margin guards against switching on a
+// difference too small to matter, the test against one that noise made;
+// the dwell and the larger margin for going back keep a class whose
+// protocols are about even from swinging between them.
 func (p *adaptivePolicy) better(c *adaptClass, oth Protocol, a, b []uint32, now int64) bool {
 	if len(a) < adaptiveMinSamples || len(b) < adaptiveMinSamples || now-c.last < int64(p.cfg.Dwell) {
 		return false
@@ -70,7 +76,9 @@ func (p *adaptivePolicy) better(c *adaptClass, oth Protocol, a, b []uint32, now 
 	if oth == c.left && now-c.last < adaptiveBackSpan*int64(p.cfg.Window) {
 		margin = p.cfg.BackMargin
 	}
-	return float64(median(a)) < (1-margin)*float64(median(b)) && lowerZ(a, b) > adaptiveZ
+	ma, _ := meanVar(a)
+	mb, _ := meanVar(b)
+	return ma < (1-margin)*mb && lowerT(a, b) > adaptiveT
 }
 
 // setGetAux makes the get threshold the class boundary that the get

@@ -2,7 +2,6 @@ package rdmakv
 
 import (
 	"math"
-	"slices"
 	"sync/atomic"
 )
 
@@ -38,9 +37,9 @@ func (r *sampleRing) add(lat int64, ms uint32) {
 	r.buf[i&uint64(len(r.buf)-1)].Store(uint64(lat)<<32 | uint64(ms))
 }
 
-// recent appends to dst[:0] the latencies taken within window ms of now,
-// sorted. Ages are counted modulo 2^32 ms (49 days): a sample that old,
-// of a class idle since, would pass for fresh.
+// recent appends to dst[:0] the latencies taken within window ms of now.
+// Ages are counted modulo 2^32 ms (49 days): a sample that old, of a
+// class idle since, would pass for fresh.
 func (r *sampleRing) recent(dst []uint32, now, window uint32) []uint32 {
 	dst = dst[:0]
 	for i := range r.buf {
@@ -49,46 +48,45 @@ func (r *sampleRing) recent(dst []uint32, now, window uint32) []uint32 {
 			dst = append(dst, lat)
 		}
 	}
-	slices.Sort(dst)
 	return dst
 }
 
-// median of sorted latencies; 0 for none.
-func median(s []uint32) uint32 {
-	switch n := len(s); {
-	case n == 0:
-		return 0
-	case n%2 == 1:
-		return s[n/2]
-	default:
-		return uint32((uint64(s[n/2-1]) + uint64(s[n/2])) / 2)
+// meanVar is the mean of latencies and their sample variance; 0, 0 for
+// none, and a variance of 0 for one.
+func meanVar(s []uint32) (mean, variance float64) {
+	if len(s) == 0 {
+		return 0, 0
 	}
+	for _, x := range s {
+		mean += float64(x)
+	}
+	mean /= float64(len(s))
+	if len(s) == 1 {
+		return mean, 0
+	}
+	for _, x := range s {
+		d := float64(x) - mean
+		variance += d * d
+	}
+	return mean, variance / float64(len(s)-1)
 }
 
-// lowerZ is the Mann-Whitney U statistic that a's values tend to lie
-// below b's, both sorted, as a z-score under the normal approximation
-// (without the correction for ties, rare in nanosecond latencies): above
-// adaptiveZ, a is the smaller at p < 0.01, one-sided. The count walks both
-// once, so a window costs its sort and no more.
-func lowerZ(a, b []uint32) float64 {
-	var u float64  // pairs (x of a, y of b) with x < y, ties counting half
-	lo, hi := 0, 0 // b[:lo] < x, b[:hi] <= x
-	for _, x := range a {
-		for lo < len(b) && b[lo] < x {
-			lo++
-		}
-		for hi < len(b) && b[hi] <= x {
-			hi++
-		}
-		u += float64(len(b)-hi) + float64(hi-lo)/2
-	}
-	n1, n2 := float64(len(a)), float64(len(b))
-	sd := math.Sqrt(n1 * n2 * (n1 + n2 + 1) / 12)
-	if sd == 0 {
+// lowerT is Welch's t statistic that a's mean lies below b's: above
+// adaptiveT, it does at p < 0.01, one-sided. Welch's test does not
+// assume the two protocols' variances equal, which they seldom are; a
+// lone outlier in either window widens its variance, so it weakens the
+// test rather than deciding it.
+func lowerT(a, b []uint32) float64 {
+	ma, va := meanVar(a)
+	mb, vb := meanVar(b)
+	se := math.Sqrt(va/float64(len(a)) + vb/float64(len(b)))
+	if se == 0 {
 		return 0
 	}
-	return (u - n1*n2/2) / sd
+	return (mb - ma) / se
 }
 
-// adaptiveZ is the one-sided normal quantile of p = 0.01.
-const adaptiveZ = 2.326
+// adaptiveT is Student's t quantile for p = 0.01, one-sided, at 11
+// degrees of freedom, the fewest Welch's test has with adaptiveMinSamples
+// of each protocol: with more it is conservative.
+const adaptiveT = 2.718
