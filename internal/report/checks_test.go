@@ -53,7 +53,9 @@ func TestReportShowsChecks(t *testing.T) {
 		field(2, "checks_passed") != "2/2" || field(3, "checks_passed") != "" {
 		t.Errorf("csv rows %q", recs[1:])
 	}
-	var doc struct{ Cells []struct{ Checks []results.Check } }
+	var doc struct {
+		Cells []struct{ Checks []results.Check }
+	}
 	if err := json.Unmarshal([]byte(write(t, run, "json")), &doc); err != nil {
 		t.Fatal(err)
 	}
