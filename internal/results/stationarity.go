@@ -79,7 +79,7 @@ func StationarityChecks(c Cell, start time.Time, intervals []*hdrhistogram.Histo
 			p50s = append(p50s, float64(h.ValueAtQuantile(50)))
 		}
 	}
-	out := []Check{trendCheck(MethodTrendRate, "rate", rates, secs, units.Rate)}
+	out := []Check{trendCheck(MethodTrendRate, "rate", rates, secs, opsPerSec)}
 	if len(p50s) >= StationarityMinIntervals {
 		out = append(out, trendCheck(MethodTrendP50, "p50", p50s, secs, units.Duration))
 	}
@@ -131,3 +131,6 @@ func stallCheck(c Cell, slots []*hdrhistogram.Histogram) Check {
 		Pass: share < StallMaxShare,
 	}
 }
+
+// opsPerSec formats a rate with its unit: 12.3k ops/s.
+func opsPerSec(v float64) string { return units.Rate(v) + " ops/s" }
