@@ -85,3 +85,17 @@ func TestUntrustedRegressionLeftOutUnlessStrict(t *testing.T) {
 		t.Error("strict: the untrusted 30% regressions did not fail")
 	}
 }
+
+// With several runs a side, a run's imprecise p99 is part of the spread
+// the test over runs already weighs; a stall is not.
+func TestSeveralRunsDistrustStallsNotPrecision(t *testing.T) {
+	imprecise := results.Check{Name: results.CheckPrecision, Method: results.MethodOrderStatistics, Pass: false}
+	stalled := results.Check{Name: results.CheckStationarity, Method: results.MethodIntervalMax, Pass: false}
+	runs := []results.Cell{{Checks: []results.Check{imprecise}}, {Checks: []results.Check{imprecise, stalled}}}
+	if got := untrusted("B", runs); !slices.Equal(got, []string{"B: stationarity (interval max)"}) {
+		t.Errorf("several runs: %v", got)
+	}
+	if got := untrusted("A", runs[:1]); !slices.Equal(got, []string{"A: precision (binomial order statistics)"}) {
+		t.Errorf("one run: %v", got)
+	}
+}
