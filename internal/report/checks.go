@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/units"
 )
 
 // checkLines summarise the cells' checks (results.Cell.Checks): one line
@@ -24,7 +25,7 @@ func checkLines(cells []results.Cell) []string {
 		}
 	}
 	if passed > 0 {
-		out = append(out, fmt.Sprintf("every check passed in %d %s", passed, plural(passed, "cell", "cells")))
+		out = append(out, "every check passed in "+units.Plural(passed, "cell"))
 	}
 	return out
 }
@@ -60,11 +61,4 @@ func csvChecks(checks []results.Check) (tally, failed string) {
 		}
 	}
 	return fmt.Sprintf("%d/%d", n, len(checks)), strings.Join(f, "; ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
