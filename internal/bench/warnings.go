@@ -5,8 +5,10 @@ import "github.com/kvbench/kvbench/internal/results"
 // Warnings are the reasons to doubt this measurement taken alone
 // (results.CellWarnings: two modes, a p50 far above the minimum, a swing
 // in its per-second rates, RNR NAKs or retransmissions on the RDMA
-// device). The checks that compare cells of a run need
-// the whole run; its writer adds them (results.AddWarnings).
+// device) and its failed checks (results.CellChecks: stationarity,
+// precision), as a run's writer would record them. The warnings that
+// compare cells of a run need the whole run; its writer adds them
+// (results.AddWarnings).
 func (m *Measurement) Warnings() []results.Warning {
 	c, err := m.Cell()
 	if err != nil {
@@ -16,7 +18,7 @@ func (m *Measurement) Warnings() []results.Warning {
 	if err != nil {
 		hs = nil // the rates get no verdict; the rest still does
 	}
-	return results.CellWarnings(c, m.Start, hs)
+	return append(results.CellWarnings(c, m.Start, hs), results.CheckWarnings(results.CellChecks(c, m.Start, hs))...)
 }
 
 // PhaseWarnings are the warnings of one phase's measurements judged

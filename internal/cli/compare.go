@@ -18,6 +18,7 @@ func newCompareCmd() *cobra.Command {
 		failPct   float64
 		minEffect float64
 		alpha     float64
+		strict    bool
 	)
 	cmd := &cobra.Command{
 		Use:   "compare A B",
@@ -45,11 +46,17 @@ at least --min-effect. Interleave the runs of the two sides (A, B, A, B,
 unknown: only changes of 20% or more beyond the within-run confidence
 intervals are marked. See docs/COMPARE.md for how many runs to make.
 
+A cell either side of which failed a check of its trustworthiness
+(docs/TRUST.md: stationarity, precision, ...) is marked "!" and its
+failed checks are listed under the table.
+
 With --fail-on-regression PCT, compare exits with status 3 when any
-significant regression is worse than PCT percent.`,
+significant regression is worse than PCT percent, leaving out those of
+cells marked "!" unless --strict is given.`,
 		Example: `  kvbench run workloads/quickstart.yaml --repeat 5 -o base   # then, with the change:
   kvbench run workloads/quickstart.yaml --repeat 5 -o cand
   kvbench compare base cand --fail-on-regression 10
+  kvbench compare base cand --fail-on-regression 10 --strict
   kvbench compare results/base results/latest --min-effect 5
   kvbench compare --format json base cand > change.json`,
 		Args: cobra.ExactArgs(2),
@@ -75,7 +82,7 @@ significant regression is worse than PCT percent.`,
 			if !cmd.Flags().Changed("fail-on-regression") {
 				return nil
 			}
-			if err := res.Check(failPct); err != nil {
+			if err := res.Check(failPct, strict); err != nil {
 				var re *compare.RegressionError
 				if errors.As(err, &re) {
 					return &ExitError{Code: 3, Err: err}
@@ -89,6 +96,7 @@ significant regression is worse than PCT percent.`,
 	fl.StringVar(&format, "format", "table", "output format: "+strings.Join(compare.Formats, ", "))
 	fl.Float64Var(&failPct, "fail-on-regression", 0, "exit with status 3 if a significant regression exceeds this percentage")
 	fl.Float64Var(&minEffect, "min-effect", 100*compare.DefaultMinEffect, "smallest change in percent that can be significant")
+	fl.BoolVar(&strict, "strict", false, "with --fail-on-regression, fail also on regressions of cells that failed a check")
 	fl.Float64Var(&alpha, "alpha", compare.DefaultAlpha, "significance level over the whole comparison (several runs a side)")
 	return cmd
 }

@@ -111,6 +111,10 @@ type CellDiff struct {
 	// unless a run lacks it or the runs' scopes differ. The JSON has each
 	// under the figure's name (MarshalJSON).
 	Figures []FigureDiff `json:"-"`
+	// Untrusted names the failed checks of the cell's runs, side by side
+	// (untrusted): the difference is not to be trusted, and
+	// --fail-on-regression does not fail on it unless strict.
+	Untrusted []string `json:"untrusted,omitempty"`
 }
 
 // Result is a comparison of run A (baseline) with run B.
@@ -158,6 +162,7 @@ func Compare(a, b *results.Run, opt Options) (*Result, error) {
 			return nil, err
 		}
 		d.Key = p.key
+		d.trust(cas[p.a:p.a+1], cbs[p.b:p.b+1])
 		res.Cells = append(res.Cells, d)
 		ks, err := classDiffs(p.key, cas[p.a:p.a+1], cbs[p.b:p.b+1], opt.MinEffect)
 		if err != nil {
@@ -264,10 +269,14 @@ func judge(m Metric, minEffect float64) Metric {
 	return m
 }
 
-// Regressions lists the significant regressions worse than pct percent.
-func (r *Result) Regressions(pct float64) []string {
+// Regressions lists the significant regressions worse than pct percent,
+// those of untrusted cells (CellDiff.Untrusted) only when strict.
+func (r *Result) Regressions(pct float64, strict bool) []string {
 	var out []string
 	for _, c := range r.Cells {
+		if !strict && !c.Trusted() {
+			continue
+		}
 		for _, m := range c.Metrics {
 			if m.Regression && 100*m.Worse() > pct {
 				out = append(out, fmt.Sprintf("%s %s %+.1f%%", c.Key, m.Name, 100*m.Change))
@@ -288,9 +297,9 @@ func (e *RegressionError) Error() string {
 }
 
 // Check returns a *RegressionError when a significant regression is worse
-// than pct percent.
-func (r *Result) Check(pct float64) error {
-	if cells := r.Regressions(pct); len(cells) > 0 {
+// than pct percent; one of an untrusted cell counts only when strict.
+func (r *Result) Check(pct float64, strict bool) error {
+	if cells := r.Regressions(pct, strict); len(cells) > 0 {
 		return &RegressionError{Pct: pct, Cells: cells}
 	}
 	return nil

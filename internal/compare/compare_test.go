@@ -51,16 +51,16 @@ func TestTwentyPercentRegressionFlagged(t *testing.T) {
 			}
 		}
 	}
-	if got := res.Regressions(10); len(got) != 9 {
+	if got := res.Regressions(10, false); len(got) != 9 {
 		t.Errorf("regressions over 10%%: %v", got)
 	}
-	if got := res.Regressions(30); len(got) != 0 {
+	if got := res.Regressions(30, false); len(got) != 0 {
 		t.Errorf("regressions over 30%%: %v", got)
 	}
-	if err := res.Check(10); err == nil || !strings.Contains(err.Error(), "get/64B/t=4KiB/eager p50") {
+	if err := res.Check(10, false); err == nil || !strings.Contains(err.Error(), "get/64B/t=4KiB/eager p50") {
 		t.Errorf("Check(10) = %v", err)
 	}
-	if err := res.Check(30); err != nil {
+	if err := res.Check(30, false); err != nil {
 		t.Errorf("Check(30) = %v", err)
 	}
 }
@@ -79,7 +79,7 @@ func TestOnePercentWiggleNotFlagged(t *testing.T) {
 			}
 		}
 	}
-	if err := res.Check(0); err != nil {
+	if err := res.Check(0, false); err != nil {
 		t.Errorf("Check(0) = %v", err)
 	}
 }

@@ -59,8 +59,8 @@ func TestCPUInformational(t *testing.T) {
 			t.Errorf("%s: verdict %q, %q without CPU figures", c.Key, c.verdict(), plain.Cells[i].verdict())
 		}
 	}
-	if !slices.Equal(res.Regressions(0), plain.Regressions(0)) {
-		t.Errorf("regressions %v, %v without CPU figures", res.Regressions(0), plain.Regressions(0))
+	if !slices.Equal(res.Regressions(0, false), plain.Regressions(0, false)) {
+		t.Errorf("regressions %v, %v without CPU figures", res.Regressions(0, false), plain.Regressions(0, false))
 	}
 	var buf bytes.Buffer
 	if err := res.Write(&buf, "table"); err != nil {

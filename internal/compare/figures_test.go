@@ -102,7 +102,7 @@ func TestRegisteredFigureCompares(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := res.Regressions(0); len(got) != len(res.Cells) || !strings.Contains(got[0], " fake +") {
+	if got := res.Regressions(0, false); len(got) != len(res.Cells) || !strings.Contains(got[0], " fake +") {
 		t.Errorf("regressions %v, want the fake ticks of every cell", got)
 	}
 }

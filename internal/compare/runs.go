@@ -134,6 +134,7 @@ func compareMany(as, bs []Run, opt Options, alpha float64) (*Result, error) {
 		}
 		res.SizeClasses = append(res.SizeClasses, ks...)
 		d := CellDiff{Key: p.key}
+		d.trust(ca, cb)
 		for _, mo := range metricOf {
 			d.Metrics = append(d.Metrics, overRuns(mo.name, values(ca, mo.get), values(cb, mo.get)))
 		}

@@ -91,7 +91,7 @@ func TestCompareRunsDriftIsNotAChange(t *testing.T) {
 			t.Errorf("15%% slower: %s p50 %+.1f%% p=%.3g not a significant regression", c.Key, 100*m.Change, m.P)
 		}
 	}
-	if err := res.Check(10); err == nil {
+	if err := res.Check(10, false); err == nil {
 		t.Error("the gate at 10% let a 15% slowdown through")
 	}
 }

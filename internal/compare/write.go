@@ -166,7 +166,10 @@ func (r *Result) writeTable(w io.Writer) error {
 	for _, c := range r.Cells {
 		row := c.row(cols)
 		v := c.verdict()
-		switch v {
+		if !c.Trusted() {
+			v = strings.TrimSpace(v + " !")
+		}
+		switch c.verdict() {
 		case "REGRESSED", "MIXED":
 			regressed++
 		case "improved":
@@ -196,6 +199,7 @@ func (r *Result) writeTable(w io.Writer) error {
 	if r.Note != "" {
 		fmt.Fprintf(&b, "note: %s\n", r.Note)
 	}
+	writeUntrusted(&b, r.Cells)
 	for _, k := range r.OnlyA {
 		fmt.Fprintf(&b, "only in A: %s\n", k)
 	}
@@ -207,4 +211,20 @@ func (r *Result) writeTable(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeUntrusted explains the "!" mark and lists, cell by cell, the failed
+// checks that earned it.
+func writeUntrusted(b *strings.Builder, cells []CellDiff) {
+	first := true
+	for _, c := range cells {
+		if c.Trusted() {
+			continue
+		}
+		if first {
+			b.WriteString("! not to be trusted: a side's cell failed a check (docs/TRUST.md); --fail-on-regression ignores its regressions unless --strict.\n")
+			first = false
+		}
+		fmt.Fprintf(b, "  %s: %s\n", c.Key, strings.Join(c.Untrusted, "; "))
+	}
 }

@@ -109,11 +109,11 @@ func figureNotes(cells []results.Cell, note func(figure.Report) func([]results.C
 
 // MarshalJSON writes the row's fields, then each figure of its cell that
 // the json format shows (figure.Report.JSON) under the figure's name,
-// then its warnings.
+// then its warnings and checks.
 func (r Row) MarshalJSON() ([]byte, error) {
 	type plain Row // Row's fields without this method
 	p := plain(r)
-	p.Warnings = nil
+	p.Warnings, p.Checks = nil, nil
 	b, err := json.Marshal(p)
 	if err != nil {
 		return nil, err
@@ -128,6 +128,11 @@ func (r Row) MarshalJSON() ([]byte, error) {
 	}
 	if len(r.Warnings) > 0 {
 		if b, err = appendField(b, "warnings", r.Warnings); err != nil {
+			return nil, err
+		}
+	}
+	if len(r.Checks) > 0 {
+		if b, err = appendField(b, "checks", r.Checks); err != nil {
 			return nil, err
 		}
 	}

@@ -50,6 +50,9 @@ type Row struct {
 	Max          int64   `json:"max_ns"`
 	// Warnings say why the cell may not be trusted (results.Cell.Warnings).
 	Warnings []results.Warning `json:"warnings,omitempty"`
+	// Checks are the tests of whether the cell can be trusted
+	// (results.Cell.Checks).
+	Checks []results.Check `json:"checks,omitempty"`
 	// cell is the cell the row is of: its figures (figure.All) print in
 	// their columns and, in JSON, after Max (MarshalJSON).
 	cell results.Cell
@@ -67,8 +70,8 @@ func rowsOf(cells []results.Cell) []Row {
 			Count: c.Count, Errors: c.Failures(),
 			OpsPerSec: c.ThroughputOps, BytesPerSec: c.ThroughputBytes,
 			P50: c.Latency.P50, P90: c.Latency.P90, P99: c.Latency.P99, P999: c.Latency.P999, Max: c.Latency.Max,
-			Warnings: c.Warnings,
-			cell:     c,
+			Warnings: c.Warnings, Checks: c.Checks,
+			cell: c,
 		})
 	}
 	return rows
@@ -223,7 +226,12 @@ func writeTable(w io.Writer, run *results.Run) error {
 		return err
 	}
 	if lines := warningLines(sorted(run)); len(lines) > 0 {
-		_, err := fmt.Fprintf(w, "\nwarnings (docs/USAGE.md says what each means):\n  %s\n", strings.Join(lines, "\n  "))
+		if _, err := fmt.Fprintf(w, "\nwarnings (docs/USAGE.md says what each means):\n  %s\n", strings.Join(lines, "\n  ")); err != nil {
+			return err
+		}
+	}
+	if lines := checkLines(sorted(run)); len(lines) > 0 {
+		_, err := fmt.Fprintf(w, "\nchecks (docs/TRUST.md says what each means):\n  %s\n", strings.Join(lines, "\n  "))
 		return err
 	}
 	return nil
@@ -263,6 +271,12 @@ func writeMarkdown(w io.Writer, run *results.Run) error {
 			b.WriteString("- " + mdEscape(l) + "\n")
 		}
 	}
+	if lines := checkLines(sorted(run)); len(lines) > 0 {
+		b.WriteString("\n**Checks** (docs/TRUST.md says what each means):\n\n")
+		for _, l := range lines {
+			b.WriteString("- " + mdEscape(l) + "\n")
+		}
+	}
 	_, err = io.WriteString(w, b.String())
 	return err
 }
@@ -292,18 +306,19 @@ func mdTable(b *strings.Builder, cols []string, rows [][]string) {
 func writeCSV(w io.Writer, run *results.Run) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write(append(append([]string{"op", "value_size", "threshold", "protocol", "count", "errors",
-		"throughput_ops", "throughput_bytes", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"}, csvFigureHeads()...), "warning_kinds", "warnings", "policy", "store"))
+		"throughput_ops", "throughput_bytes", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"}, csvFigureHeads()...), "warning_kinds", "warnings", "checks_passed", "checks_failed", "policy", "store"))
 	rows, err := rowsWithWhole(run)
 	if err != nil {
 		return err
 	}
 	for _, r := range rows {
 		kinds, msgs := csvWarnings(r.Warnings)
+		tally, failed := csvChecks(r.Checks)
 		_ = cw.Write(append(append([]string{r.Op, strconv.Itoa(r.ValueSize), thresholdField(r.Threshold, r.Store), r.Protocol,
 			strconv.FormatInt(r.Count, 10), strconv.FormatInt(r.Errors, 10),
 			strconv.FormatFloat(r.OpsPerSec, 'f', -1, 64), strconv.FormatFloat(r.BytesPerSec, 'f', -1, 64),
 			strconv.FormatInt(r.P50, 10), strconv.FormatInt(r.P90, 10), strconv.FormatInt(r.P99, 10),
-			strconv.FormatInt(r.P999, 10), strconv.FormatInt(r.Max, 10)}, csvFigures(r.cell)...), kinds, msgs, r.Policy, r.Store))
+			strconv.FormatInt(r.P999, 10), strconv.FormatInt(r.Max, 10)}, csvFigures(r.cell)...), kinds, msgs, tally, failed, r.Policy, r.Store))
 	}
 	cw.Flush()
 	return cw.Error()

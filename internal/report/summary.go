@@ -45,6 +45,9 @@ func WriteSummary(w io.Writer, run *results.Run) error {
 	if lines := warningLines(run.Cells); len(lines) > 0 {
 		fmt.Fprintf(&b, "warnings (cells marked !; docs/USAGE.md says what each means):\n  %s\n", strings.Join(lines, "\n  "))
 	}
+	if lines := checkLines(run.Cells); len(lines) > 0 {
+		fmt.Fprintf(&b, "checks (docs/TRUST.md says what each means):\n  %s\n", strings.Join(lines, "\n  "))
+	}
 	if v := run.Verify; v.Checked > 0 || v.Mismatches+v.Missing+v.Torn > 0 {
 		fmt.Fprintf(&b, "verify: %d checked, %d mismatches, %d missing, %d torn\n", v.Checked, v.Mismatches, v.Missing, v.Torn)
 	}

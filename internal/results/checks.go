@@ -82,3 +82,8 @@ func SetChecks(checks, fresh []Check) []Check {
 func (c Cell) Trusted() bool {
 	return !slices.ContainsFunc(c.Checks, func(k Check) bool { return !k.Pass })
 }
+
+// dropChecks is checks without those named names.
+func dropChecks(checks []Check, names ...string) []Check {
+	return slices.DeleteFunc(slices.Clone(checks), func(k Check) bool { return slices.Contains(names, k.Name) })
+}

@@ -39,16 +39,14 @@ func RateSwing(c Cell, start time.Time, intervals []*hdrhistogram.Histogram) (Wa
 	if c.IntervalNs <= 0 || len(c.Load.RampRatesOps) > 0 {
 		return Warning{}, false
 	}
-	full := c.DurationNs / c.IntervalNs
-	lenMs := max(c.IntervalNs/int64(time.Millisecond), 1)
+	slots := fullIntervals(c, start, intervals)
+	full := len(slots)
 	if full < RateSwingMinIntervals {
 		return Warning{}, false
 	}
 	counts := make([]float64, full)
-	for _, h := range intervals {
-		if k := (h.StartTimeMs() - start.UnixMilli()) / lenMs; k >= 0 && k < full {
-			counts[k] += float64(h.TotalCount())
-		}
+	for k, h := range slots {
+		counts[k] = count(h)
 	}
 	med := stats.Median(counts)
 	slowest := slices.Index(counts, slices.Min(counts))

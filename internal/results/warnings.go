@@ -170,7 +170,10 @@ func times(r float64) string {
 // AddWarnings sets every cell's Warnings: its own (CellWarnings), its
 // siblings' verdict (SiblingWarnings) and its failed checks
 // (CheckWarnings), replacing any it had, so that a run
-// rewritten or merged from ranks is judged on what it now holds.
+// rewritten or merged from ranks is judged on what it now holds. The
+// checks its own figures decide (CellChecks) are recomputed first, those
+// of an earlier pass dropped, since a method that no longer applies
+// (too few intervals after a merge) must not linger.
 func AddWarnings(cells []CellLog) {
 	plain := make([]Cell, len(cells))
 	for i, cl := range cells {
@@ -179,7 +182,9 @@ func AddWarnings(cells []CellLog) {
 	sib := SiblingWarnings(plain)
 	for i := range cells {
 		c := &cells[i].Cell
-		c.Warnings = append(CellWarnings(*c, cells[i].Start, policyIntervals(cells, i)), sib[i]...)
+		iv := policyIntervals(cells, i)
+		c.Checks = SetChecks(dropChecks(c.Checks, CheckStationarity, CheckPrecision), CellChecks(*c, cells[i].Start, iv))
+		c.Warnings = append(CellWarnings(*c, cells[i].Start, iv), sib[i]...)
 		c.Warnings = append(c.Warnings, CheckWarnings(c.Checks)...)
 	}
 }

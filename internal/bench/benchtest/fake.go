@@ -1,6 +1,6 @@
 // Package benchtest has fake targets for testing the harness: an in-memory
-// store with optional fixed latency, a one-time stall, value corruption and
-// operation recording.
+// store with optional fixed latency, a one-time stall, a periodic stop,
+// value corruption and operation recording.
 package benchtest
 
 import (
@@ -20,6 +20,10 @@ type Fake struct {
 	// connections) take Stall longer; 0 never stalls.
 	StallAt int64
 	Stall   time.Duration
+	// StopEvery and StopFor stop the fake for StopFor at the start of
+	// every StopEvery from its first Dial, as a server paused by a
+	// periodic job would: an operation arriving then waits out the stop.
+	StopEvery, StopFor time.Duration
 	// Corrupt flips a byte of every value a get returns.
 	Corrupt bool
 	// Record keeps each connection's operation sequence.
@@ -39,6 +43,8 @@ type Fake struct {
 	data  map[string][]byte
 	conns []*Conn
 	calls atomic.Int64
+	// epoch is when the first Dial came, in Unix nanoseconds (StopEvery).
+	epoch atomic.Int64
 	// store, when set, holds the data instead (Share).
 	store *Fake
 }
@@ -87,6 +93,7 @@ func (f *Fake) Dial(_ context.Context, threshold int) (bench.Conn, error) {
 	if db := f.db(); db.data == nil {
 		db.data = map[string][]byte{}
 	}
+	f.epoch.CompareAndSwap(0, time.Now().UnixNano())
 	c := &Conn{f: f, threshold: threshold}
 	f.conns = append(f.conns, c)
 	return c, nil
@@ -137,6 +144,7 @@ func (c *Conn) begin(ctx context.Context, op bench.Op, key []byte) error {
 	if n == f.StallAt {
 		d += f.Stall
 	}
+	d += f.stopLeft()
 	if d > 0 {
 		time.Sleep(d)
 	}
@@ -152,6 +160,17 @@ func (c *Conn) begin(ctx context.Context, op bench.Op, key []byte) error {
 		}
 	}
 	return nil
+}
+
+// stopLeft is how much of a periodic stop (StopEvery) is left now.
+func (f *Fake) stopLeft() time.Duration {
+	if f.StopEvery <= 0 {
+		return 0
+	}
+	if into := time.Duration(time.Now().UnixNano()-f.epoch.Load()) % f.StopEvery; into < f.StopFor {
+		return f.StopFor - into
+	}
+	return 0
 }
 
 func (c *Conn) proto(n int) bench.Protocol {
