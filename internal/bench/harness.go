@@ -91,6 +91,10 @@ func OpenHarness(c HarnessConfig) (*Harness, error) {
 	return &Harness{Store: s, host: c.Host, version: v, blocking: store.BlockingSockets(cfg.Connections), profile: w.ProfileSummary(), cost: cost}, nil
 }
 
+// Cost is the harness's own cost on this host (HarnessConfig.CostTime);
+// nil when not measured.
+func (s *Harness) Cost() *results.HarnessCost { return s.cost }
+
 // Dialer opens the run's connections.
 func (s *Harness) Dialer() Dialer { return s.Store }
 
