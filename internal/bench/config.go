@@ -128,6 +128,9 @@ type Config struct {
 	// are timed on in place of the runtime's: a test's fake clock. Nil
 	// outside tests.
 	clock func() int64
+	// hostRoot is where the host checks read proc and sys: "/" when
+	// empty; a test's fixture directory.
+	hostRoot string
 }
 
 // MaxThreshold is the largest threshold the run's clients ask the

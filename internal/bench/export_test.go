@@ -19,3 +19,6 @@ func SetClock(cfg *Config, clock func() int64) { cfg.clock = clock }
 func HarnessOf(st store.Store, sysfs string) *Harness {
 	return &Harness{Store: st, sysfs: sysfs}
 }
+
+// SetHostRoot makes cfg's host checks read proc and sys under root.
+func SetHostRoot(cfg *Config, root string) { cfg.hostRoot = root }

@@ -30,6 +30,10 @@ type HarnessConfig struct {
 	// Logger receives what transport auto chose and connection faults;
 	// nil discards them.
 	Logger *slog.Logger
+	// CostTime is how long to measure the harness's own cost for
+	// (MeasureCost) before the store opens, so that an embedded server
+	// does not share the CPUs with it; 0 skips it.
+	CostTime time.Duration
 }
 
 // Harness is a run's target: the store the workload names, opened
@@ -42,10 +46,11 @@ type Harness struct {
 	// Store is the store the run drives.
 	Store    store.Store
 	host     results.Host
-	version  string // the server's, asked once
-	blocking bool   // TCP connections get blocking sockets (store.BlockingSockets)
-	sysfs    string // where DeviceCounters finds devices: hwcounters.Root when empty (tests set it)
-	profile  string // the profile the clients apply (Workload.ProfileSummary), "" for none
+	version  string               // the server's, asked once
+	blocking bool                 // TCP connections get blocking sockets (store.BlockingSockets)
+	sysfs    string               // where DeviceCounters finds devices: hwcounters.Root when empty (tests set it)
+	profile  string               // the profile the clients apply (Workload.ProfileSummary), "" for none
+	cost     *results.HarnessCost // nil when not measured
 }
 
 // OpenHarness opens the workload's store and asks its server's version,
@@ -64,6 +69,14 @@ func OpenHarness(c HarnessConfig) (*Harness, error) {
 	if cfg.Kind == "" {
 		cfg.Kind = store.Rdmakv
 	}
+	var cost *results.HarnessCost
+	if c.CostTime > 0 {
+		hc, err := MeasureCost(c.CostTime)
+		if err != nil {
+			return nil, fmt.Errorf("measuring the harness's own cost: %w", err)
+		}
+		cost = &hc
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), max(cfg.Timeout, 5*time.Second))
 	defer cancel()
 	s, err := store.Open(ctx, cfg)
@@ -75,8 +88,12 @@ func OpenHarness(c HarnessConfig) (*Harness, error) {
 		s.Close()
 		return nil, fmt.Errorf("%s %s: asking its version: %w", s.Kind(), s.Addr(), err)
 	}
-	return &Harness{Store: s, host: c.Host, version: v, blocking: store.BlockingSockets(cfg.Connections), profile: w.ProfileSummary()}, nil
+	return &Harness{Store: s, host: c.Host, version: v, blocking: store.BlockingSockets(cfg.Connections), profile: w.ProfileSummary(), cost: cost}, nil
 }
+
+// Cost is the harness's own cost on this host (HarnessConfig.CostTime);
+// nil when not measured.
+func (s *Harness) Cost() *results.HarnessCost { return s.cost }
 
 // Dialer opens the run's connections.
 func (s *Harness) Dialer() Dialer { return s.Store }

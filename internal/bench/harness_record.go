@@ -12,7 +12,7 @@ import (
 func (s *Harness) Record(w any, seed uint64, rep *Report, runErr error, version, revision string) (*results.Run, []results.CellLog, error) {
 	run := &results.Run{
 		SchemaVersion: results.SchemaVersion, Workload: w, Seed: seed, Version: version, Revision: revision,
-		Start: rep.Start, End: rep.End, EndReason: results.EndCompleted, Host: s.host,
+		Start: rep.Start, End: rep.End, EndReason: results.EndCompleted, Host: s.host, Harness: s.cost,
 		Target:    &results.Target{Kind: s.Kind(), ServerVersion: s.version, Profile: s.profile},
 		Transport: s.link(),
 		Verify: results.VerifyCounts{Checked: rep.Verify.Checked, Mismatches: rep.Verify.Mismatches,

@@ -7,44 +7,22 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
 
-	"github.com/kvbench/kvbench/internal/keygen"
 	"github.com/kvbench/kvbench/internal/sizegen"
 	"github.com/kvbench/kvbench/internal/trace"
 	"github.com/kvbench/kvbench/internal/workload"
 )
 
-var noop = TargetFunc(func(_ context.Context, op Op, _, _ []byte, view func([]byte)) (Protocol, error) {
-	if op == OpGet && view != nil {
-		view(nil)
-	}
-	return Eager, nil
-})
-
-// overheadWorker is a worker on a no-op target recording into a measure
-// phase, so that a loop over it costs exactly the harness's per-operation
-// work: drawing the operation and key, formatting the key, two clock reads
-// and histogram recording.
+// overheadWorker is noopWorker for a test.
 func overheadWorker(tb testing.TB, keys workload.Keys) (*worker, epoch) {
 	tb.Helper()
-	g, err := keygen.New(keys.Spec())
+	w, base, err := noopWorker(keys)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var stop atomic.Bool
-	base := newEpoch()
-	w := &worker{
-		id: 0, workers: 1, t: noop, ctx: context.Background(), stop: &stop,
-		codec: Values{}, keys: g, keyCount: int64(keys.Count), keySize: keys.Size,
-		getP: 0.5, setP: 1, rng: keygen.NewRand(1, 0),
-		key: make([]byte, keys.Size), val: make([]byte, 64), pub: new(pub),
-	}
-	w.init()
-	w.rec = &recorder{sink: newCollector(1, base.t.UnixMilli())}
 	return w, base
 }
 

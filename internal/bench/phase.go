@@ -31,7 +31,9 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	var cpu0 cpuMark
 	var hw0 hwcounters.Counters
 	var waits0 uint64
+	var host0 results.HostSample
 	if measure {
+		host0 = r.readHost()
 		hw0 = r.readCounters(th, size)
 		cpu0 = r.readCPU(th, size, false)
 		waits0, _ = creditWaits(ws)
@@ -66,12 +68,14 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	cpu1 := r.readCPU(th, size, true)
 	hw1 := r.readCounters(th, size)
 	waits1, counted := creditWaits(ws)
+	host1 := r.readHost()
 	end()
 	coll.end(base.t.Add(dur).UnixMilli())
 	ms := merge(ws, coll, Measurement{Threshold: th, ValueSize: size, Distribution: r.cfg.SizesSpec, Trace: r.cfg.Trace, Start: base.t, Duration: dur,
 		Load: r.cellLoad(pacer, precise), IssueDelay: issueDelay(ws)})
 	r.attachCPU(ms, cpu0, cpu1, th, size)
 	attachCounters(ms, hw0, hw1)
+	attachHost(ms, host0, host1)
 	attachCreditWaits(ms, waits0, waits1, counted)
 	attachReceiveMemory(ms, r.receiveMemory(th))
 	attachSizes(ms, r.cfg.Sizes, r.cfg.Trace != nil)

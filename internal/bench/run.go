@@ -78,6 +78,9 @@ type Measurement struct {
 	// the op over the phase, interval by interval (AdaptiveReporter),
 	// shared with the op's other Measurement; nil for a fixed threshold.
 	Adaptive *results.AdaptiveTimeline
+	// Host is the host sampled around the measure phase, shared by every
+	// Measurement of the phase; its cells' host checks come from it.
+	Host *hostPhase
 }
 
 // Report is what a run measured.
@@ -458,5 +461,6 @@ func (m *Measurement) Cell() (results.Cell, error) {
 	c.Sizes = m.Sizes.Clone()
 	c.Adaptive = m.Adaptive.Clone()
 	c.Trace = m.Trace.cell(m.Op, m.RecordedMisses)
+	c.Checks = results.SetChecks(c.Checks, m.Host.checks(m))
 	return c, nil
 }

@@ -34,6 +34,11 @@ type runFlags struct {
 	mon         *runMetrics
 }
 
+// harnessCostTime is how long run measures the harness's own cost for
+// (bench.MeasureCost): long enough for a few hundred thousand no-op
+// operations, short beside any cell. Tests set it to 0, which skips it.
+var harnessCostTime = 150 * time.Millisecond
+
 func newRunCmd() *cobra.Command {
 	var f runFlags
 	cmd := &cobra.Command{
@@ -200,7 +205,7 @@ func joinRanks(cmd *cobra.Command, f *runFlags, cfg *bench.Config, external bool
 func openRunHarness(cmd *cobra.Command, w *workload.Workload, cfg bench.Config, world *mpi.World) (*bench.Harness, error) {
 	h, err := bench.OpenHarness(bench.HarnessConfig{
 		Workload: w, MaxValue: cfg.MaxValueSize(), Sizes: cfg.Sizes, MaxThreshold: cfg.MaxThreshold(),
-		Host: results.CollectHost(), Logger: noticeLogger(cmd.ErrOrStderr()),
+		Host: results.CollectHost(), Logger: noticeLogger(cmd.ErrOrStderr()), CostTime: harnessCostTime,
 	})
 	if err != nil {
 		return nil, err

@@ -163,6 +163,7 @@ func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
 	}
 	ver, rev := buildVersion()
 	res.Build = tune.Build{Version: ver, Revision: rev, Protocol: wire.ProtocolVersion}
+	res.Harness = h.Cost()
 	if err := report.Tune(stdout, res); err != nil {
 		return err
 	}
@@ -228,7 +229,7 @@ func tuneHarness(ctx context.Context, w *workload.Workload, cfg tune.Config, std
 	}
 	hc := bench.HarnessConfig{
 		Workload: tunebench.HarnessWorkload(&cfg, w), MaxValue: cfg.MaxValue(), MaxThreshold: cfg.MaxEagerThreshold(),
-		Host: results.CollectHost(), Logger: noticeLogger(stderr),
+		Host: results.CollectHost(), Logger: noticeLogger(stderr), CostTime: harnessCostTime,
 	}
 	if d := w.Values.Distribution; d != nil {
 		hc.Sizes = d.Law()

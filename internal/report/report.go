@@ -119,6 +119,10 @@ func WorkloadName(run *results.Run) string {
 	return ""
 }
 
+// harnessKey heads the line that gives the harness's own cost
+// (results.HarnessCost), which the cells' p50s are judged against.
+const harnessKey = "harness cost"
+
 // header is the run description shared by table and markdown.
 func header(run *results.Run) [][2]string {
 	tr := run.Transport.Name
@@ -146,6 +150,9 @@ func header(run *results.Run) [][2]string {
 		{"end", run.EndReason},
 		{"version", strings.TrimSpace(run.Version + " " + run.Revision)},
 		{"seed", strconv.FormatUint(run.Seed, 10)},
+	}
+	if c := run.Harness; c != nil {
+		h = append(h, [2]string{harnessKey, c.String()})
 	}
 	if n := distributionNote(run.Cells); n != "" {
 		h = append(h, [2]string{"values", n}, [2]string{results.Whole, wholeNote})

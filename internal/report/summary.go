@@ -35,6 +35,9 @@ func WriteSummary(w io.Writer, run *results.Run) error {
 	for line := range strings.Lines(table.String()) {
 		b.WriteString(strings.TrimRight(line, " \n") + "\n")
 	}
+	if c := run.Harness; c != nil {
+		fmt.Fprintf(&b, "%s: %s\n", harnessKey, c)
+	}
 	if n := distributionNote(run.Cells); n != "" {
 		fmt.Fprintf(&b, "values: %s\n", n)
 		fmt.Fprintf(&b, "%s: %s\n", results.Whole, wholeNote)

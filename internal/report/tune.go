@@ -52,6 +52,9 @@ func Tune(w io.Writer, r *tune.Result) error {
 	for _, e := range t.explanation() {
 		b.WriteString(e + "\n")
 	}
+	if c := r.Harness; c != nil {
+		b.WriteString(harnessKey + ": " + c.String() + "\n")
+	}
 	t.writeProfile(&b)
 	t.writeWarnings(&b)
 	_, err := io.WriteString(w, b.String())

@@ -39,6 +39,10 @@ type Run struct {
 	End       time.Time `json:"end"`
 	EndReason string    `json:"end_reason"` // EndCompleted, EndInterrupted, EndError(...) or EndPartial
 	Host      Host      `json:"host"`
+	// Harness is what the harness itself cost per operation on the host,
+	// measured as the run began; absent when not measured (older runs,
+	// tests that skip it).
+	Harness *HarnessCost `json:"harness,omitempty"`
 	// Target is the kind of store measured and its server's version;
 	// absent in runs recorded before it was kept, which measured rdmakv.
 	Target    *Target   `json:"target,omitempty"`

@@ -56,9 +56,11 @@ func RewriteRun(dir string, run *Run, cells []CellLog, summary SummaryFunc) erro
 	return writeRunFiles(dir, run, cells, summary)
 }
 
-// writeRunFiles judges the cells (AddWarnings) before it writes them, so
-// that every run directory carries its warnings, summary.txt included.
+// writeRunFiles judges the cells (AddRunChecks, AddWarnings) before it
+// writes them, so that every run directory carries its warnings,
+// summary.txt included.
 func writeRunFiles(dir string, run *Run, cells []CellLog, summary SummaryFunc) error {
+	AddRunChecks(run, cells)
 	AddWarnings(cells)
 	run.Cells = run.Cells[:0]
 	for _, cl := range cells {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/rdmakv"
 )
 
@@ -16,6 +17,9 @@ type Result struct {
 	Objective Objective `json:"objective"`
 	// Build names the program that measured (set by the caller).
 	Build Build `json:"build"`
+	// Harness is the harness's own cost on the host, measured before the
+	// tune began (set by the caller); nil when not measured.
+	Harness *results.HarnessCost `json:"harness,omitempty"`
 	// Loads hold the comparison at each load, in Config.Loads order.
 	Loads []LoadResult `json:"loads"`
 	// Recommended is the eager threshold every load agrees on (0 when
