@@ -38,7 +38,7 @@ func (e *PhaseEnd) Capped() bool {
 	return e != nil && e.Until && (e.Reason == EndMaxDuration || e.Reason == EndMaxOps)
 }
 
-// String is the end on one line: "precision after 3.0 s (p ±4.1%)".
+// String is the end on one line: "precision after 3s (CI ±4.1%)".
 func (e *PhaseEnd) String() string {
 	if e == nil {
 		return ""
