@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"sync"
+	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
@@ -35,6 +36,8 @@ type collector struct {
 	// hear, if set, gets each interval as it is final, before encoding
 	// recycles it: under mu, once a second, never per operation.
 	hear IntervalObserver
+	// until, if set, judges the phase's until at each final interval.
+	until *untilWatch
 }
 
 func newCollector(workers int, startMs int64) *collector {
@@ -101,6 +104,9 @@ func (c *collector) flush(all bool) {
 				if c.hear != nil {
 					c.hear.Interval(Op(op), Protocol(p), h)
 				}
+				if c.until != nil {
+					c.until.add(op, p, h)
+				}
 				b, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
 				if err != nil && c.err == nil {
 					c.err = err
@@ -114,6 +120,9 @@ func (c *collector) flush(all bool) {
 				h.Reset()
 				histPool.Put(h)
 			}
+		}
+		if c.until != nil && !all {
+			c.until.second((k + 1) * int64(time.Second))
 		}
 	}
 }

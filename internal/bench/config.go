@@ -236,7 +236,15 @@ func (c *Config) Validate() error {
 	} else if m := c.Mix; m.Get < 0 || m.Set < 0 || m.Delete < 0 || m.Get+m.Set+m.Delete <= 0 {
 		bad("mix get=%g set=%g delete=%g: want non-negative shares with a positive sum", m.Get, m.Set, m.Delete)
 	}
-	if c.Measure.Duration <= 0 && c.Measure.Ops <= 0 && (c.Load.Mode != "open" || c.Load.Ramp == nil) && (c.Trace == nil || c.Trace.Loop) {
+	for _, ph := range []struct {
+		name string
+		p    workload.Phase
+	}{{"warmup", c.Warmup}, {"measure", c.Measure}} {
+		if ph.p.Until != nil && !ph.p.Capped() {
+			bad("phases.%s: until needs a cap, max_duration or max_ops", ph.name)
+		}
+	}
+	if c.Measure.Duration <= 0 && c.Measure.Ops <= 0 && c.Measure.Until == nil && (c.Load.Mode != "open" || c.Load.Ramp == nil) && (c.Trace == nil || c.Trace.Loop) {
 		bad("phases.measure: needs a duration or an operation count")
 	}
 	if c.Ranks < 0 || c.Rank < 0 || c.Rank >= c.ranks() {

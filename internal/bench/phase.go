@@ -21,7 +21,8 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 		return nil, err
 	}
 	st := r.status(th, size, name)
-	st.Limit, st.LimitOps = time.Duration(ph.Duration), ph.Ops
+	limitNs, limitOps := phaseBounds(ph)
+	st.Limit, st.LimitOps = time.Duration(limitNs), limitOps
 	if st.Limit == 0 && st.LimitOps == 0 {
 		st.Limit = rampLen
 	}
@@ -40,8 +41,15 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	}
 	base := newEpochOn(r.cfg.clock)
 	var coll *collector
-	if measure {
+	r.enough.Store(false)
+	watch := newUntilWatch(ph, &r.enough)
+	if measure || watch != nil {
+		// A warmup with until records, as measuring does, to judge its
+		// seconds; what it records is dropped with the phase.
 		coll = newCollector(len(ws), base.t.UnixMilli())
+		coll.until = watch
+	}
+	if measure {
 		coll.hear, _ = r.cfg.Observer.(IntervalObserver)
 	}
 	if err := r.resetWorkers(ws, phaseID, coll); err != nil {
@@ -61,8 +69,10 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 		dur, precise = r.drive(ws, base, pacer, ph)
 	}
 	timelines := adapt.stop(dur)
+	ended := phaseEnd(ph, watch, dur, phaseOps(ws), r.stop.Load())
 	if !measure {
 		end()
+		r.warmupEnd = ended
 		return nil, r.replayErr()
 	}
 	cpu1 := r.readCPU(th, size, true)
@@ -80,6 +90,7 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	attachReceiveMemory(ms, r.receiveMemory(th))
 	attachSizes(ms, r.cfg.Sizes, r.cfg.Trace != nil)
 	attachAdaptive(ms, timelines)
+	attachEnds(ms, r.warmupEnd, ended)
 	if mo, ok := r.cfg.Observer.(MeasureObserver); ok {
 		mo.Measured(ms)
 	}
@@ -134,10 +145,10 @@ func (r *runner) resetWorkers(ws []*worker, phaseID int, coll *collector) error 
 // whether one dispatcher paced them precisely.
 func (r *runner) drive(ws []*worker, base epoch, pacer Pacer, ph workload.Phase) (time.Duration, bool) {
 	W := len(ws)
-	limitNs := int64(ph.Duration)
+	limitNs, ops := phaseBounds(ph)
 	total := int64(-1)
-	if ph.Ops > 0 {
-		total = ph.Ops
+	if ops > 0 {
+		total = ops
 	}
 	var disp *dispatcher
 	var dwg sync.WaitGroup
@@ -156,7 +167,7 @@ func (r *runner) drive(ws []*worker, base epoch, pacer Pacer, ph workload.Phase)
 			if pacer != nil {
 				w.runOpen(base, pacer, total, limitNs, disp)
 			} else {
-				w.runClosed(base, quota(ph.Ops, w.workers, w.id), limitNs)
+				w.runClosed(base, quota(ops, w.workers, w.id), limitNs)
 			}
 			if w.rec != nil {
 				w.rec.finish()

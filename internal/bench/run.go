@@ -81,6 +81,9 @@ type Measurement struct {
 	// Host is the host sampled around the measure phase, shared by every
 	// Measurement of the phase; its cells' host checks come from it.
 	Host *hostPhase
+	// WarmupEnd and MeasureEnd say what ended the cell's warmup (nil:
+	// none) and measure phase, shared by every Measurement of the phase.
+	WarmupEnd, MeasureEnd *results.PhaseEnd
 }
 
 // Report is what a run measured.
@@ -121,12 +124,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 }
 
 type runner struct {
-	cfg    Config
-	rep    *Report
-	opCtx  context.Context
-	done   <-chan struct{}
-	stop   atomic.Bool
-	shards []*shard
+	cfg   Config
+	rep   *Report
+	opCtx context.Context
+	done  <-chan struct{}
+	stop  atomic.Bool
+	// enough ends the phase running when its until holds (untilWatch);
+	// warmupEnd is what ended the cell's warmup (nil: none).
+	enough    atomic.Bool
+	warmupEnd *results.PhaseEnd
+	shards    []*shard
 	// cell counts the cells run so far (Status.Cell); grid is the place of
 	// the cell running in the (threshold, size) grid, which numbers its
 	// random streams.
@@ -178,6 +185,7 @@ func (r *runner) workers(conns []Conn, size int) ([]*worker, error) {
 			ctx:      r.opCtx,
 			done:     r.done,
 			stop:     &r.stop,
+			enough:   &r.enough,
 			codec:    r.cfg.Codec,
 			keyCount: int64(r.cfg.Keys.Count),
 			keySize:  r.cfg.Keys.Size,
@@ -271,7 +279,8 @@ func (r *runner) runCell(conns []Conn, th, size int) error {
 			return err
 		}
 	}
-	if ph := r.cfg.Warmup; ph.Duration > 0 || ph.Ops > 0 {
+	r.warmupEnd = nil
+	if ph := r.cfg.Warmup; ph.Duration > 0 || ph.Ops > 0 || ph.Until != nil {
 		if stop, err := r.sync("warmup"); err != nil || stop {
 			return err
 		}
@@ -462,5 +471,6 @@ func (m *Measurement) Cell() (results.Cell, error) {
 	c.Adaptive = m.Adaptive.Clone()
 	c.Trace = m.Trace.cell(m.Op, m.RecordedMisses)
 	c.Checks = results.SetChecks(c.Checks, m.Host.checks(m))
+	c.WarmupEnd, c.MeasureEnd = clonePhaseEnd(m.WarmupEnd), clonePhaseEnd(m.MeasureEnd)
 	return c, nil
 }

@@ -30,6 +30,7 @@ type worker struct {
 	ctx         context.Context // for operations; not cancelled by an interrupt
 	done        <-chan struct{} // closed on interrupt
 	stop        *atomic.Bool
+	enough      *atomic.Bool // the phase's until holds; nil: no until
 	codec       Codec
 	keys        KeyGen
 	keyCount    int64
@@ -313,12 +314,18 @@ func (w *worker) after(op Op, p Protocol, kind ErrorKind, startNs, endNs int64) 
 	w.publish(false)
 }
 
+// halted says the worker is to stop: the run was interrupted, or the
+// phase's until holds.
+func (w *worker) halted() bool {
+	return w.stop.Load() || (w.enough != nil && w.enough.Load())
+}
+
 // runClosed issues operations back to back until quota operations are done
 // (quota < 0: no quota) or the phase's time is up (limitNs > 0).
 func (w *worker) runClosed(base epoch, quota int64, limitNs int64) {
 	w.queue = -1
 	for n := int64(0); quota < 0 || n < quota; n++ {
-		if w.stop.Load() {
+		if w.halted() {
 			break
 		}
 		op, slot := w.next()
@@ -346,7 +353,7 @@ func (w *worker) runOpen(base epoch, pacer Pacer, total int64, limitNs int64, d 
 		if !ok || (limitNs > 0 && int64(off) >= limitNs) {
 			break
 		}
-		if w.stop.Load() {
+		if w.halted() {
 			break
 		}
 		// Readied while the intended start is still ahead, when it is;

@@ -211,7 +211,7 @@ func announceTune(stderr io.Writer, w *workload.Workload, cfg tune.Config, trans
 		fmt.Fprintf(stderr, " of about %s (at least %s)", per, per*time.Duration(total))
 	}
 	if n := cfg.MinOps(); n > 0 {
-		fmt.Fprintf(stderr, "; a %s needs %d operations per measurement (%d beyond it), and a shorter one stops the tune", cfg.Objective, n, tune.TailSamples)
+		fmt.Fprintf(stderr, "; a %s needs %d operations per measurement (%d beyond it): a timed measure phase runs on until it has them, within its cap, and one short of them stops the tune", cfg.Objective, n, tune.TailSamples)
 	}
 	fmt.Fprintln(stderr)
 }

@@ -54,7 +54,7 @@ var (
 	// declared are the figures in the order readers take them: report's
 	// columns and notes, compare's, merge's warnings and plot's figures
 	// follow it.
-	declared = []Figure{CPU, Phases, IssueDelay, HWCounters, CreditWaits, ReceiveMemory, SizeClasses, Sizes, Adaptive}
+	declared = []Figure{CPU, Phases, IssueDelay, HWCounters, CreditWaits, ReceiveMemory, SizeClasses, Sizes, Adaptive, Ended}
 )
 
 // All are the declared figures, in order.

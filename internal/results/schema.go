@@ -238,6 +238,11 @@ type Cell struct {
 	// (Check); a failed one is among Warnings too. Absent in files
 	// recorded before they were made.
 	Checks []Check `json:"checks,omitempty"`
+	// WarmupEnd and MeasureEnd say what ended the cell's warmup and
+	// measure phases (PhaseEnd). Absent in files recorded before they
+	// were kept; WarmupEnd also when the cell had no warmup.
+	WarmupEnd  *PhaseEnd `json:"warmup_end,omitempty"`
+	MeasureEnd *PhaseEnd `json:"measure_end,omitempty"`
 	// IntervalNs is the length of the interval log's intervals (the last
 	// one is cut short by the end of the phase).
 	IntervalNs int64 `json:"interval_ns,omitempty"`

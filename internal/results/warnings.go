@@ -27,6 +27,9 @@ const (
 	// WarnRNRRetransmit: the RDMA device counted RNR NAKs or
 	// retransmissions during the cell (RNRRetransmit).
 	WarnRNRRetransmit = "rnr_or_retransmit"
+	// WarnUntilNotMet: a phase with until ended at its cap, its
+	// condition unmet (UntilNotMet).
+	WarnUntilNotMet = "until_not_met"
 )
 
 // P50MinRatio is how many times its fastest operation a cell's median may
@@ -65,6 +68,9 @@ func CellWarnings(c Cell, start time.Time, intervals []*hdrhistogram.Histogram) 
 		out = append(out, w)
 	}
 	if w, ok := SizesOffLaw(c.Sizes); ok {
+		out = append(out, w)
+	}
+	if w, ok := UntilNotMet(c); ok {
 		out = append(out, w)
 	}
 	return out

@@ -218,7 +218,7 @@ func (r *runner) check(req Request, s Sample) error {
 		msg := fmt.Sprintf("%d operations measured; a %s tune can compare needs at least %d per measurement (%d beyond the percentile)",
 			s.Count, r.cfg.ObjectiveName(), n, TailSamples)
 		if s.OpsPerSec > 0 {
-			msg += fmt.Sprintf(": lengthen --duration to about %s, or set phases.measure.ops", units.Duration(1e9*float64(n)/s.OpsPerSec*1.2))
+			msg += fmt.Sprintf(": lengthen --duration to about %s, set phases.measure.ops, or raise phases.measure.max_duration", units.Duration(1e9*float64(n)/s.OpsPerSec*1.2))
 		}
 		return errors.New(msg)
 	}

@@ -103,10 +103,15 @@ func OverrideFlags() []Override {
 	}
 }
 
-// timedPhase is the phase at path becoming {duration: d}: the file's ops
-// for it no longer apply.
+// timedPhase is the phase at path becoming {duration: d}: the file's ops,
+// until and caps for it no longer apply, as a flag the user set asks for
+// a fixed length.
 func (w *Workload) timedPhase(path string, d time.Duration) Phase {
-	delete(w.src.locs, path+".ops")
+	for p := range w.src.locs {
+		if strings.HasPrefix(p, path+".") {
+			delete(w.src.locs, p)
+		}
+	}
 	return Phase{Duration: Duration(d)}
 }
 

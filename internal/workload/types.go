@@ -166,10 +166,18 @@ type Phases struct {
 }
 
 // Phase ends after Duration or after Ops operations, whichever is set
-// (exactly one must be, except that a warmup may be empty).
+// (exactly one must be, except that a warmup may be empty). With Until it
+// runs until that condition holds or a cap (MaxDuration, MaxOps) is
+// reached, and Duration or Ops, if set, is the least it runs.
 type Phase struct {
 	Duration Duration `yaml:"duration" json:"duration,omitempty"`
 	Ops      int64    `yaml:"ops" json:"ops,omitempty"`
+	// Until ends the phase when it holds (see Until); nil: at Duration or
+	// Ops.
+	Until *Until `yaml:"until" json:"until,omitempty"`
+	// MaxDuration and MaxOps cap a phase with Until; one is required.
+	MaxDuration Duration `yaml:"max_duration" json:"max_duration,omitempty"`
+	MaxOps      int64    `yaml:"max_ops" json:"max_ops,omitempty"`
 }
 
 // Load is the load model.

@@ -318,14 +318,16 @@ func checkPhase(c *checker, path string, p Phase, required bool) {
 	if p.Duration > 0 && p.Ops > 0 {
 		c.add(path, "set duration or ops, not both")
 	}
-	if required && p.Duration <= 0 && p.Ops <= 0 && p.Duration >= 0 && p.Ops >= 0 {
+	if required && p.Until == nil && p.Duration <= 0 && p.Ops <= 0 && p.Duration >= 0 && p.Ops >= 0 {
 		c.add(path, "needs a positive duration or ops")
 	}
+	checkUntil(c, path, p)
 }
 
 func (w *Workload) checkLoadAndPhases(c *checker) {
 	l := w.Load
 	checkPhase(c, "phases.warmup", w.Phases.Warmup, false)
+	w.checkUntilFits(c)
 	if l.Ramp != nil && c.has("phases.measure") {
 		c.add("phases.measure", "with load.ramp the measure phase is the whole ramp; remove phases.measure")
 	} else if l.Ramp == nil && (w.Trace == nil || w.Trace.Loop) {

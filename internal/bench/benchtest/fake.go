@@ -16,6 +16,9 @@ import (
 type Fake struct {
 	// Latency is added to every operation.
 	Latency time.Duration
+	// LatencyOf, when set, is added too: the n-th operation's (counting
+	// from 1 over all connections), for a target whose speed changes.
+	LatencyOf func(n int64) time.Duration
 	// StallAt makes the StallAt-th operation (counting from 1 over all
 	// connections) take Stall longer; 0 never stalls.
 	StallAt int64
@@ -145,6 +148,9 @@ func (c *Conn) begin(ctx context.Context, op bench.Op, key []byte) error {
 		d += f.Stall
 	}
 	d += f.stopLeft()
+	if f.LatencyOf != nil {
+		d += f.LatencyOf(n)
+	}
 	if d > 0 {
 		time.Sleep(d)
 	}

@@ -36,6 +36,10 @@ var Samples = map[string]func(t testing.TB, c *results.Cell){
 		w := uint64(7)
 		c.CreditWaits = &w
 	},
+	"measure_end": func(_ testing.TB, c *results.Cell) {
+		c.WarmupEnd = &results.PhaseEnd{Reason: results.EndStable, DurationNs: 8e9, Until: true}
+		c.MeasureEnd = &results.PhaseEnd{Reason: results.EndPrecision, DurationNs: 3e9, Until: true, CIHalfWidth: 0.04}
+	},
 	"receive_memory": func(_ testing.TB, c *results.Cell) {
 		c.ReceiveMemory = &results.ReceiveMemory{Server: 4 << 20, Client: 212 << 10}
 	},

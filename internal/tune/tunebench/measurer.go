@@ -133,12 +133,14 @@ func failures(m *bench.Measurement) int64 {
 // withLoad sets cfg's load to r's: its connections and depth, closed
 // loop or open at its rate. An open loop's measure phase is counted in
 // operations when r needs a minimum: at least that many, else as many
-// as the workload's measure duration holds at the rate.
+// as the workload's measure duration holds at the rate. A closed loop's
+// runs until it has the minimum, within a cap (untilEnough).
 func withLoad(cfg *bench.Config, r tune.Request) {
 	l := &cfg.Load
 	l.Connections, l.Depth, l.Ramp = r.Load.Connections, r.Load.Depth, nil
 	if !r.Load.Open() {
 		l.Mode, l.Rate, l.Pacing = "closed", 0, ""
+		cfg.Measure = untilEnough(cfg.Measure, r.MinOps)
 		return
 	}
 	l.Mode, l.Rate = "open", r.Load.Rate
@@ -184,4 +186,30 @@ func phaseP50s(h *bench.PhaseHists) map[string]float64 {
 		out[bench.OpPhase(p).String()] = float64(hist.ValueAtQuantile(50))
 	}
 	return out
+}
+
+// MaxStretch is how many times its duration a timed measure phase without
+// until may run on, when it has fewer operations than the comparison
+// needs: a slow host then measures longer rather than failing the tune.
+const MaxStretch = 8
+
+// untilEnough is phase ph running until it holds minOps operations: an
+// until of the workload's gains the minimum within its own cap; a timed
+// phase becomes its duration at least, until the minimum, within
+// MaxStretch times the duration. A phase counted in operations is left
+// as it is: its count is checked before anything is measured
+// (tune.Config.CheckMeasureOps).
+func untilEnough(ph workload.Phase, minOps int64) workload.Phase {
+	if minOps <= 0 {
+		return ph
+	}
+	switch {
+	case ph.Until != nil:
+		u := *ph.Until
+		u.MinOps = max(u.MinOps, minOps)
+		ph.Until = &u
+	case ph.Duration > 0 && ph.Ops == 0:
+		ph = workload.Phase{Duration: ph.Duration, Until: &workload.Until{MinOps: minOps}, MaxDuration: MaxStretch * ph.Duration}
+	}
+	return ph
 }
