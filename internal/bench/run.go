@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -78,6 +79,10 @@ type Measurement struct {
 	// the op over the phase, interval by interval (AdaptiveReporter),
 	// shared with the op's other Measurement; nil for a fixed threshold.
 	Adaptive *results.AdaptiveTimeline
+	// Checks are the tests the harness computed from the samples its
+	// workers kept (attachChecks): the cell's independence, and the
+	// open-loop phase's inter-arrivals and late starts.
+	Checks []results.Check
 }
 
 // Report is what a run measured.
@@ -457,6 +462,7 @@ func (m *Measurement) Cell() (results.Cell, error) {
 	}
 	c.Sizes = m.Sizes.Clone()
 	c.Adaptive = m.Adaptive.Clone()
+	c.Checks = slices.Clone(m.Checks)
 	c.Trace = m.Trace.cell(m.Op, m.RecordedMisses)
 	return c, nil
 }
