@@ -1,6 +1,7 @@
 package bench
 
-// runLen is how many consecutive operations one run of a sample holds.
+// runLen is how many consecutive operations one run of a sample holds;
+// a power of two (runs.every).
 const runLen = 64
 
 // samplePairs caps the consecutive pairs a cell's checks are computed on
@@ -16,7 +17,9 @@ const samplePairs = 4096
 // never grows. Only consecutive values within a run are consecutive
 // operations.
 type runs[T any] struct {
-	buf   []T
+	buf []T
+	// every is runLen times a power of two, so that a mask finds a
+	// run's start.
 	every int64
 	seen  int64
 }
@@ -30,10 +33,10 @@ func newRuns[T any](capacity int) *runs[T] {
 // it; the caller then puts it. Deciding first lets the caller skip
 // reading what the sample would not keep.
 func (s *runs[T]) next() bool {
-	keep := s.seen%s.every < runLen
+	keep := s.seen&(s.every-1) < runLen
 	if keep && len(s.buf) == cap(s.buf) {
 		s.thin()
-		keep = s.seen%s.every < runLen
+		keep = s.seen&(s.every-1) < runLen
 	}
 	s.seen++
 	return keep
