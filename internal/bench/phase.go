@@ -91,6 +91,7 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 	attachSizes(ms, r.cfg.Sizes, r.cfg.Trace != nil)
 	attachAdaptive(ms, timelines)
 	attachEnds(ms, r.warmupEnd, ended)
+	attachChecks(ms, ws, pacer)
 	if mo, ok := r.cfg.Observer.(MeasureObserver); ok {
 		mo.Measured(ms)
 	}
@@ -132,7 +133,7 @@ func (r *runner) resetWorkers(ws []*worker, phaseID int, coll *collector) error 
 		w.keys = g
 		w.rec = nil
 		if coll != nil {
-			w.rec = &recorder{sink: coll, worker: w.local}
+			w.rec = &recorder{sink: coll, worker: w.local, perWorker: sampleCap(len(ws))}
 			if r.cfg.Sizes != nil || r.cfg.Trace != nil {
 				w.rec.cls = new(classRec)
 			}

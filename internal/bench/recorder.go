@@ -43,6 +43,12 @@ type recorder struct {
 	// recordedMisses (a replay) count, by protocol, the gets the trace
 	// recorded as misses.
 	recordedMisses [numProtos]int64
+	// lat samples each cell's consecutive latencies, issues the
+	// open-loop operations' issue times, for the checks (checks.go);
+	// perWorker is each one's capacity (sampleCap).
+	lat       [numOps][numProtos]*runs[int64]
+	issues    *runs[issued]
+	perWorker int
 }
 
 // recordPhases stores the phases of one operation of latency latNs;

@@ -25,6 +25,9 @@ func (w *worker) runReplay(base epoch, l *lane, paced bool, d *replayDispatcher,
 				w.queue = int64(base.since()) - q.off
 			}
 			start = q.off
+			if w.rec != nil {
+				w.rec.sampleIssue(base, q.off)
+			}
 		}
 		p, err := w.issue(q.op)
 		done := int64(base.since())

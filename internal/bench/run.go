@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -84,6 +85,10 @@ type Measurement struct {
 	// WarmupEnd and MeasureEnd say what ended the cell's warmup (nil:
 	// none) and measure phase, shared by every Measurement of the phase.
 	WarmupEnd, MeasureEnd *results.PhaseEnd
+	// Checks are the tests the harness computed from the samples its
+	// workers kept (attachChecks): the cell's independence, and the
+	// open-loop phase's inter-arrivals and late starts.
+	Checks []results.Check
 }
 
 // Report is what a run measured.
@@ -469,6 +474,7 @@ func (m *Measurement) Cell() (results.Cell, error) {
 	}
 	c.Sizes = m.Sizes.Clone()
 	c.Adaptive = m.Adaptive.Clone()
+	c.Checks = slices.Clone(m.Checks)
 	c.Trace = m.Trace.cell(m.Op, m.RecordedMisses)
 	c.Checks = results.SetChecks(c.Checks, m.Host.checks(m))
 	c.WarmupEnd, c.MeasureEnd = clonePhaseEnd(m.WarmupEnd), clonePhaseEnd(m.MeasureEnd)

@@ -297,6 +297,7 @@ func (w *worker) after(op Op, p Protocol, kind ErrorKind, startNs, endNs int64) 
 	}
 	if w.rec != nil {
 		lat := w.rec.record(op, p, endNs-startNs, kind, endNs)
+		w.rec.sampleLatency(op, p, lat)
 		var moved int64
 		if kind == KindNone {
 			moved = w.moved(op)
@@ -368,6 +369,9 @@ func (w *worker) runOpen(base epoch, pacer Pacer, total int64, limitNs int64, d 
 		}
 		if w.phases != nil {
 			w.queue = int64(base.since() - off)
+		}
+		if w.rec != nil {
+			w.rec.sampleIssue(base, int64(off))
 		}
 		p, err := w.issue(op)
 		end := int64(base.since())

@@ -94,6 +94,7 @@ func (a *acc) add(p Part, c results.Cell) error {
 	a.cell.ThroughputBytes += c.ThroughputBytes
 	a.cell.DurationNs = max(a.cell.DurationNs, c.DurationNs)
 	a.cell.Load.Connections += c.Load.Connections
+	a.cell.Checks = results.MergeChecks(a.cell.Checks, c.Checks)
 	for _, f := range a.figs {
 		if err := f.Add(p.Run, c); err != nil {
 			return fmt.Errorf("%s: %w", p.Dir, err)

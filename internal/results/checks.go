@@ -87,3 +87,22 @@ func (c Cell) Trusted() bool {
 func dropChecks(checks []Check, names ...string) []Check {
 	return slices.DeleteFunc(slices.Clone(checks), func(k Check) bool { return slices.Contains(names, k.Name) })
 }
+
+// MergeChecks is the checks of a cell merged from ranks that measured it
+// as a and b: of each check, a failed one if either failed (the first),
+// else a's. A merged cell is no more trusted than its worst rank, and a
+// rank's statistic is its own sample's, so none is averaged.
+func MergeChecks(a, b []Check) []Check {
+	out := slices.Clone(a)
+	for _, k := range b {
+		i := slices.IndexFunc(out, func(o Check) bool { return o.Name == k.Name && o.Method == k.Method })
+		switch {
+		case i < 0:
+			out = append(out, k)
+		case out[i].Pass && !k.Pass:
+			out[i] = k
+		}
+	}
+	slices.SortStableFunc(out, func(x, y Check) int { return strings.Compare(x.Name, y.Name) })
+	return out
+}

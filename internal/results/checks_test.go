@@ -39,3 +39,24 @@ func TestSetChecksReplacesByNameAndMethod(t *testing.T) {
 		t.Error("Trusted disagrees with the checks' verdicts")
 	}
 }
+
+// A merged cell keeps a check failed on any rank, else the first rank's.
+func TestMergeChecksKeepsTheFailedOnes(t *testing.T) {
+	a := []Check{
+		{Name: CheckLateStarts, Method: "share late", Statistic: 0, Pass: true},
+		{Name: CheckIndependence, Method: "spearman lag-1", Statistic: 0.02, Pass: true},
+	}
+	b := []Check{
+		{Name: CheckLateStarts, Method: "share late", Statistic: 0.2, Pass: false},
+		{Name: CheckIndependence, Method: "spearman lag-1", Statistic: 0.05, Pass: true},
+		{Name: CheckInterarrival, Method: "interval spread", Statistic: 0.5, Pass: false},
+	}
+	got := MergeChecks(a, b)
+	if len(got) != 3 || got[0].Name != CheckIndependence || got[0].Statistic != 0.02 ||
+		got[1].Name != CheckInterarrival || got[1].Pass || got[2].Name != CheckLateStarts || got[2].Statistic != 0.2 {
+		t.Errorf("merged %+v", got)
+	}
+	if again := MergeChecks(got, a); len(again) != 3 || again[2].Pass {
+		t.Errorf("a passing rank after a failing one: %+v", again)
+	}
+}
