@@ -25,12 +25,9 @@ func (c delayConn) Set(ctx context.Context, key, value []byte) (bench.Protocol, 
 	return c.Conn.Set(ctx, key, value)
 }
 
-// delayRun runs 2000 sets on one worker, each taking what delay draws,
-// on fake time (it must be called in a bubble), and returns the cell's
-// checks. An open loop runs on bench.TickClock, on which a precise
-// dispatcher waits on its timer rather than spinning.
-func delayRun(t *testing.T, load workload.Load, delay func() time.Duration) []results.Check {
-	t.Helper()
+// delayConfig is a run of 2000 sets under load, each taking what delay
+// draws, timed on fake time (bench.TickClock).
+func delayConfig(load workload.Load, delay func() time.Duration) bench.Config {
 	f := &benchtest.Fake{}
 	cfg := baseConfig(f)
 	cfg.Mix = workload.Mix{Set: 1}
@@ -40,6 +37,16 @@ func delayRun(t *testing.T, load workload.Load, delay func() time.Duration) []re
 		return delayConn{c, delay}, err
 	})
 	bench.SetClock(&cfg, bench.TickClock(1))
+	return cfg
+}
+
+// delayRun runs 2000 sets on one worker, each taking what delay draws,
+// on fake time (it must be called in a bubble), and returns the cell's
+// checks. An open loop runs on bench.TickClock, on which a precise
+// dispatcher waits on its timer rather than spinning.
+func delayRun(t *testing.T, load workload.Load, delay func() time.Duration) []results.Check {
+	t.Helper()
+	cfg := delayConfig(load, delay)
 	// A host with no readings gets no host checks: these are the
 	// samples' checks, whatever else the test machine runs.
 	bench.SetHostRoot(&cfg, t.TempDir())

@@ -1,7 +1,6 @@
 package bench_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,9 +9,7 @@ import (
 	"time"
 
 	"github.com/kvbench/kvbench/internal/bench"
-	"github.com/kvbench/kvbench/internal/bench/benchtest"
 	"github.com/kvbench/kvbench/internal/results"
-	"github.com/kvbench/kvbench/internal/workload"
 )
 
 // writeFiles writes files, by path, under root.
@@ -44,15 +41,7 @@ func hostRun(t *testing.T, busyAfter, ownAfter int) []map[string]bool {
 	stat := func(busy int) string { return fmt.Sprintf("cpu  %d 0 0 100000 0 0 0 0 0 0\n", busy) }
 	writeFiles(t, root, map[string]string{"proc/stat": stat(100), "proc/self/stat": selfStat(100),
 		"sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq": "2500000\n"})
-	f := &benchtest.Fake{}
-	cfg := baseConfig(f)
-	cfg.Mix = workload.Mix{Set: 1}
-	cfg.Load = closedLoop
-	cfg.Dialer = bench.DialerFunc(func(ctx context.Context, th int) (bench.Conn, error) {
-		c, err := f.Dial(ctx, th)
-		return delayConn{c, func() time.Duration { return time.Millisecond }}, err
-	})
-	bench.SetClock(&cfg, bench.TickClock(1))
+	cfg := delayConfig(closedLoop, func() time.Duration { return time.Millisecond })
 	bench.SetHostRoot(&cfg, root)
 	cfg.Observer = bench.ObserverFunc(func(s bench.Status) {
 		if s.Event == bench.PhaseStart && s.Phase == "measure" {
