@@ -13,10 +13,15 @@ import (
 // Bounds of the harness's checks; docs/TRUST.md says why each.
 const (
 	checkAlpha = 0.01
-	// minRho is the lag-1 correlation that fails independence: below it
-	// a significant rho (4096 pairs make 0.04 significant) moves a
-	// percentile's interval too little to matter.
-	minRho = 0.3
+	// maxRho is the lag-1 correlation above which independence fails.
+	// A closed loop with several connections on a busy server carries
+	// its queue from one operation to the next, so 0.3 to 0.6 is its
+	// nature, not a fault; the precision check answers for it by taking
+	// its intervals on the effective sample, n·(1-rho)/(1+rho). Beyond
+	// 0.8 that sample is under a ninth of the operations: the cell is
+	// mostly one slow stretch (a stall, an open loop's growing backlog)
+	// and its figures describe that stretch, however many operations.
+	maxRho = 0.8
 	// minPairs is the fewest pairs a check is computed on.
 	minPairs = 30
 	// gapTolerance is how far from its intended length an inter-arrival
@@ -55,7 +60,9 @@ func attachChecks(ms []Measurement, ws []*worker, pacer Pacer) {
 
 // independence tests whether a cell's consecutive latencies, within
 // each worker, are correlated (Spearman, lag 1), as Lancet does: the
-// percentiles' confidence intervals assume independent samples.
+// percentiles' confidence intervals assume independent samples. Its rho
+// sizes the effective sample the precision check judges on
+// (results.PrecisionCheck); it fails only a cell dependent beyond that.
 func independence(ws []*worker, op Op, p Protocol) (results.Check, bool) {
 	var x, y []float64
 	for _, w := range ws {
@@ -73,7 +80,7 @@ func independence(ws []*worker, op Op, p Protocol) (results.Check, bool) {
 	return results.Check{
 		Name: results.CheckIndependence, Method: "spearman lag-1", Statistic: rho, P: &pv,
 		Figure: fmt.Sprintf("lag-1 rank correlation %.2f over %d consecutive pairs", rho, len(x)),
-		Pass:   !(pv < checkAlpha && math.Abs(rho) > minRho),
+		Pass:   !(pv < checkAlpha && rho > maxRho),
 	}, true
 }
 

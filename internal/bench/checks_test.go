@@ -2,6 +2,7 @@ package bench_test
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"testing/synctest"
@@ -24,12 +25,9 @@ func (c delayConn) Set(ctx context.Context, key, value []byte) (bench.Protocol, 
 	return c.Conn.Set(ctx, key, value)
 }
 
-// delayRun runs 2000 sets on one worker, each taking what delay draws,
-// on fake time (it must be called in a bubble), and returns the cell's
-// checks. An open loop runs on bench.TickClock, on which a precise
-// dispatcher waits on its timer rather than spinning.
-func delayRun(t *testing.T, load workload.Load, delay func() time.Duration) []results.Check {
-	t.Helper()
+// delayConfig is a run of 2000 sets under load, each taking what delay
+// draws, timed on fake time (bench.TickClock).
+func delayConfig(load workload.Load, delay func() time.Duration) bench.Config {
 	f := &benchtest.Fake{}
 	cfg := baseConfig(f)
 	cfg.Mix = workload.Mix{Set: 1}
@@ -39,6 +37,16 @@ func delayRun(t *testing.T, load workload.Load, delay func() time.Duration) []re
 		return delayConn{c, delay}, err
 	})
 	bench.SetClock(&cfg, bench.TickClock(1))
+	return cfg
+}
+
+// delayRun runs 2000 sets on one worker, each taking what delay draws,
+// on fake time (it must be called in a bubble), and returns the cell's
+// checks. An open loop runs on bench.TickClock, on which a precise
+// dispatcher waits on its timer rather than spinning.
+func delayRun(t *testing.T, load workload.Load, delay func() time.Duration) []results.Check {
+	t.Helper()
+	cfg := delayConfig(load, delay)
 	// A host with no readings gets no host checks: these are the
 	// samples' checks, whatever else the test machine runs.
 	bench.SetHostRoot(&cfg, t.TempDir())
@@ -69,8 +77,39 @@ func check(t *testing.T, ks []results.Check, name string) results.Check {
 
 var closedLoop = workload.Load{Mode: "closed", Connections: 1, Depth: 1}
 
+// ar1 draws latencies around 500µs whose logarithms follow an AR(1)
+// series of coefficient phi, so that consecutive ones correlate by about
+// phi in rank too.
+func ar1(r *rand.Rand, phi float64) func() time.Duration {
+	x := 0.0
+	return func() time.Duration {
+		x = phi*x + math.Sqrt(1-phi*phi)*r.NormFloat64()
+		return time.Duration(500_000 * math.Exp(0.5*x))
+	}
+}
+
+// Consecutive latencies that follow each other by 0.5, as a closed loop
+// carrying its queue does, pass independence (the precision check then
+// takes their worth into account); by 0.9, the cell is one slow stretch
+// after another, and fails.
+func TestIndependenceCheckBound(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(3, 3))
+		for _, c := range []struct {
+			phi, lo, hi float64
+			pass        bool
+		}{{0.5, 0.4, 0.6, true}, {0.92, 0.85, 0.95, false}} {
+			k := check(t, delayRun(t, closedLoop, ar1(r, c.phi)), results.CheckIndependence)
+			if k.Pass != c.pass || k.Statistic < c.lo || k.Statistic > c.hi {
+				t.Errorf("AR(1) at %g: %+v, want rho in [%g, %g] and pass %v", c.phi, k, c.lo, c.hi, c.pass)
+			}
+		}
+	})
+}
+
 // Latencies drawn independently pass the independence check; latencies
-// that come in slow and fast stretches of 100 operations fail it.
+// that grow through stretches of 100 operations, as behind a queue that
+// builds up and drains, fail it.
 func TestIndependenceCheck(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(1, 1))
@@ -80,13 +119,12 @@ func TestIndependenceCheck(t *testing.T) {
 			t.Errorf("independent latencies: %+v", k)
 		}
 		n := 0
-		stretches := func() time.Duration {
+		queue := func() time.Duration {
 			n++
-			base := 100_000 + 900_000*((n/100)%2)
-			return time.Duration(base + r.IntN(100_000))
+			return time.Duration(100_000 + 9_000*(n%100) + r.IntN(10_000))
 		}
-		if k := check(t, delayRun(t, closedLoop, stretches), results.CheckIndependence); k.Pass || k.Statistic < 0.5 {
-			t.Errorf("latencies in stretches: %+v", k)
+		if k := check(t, delayRun(t, closedLoop, queue), results.CheckIndependence); k.Pass || k.Statistic < 0.9 {
+			t.Errorf("latencies of a queue building up: %+v", k)
 		}
 	})
 }

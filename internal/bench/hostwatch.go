@@ -2,6 +2,7 @@ package bench
 
 import (
 	"runtime"
+	"time"
 
 	"github.com/kvbench/kvbench/internal/results"
 )
@@ -14,13 +15,20 @@ type hostPhase struct {
 	cpus          int // the CPUs this process may run on
 }
 
-// readHost samples the host under the run's root ("/" outside tests).
+// readHost samples the host under the run's root ("/" outside tests),
+// stamped on the run's clock.
 func (r *runner) readHost() results.HostSample {
 	root := r.cfg.hostRoot
 	if root == "" {
 		root = "/"
 	}
-	return results.ReadHostSample(root)
+	clock := r.cfg.clock
+	if clock == nil {
+		clock = nanotime
+	}
+	s := results.ReadHostSample(root)
+	s.AtNs = clock()
+	return s
 }
 
 func attachHost(ms []Measurement, before, after results.HostSample) {
@@ -30,16 +38,16 @@ func attachHost(ms []Measurement, before, after results.HostSample) {
 	}
 }
 
-// checks are the host checks of m's cell. The CPUs the run keeps busy
-// are its CPU time over the phase's wall time; without a CPU reading,
-// its workers, at most one CPU each, bound them.
+// checks are the host checks of m's cell. An external server's CPU time
+// over the phase, when it reported it, is the run's, not another
+// program's; an embedded server's is already this process's.
 func (h *hostPhase) checks(m *Measurement) []results.Check {
 	if h == nil {
 		return nil
 	}
-	used := float64(min(m.Load.Connections*max(m.Load.Depth, 1), h.cpus))
-	if m.CPU != nil && m.Duration > 0 {
-		used = float64(m.CPU.Client.User+m.CPU.Client.Sys) / float64(m.Duration)
+	var server time.Duration
+	if m.CPU != nil && m.CPU.Server != nil {
+		server = m.CPU.Server.User + m.CPU.Server.Sys
 	}
-	return results.HostChecks(h.before, h.after, used, h.cpus)
+	return results.HostChecks(h.before, h.after, server, h.cpus)
 }

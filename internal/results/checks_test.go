@@ -10,7 +10,7 @@ func TestCheckWarningsNameFailedChecksOnly(t *testing.T) {
 	ws := CheckWarnings([]Check{
 		{Name: CheckStationarity, Method: "mann-kendall", Statistic: 3.2, P: &p, Figure: "rate falls 4%/s", Pass: false},
 		{Name: CheckPrecision, Method: "binomial order statistics", Figure: "p99 ±2%", Pass: true},
-		{Name: CheckHost, Method: "load average", Figure: "load 3.1 on 2 CPUs", Pass: false},
+		{Name: CheckHost, Method: "other processes", Figure: "other processes used 0.60 of 2 CPUs", Pass: false},
 	})
 	if len(ws) != 2 {
 		t.Fatalf("got %d warnings, want 2: %+v", len(ws), ws)
@@ -18,7 +18,7 @@ func TestCheckWarningsNameFailedChecksOnly(t *testing.T) {
 	if ws[0].Kind != "check_stationarity" || !strings.Contains(ws[0].Message, "rate falls 4%/s") || !strings.Contains(ws[0].Message, "p=0.001") {
 		t.Errorf("first warning %+v", ws[0])
 	}
-	if ws[1].Kind != "check_host" || !strings.Contains(ws[1].Message, "(load average)") {
+	if ws[1].Kind != "check_host" || !strings.Contains(ws[1].Message, "(other processes)") {
 		t.Errorf("second warning %+v", ws[1])
 	}
 }

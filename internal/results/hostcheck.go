@@ -3,6 +3,9 @@ package results
 import (
 	"fmt"
 	"math"
+	"time"
+
+	"github.com/kvbench/kvbench/internal/units"
 )
 
 // Bounds of the host checks (HostChecks).
@@ -21,27 +24,41 @@ const (
 	FreqChangeMax = 0.10
 )
 
-// loadMargin is how far the 1-minute load average may exceed the CPUs the
-// run itself keeps busy: a runnable kernel thread or shell is routine,
-// so one CPU, or a quarter of a large machine's; beyond that another
-// program competes with the run for CPUs.
-func loadMargin(cpus int) float64 { return max(1, float64(cpus)/4) }
+// userHZ is the rate of the jiffies /proc/stat and /proc/self/stat count
+// in: USER_HZ, 100 per second on every architecture Linux reports to
+// user space in, whatever the kernel's own tick.
+const userHZ = 100
+
+// hostSpanMin is the shortest span the CPU accounting judges: both
+// readings count in hundredths of a second, each CPU's rounded, so over
+// a shorter span their rounding alone may look like a tenth of a CPU.
+const hostSpanMin = 500 * time.Millisecond
+
+// otherCPUsMax is how much CPU other programs may use during a cell, in
+// CPUs: a quarter of one, or a tenth of a larger machine's. Kernel
+// threads, a shell, a monitoring agent use a few hundredths; a quarter of
+// a CPU is another program working, often enough to preempt the run's
+// threads and hold its latencies up, and on a large machine a tenth of
+// its CPUs is a competitor for its caches and memory bandwidth.
+func otherCPUsMax(cpus int) float64 { return max(0.25, float64(cpus)/10) }
 
 // HostChecks judge the host over a cell from samples taken before and
-// after its measure phase: the load average against usedCPUs (the run's
-// own CPU time over the phase's wall time) on cpus CPUs, the steal time,
-// and the CPU frequency. A check whose readings are missing is not made:
-// absence is no pass.
-func HostChecks(before, after HostSample, usedCPUs float64, cpus int) []Check {
+// after its measure phase on cpus CPUs: the CPU time other programs used
+// (OtherCPUs), the steal time, and the CPU frequency. server is the
+// CPU time an external server reported over the cell (0: none, or
+// unknown), which is the run's too. A check whose readings are missing
+// is not made: absence is no pass.
+func HostChecks(before, after HostSample, server time.Duration, cpus int) []Check {
 	var out []Check
-	if after.LoadOK {
-		bound := usedCPUs + loadMargin(cpus)
-		out = append(out, Check{Name: CheckHost, Method: "load average", Statistic: after.Load1,
-			Figure: fmt.Sprintf("1-minute load %.2f on %d CPUs, the run's own %.1f", after.Load1, cpus, usedCPUs),
-			Pass:   after.Load1 <= bound})
+	if other, span, ok := OtherCPUs(before, after, server); ok {
+		bound := otherCPUsMax(cpus)
+		out = append(out, Check{Name: CheckHost, Method: "other processes", Statistic: other,
+			Figure: fmt.Sprintf("other processes used %.2f of %d CPUs during the cell's %s (bound %.2f)",
+				other, cpus, units.Duration(float64(span)), bound),
+			Pass: other <= bound})
 	}
-	if before.StatOK && after.StatOK && after.Busy > before.Busy && after.Steal >= before.Steal {
-		share := float64(after.Steal-before.Steal) / float64(after.Busy-before.Busy)
+	if before.StatOK && after.StatOK && after.Total > before.Total && after.Steal >= before.Steal {
+		share := float64(after.Steal-before.Steal) / float64(after.Total-before.Total)
 		out = append(out, Check{Name: CheckHost, Method: "steal time", Statistic: share,
 			Figure: fmt.Sprintf("%.1f%% of the host's CPU time stolen (bound %.0f%%)", 100*share, 100*StealShareMax),
 			Pass:   share <= StealShareMax})
@@ -53,6 +70,27 @@ func HostChecks(before, after HostSample, usedCPUs float64, cpus int) []Check {
 			Pass:   math.Abs(change) <= FreqChangeMax})
 	}
 	return out
+}
+
+// OtherCPUs is how many CPUs programs other than the run kept busy
+// between two samples, on average over their span: the host's CPU time
+// in work (steal included: a hypervisor's other guests compete as well)
+// less this process's, whose threads are the client and an embedded
+// server, and less server, an external server's. A load average would
+// count the run's own runnable threads, which at a few connections
+// outnumber small machines' CPUs, and lag a minute behind. A server
+// on another machine is subtracted too when it reports: that can hide
+// another program, never invent one. ok is false without both readings
+// or over less than hostSpanMin.
+func OtherCPUs(before, after HostSample, server time.Duration) (other float64, span time.Duration, ok bool) {
+	span = time.Duration(after.AtNs - before.AtNs)
+	if !before.StatOK || !after.StatOK || !before.OwnOK || !after.OwnOK || span < hostSpanMin ||
+		after.Active < before.Active || after.Own < before.Own {
+		return 0, span, false
+	}
+	busy := float64(after.Active-before.Active) / userHZ
+	own := float64(after.Own-before.Own)/userHZ + server.Seconds()
+	return max(0, busy-own) / span.Seconds(), span, true
 }
 
 func meanFreq(khz []int64) float64 {

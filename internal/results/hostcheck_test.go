@@ -5,15 +5,23 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
-func hostFixture(t *testing.T, name string) HostSample {
+// hostFixture reads a fixture host taken at atNs on the harness's clock.
+func hostFixture(t *testing.T, name string, atNs int64) HostSample {
 	t.Helper()
 	s := ReadHostSample(filepath.Join("testdata", "host", name))
-	if !s.LoadOK || !s.StatOK || len(s.FreqKHz) != 2 {
+	if !s.StatOK || !s.OwnOK || len(s.FreqKHz) != 2 {
 		t.Fatalf("fixture %s read as %+v", name, s)
 	}
+	s.AtNs = atNs
 	return s
+}
+
+// fixturePair is a fixture host's samples before and after a 10 s cell.
+func fixturePair(t *testing.T, name string) (before, after HostSample) {
+	return hostFixture(t, name+"-before", 0), hostFixture(t, name+"-after", int64(10*time.Second))
 }
 
 // verdicts maps each host check's method to its verdict.
@@ -29,8 +37,12 @@ func verdicts(checks []Check) map[string]bool {
 }
 
 func TestHostChecksQuietHostPasses(t *testing.T) {
-	got := verdicts(HostChecks(hostFixture(t, "quiet-before"), hostFixture(t, "quiet-after"), 0.9, 4))
-	want := map[string]bool{"load average": true, "steal time": true, "cpu frequency": true}
+	b, a := fixturePair(t, "quiet")
+	if b.Own != 4000 || a.Own != 5800 || a.Active-b.Active != 1850 {
+		t.Fatalf("readings: own %d then %d, active %d then %d", b.Own, a.Own, b.Active, a.Active)
+	}
+	got := verdicts(HostChecks(b, a, 0, 4))
+	want := map[string]bool{"other processes": true, "steal time": true, "cpu frequency": true}
 	if len(got) != len(want) {
 		t.Fatalf("checks %v, want %v", got, want)
 	}
@@ -42,42 +54,75 @@ func TestHostChecksQuietHostPasses(t *testing.T) {
 }
 
 func TestHostChecksBusyHostFails(t *testing.T) {
-	checks := HostChecks(hostFixture(t, "busy-before"), hostFixture(t, "busy-after"), 0.9, 4)
+	b, a := fixturePair(t, "busy")
+	checks := HostChecks(b, a, 0, 4)
 	got := verdicts(checks)
-	for _, m := range []string{"load average", "steal time", "cpu frequency"} {
+	for _, m := range []string{"other processes", "steal time", "cpu frequency"} {
 		if pass, ok := got[m]; !ok || pass {
 			t.Errorf("%s: made %v, pass %v; want a failed check", m, ok, pass)
 		}
 	}
 	ws := CheckWarnings(checks)
-	if len(ws) != 3 || !slices.ContainsFunc(ws, func(w Warning) bool { return strings.Contains(w.Message, "12.0% of the host's CPU time stolen") }) {
-		t.Errorf("warnings %+v", ws)
+	for _, want := range []string{"12.0% of the host's CPU time stolen", "other processes used 2.48 of 4 CPUs during the cell's 10s"} {
+		if len(ws) != 3 || !slices.ContainsFunc(ws, func(w Warning) bool { return strings.Contains(w.Message, want) }) {
+			t.Errorf("warnings %+v, want one with %q", ws, want)
+		}
 	}
 }
 
-// The run's own load is no reason to fail: a load of 6.5 is within a run
-// that keeps 6 CPUs busy and the margin.
-func TestHostChecksLoadCountsTheRunsOwnCPUs(t *testing.T) {
-	got := verdicts(HostChecks(hostFixture(t, "busy-before"), hostFixture(t, "busy-after"), 6, 8))
-	if !got["load average"] {
-		t.Error("load 6.5 failed a run using 6 of 8 CPUs")
+// cpuSample is a host whose CPUs have worked active jiffies in all, own
+// of them this process's, taken at atNs.
+func cpuSample(active, own uint64, atNs int64) HostSample {
+	return HostSample{AtNs: atNs, Total: 4 * active, Active: active, StatOK: true, Own: own, OwnOK: true}
+}
+
+// The run's own threads are no reason to fail: on 2 CPUs, a run whose
+// client and embedded server kept 1.1 CPUs busy, with nothing else
+// running, passes, though its runnable threads put the load average
+// above 2. An external server's CPU time is the run's as well; without
+// it, the same busy time is another program's.
+func TestHostChecksCountTheRunsOwnCPU(t *testing.T) {
+	wall := int64(10 * time.Second)
+	alone := verdicts(HostChecks(cpuSample(1000, 1000, 0), cpuSample(2100, 2100, wall), 0, 2))
+	if pass, ok := alone["other processes"]; !ok || !pass {
+		t.Errorf("a run alone on its host: made %v, pass %v", ok, pass)
+	}
+	b, a := cpuSample(1000, 1000, 0), cpuSample(2700, 2100, wall)
+	if other, _, _ := OtherCPUs(b, a, 6*time.Second); other > 0.001 {
+		t.Errorf("external server's 6s subtracted: other %.3f CPUs, want 0", other)
+	}
+	if got := verdicts(HostChecks(b, a, 6*time.Second, 2)); !got["other processes"] {
+		t.Error("a run with its external server on the host failed")
+	}
+	if got := verdicts(HostChecks(b, a, 0, 2)); got["other processes"] {
+		t.Error("0.6 CPUs of another program passed")
 	}
 }
 
 // A host without cpufreq or /proc (many VMs, other systems) gets no
-// check for what it cannot read, rather than a pass.
+// check for what it cannot read, rather than a pass; nor does a span too
+// short for jiffies to weigh.
 func TestHostChecksMissingReadingsMakeNoCheck(t *testing.T) {
 	none := ReadHostSample(filepath.Join("testdata", "host", "absent"))
-	if none.LoadOK || none.StatOK || len(none.FreqKHz) != 0 {
+	if none.StatOK || none.OwnOK || len(none.FreqKHz) != 0 {
 		t.Fatalf("absent root read as %+v", none)
 	}
-	if got := HostChecks(none, none, 1, 4); len(got) != 0 {
+	if got := HostChecks(none, none, 0, 4); len(got) != 0 {
 		t.Errorf("checks without readings: %+v", got)
 	}
-	q0, q1 := hostFixture(t, "quiet-before"), hostFixture(t, "quiet-after")
+	q0, q1 := fixturePair(t, "quiet")
 	q0.FreqKHz, q1.FreqKHz = nil, nil
-	if got := verdicts(HostChecks(q0, q1, 1, 4)); len(got) != 2 || slices.Contains(keys(got), "cpu frequency") {
+	if got := verdicts(HostChecks(q0, q1, 0, 4)); len(got) != 2 || slices.Contains(keys(got), "cpu frequency") {
 		t.Errorf("without cpufreq: %v", got)
+	}
+	q1.OwnOK = false
+	if got := verdicts(HostChecks(q0, q1, 0, 4)); slices.Contains(keys(got), "other processes") {
+		t.Errorf("without the process's own CPU time: %v", got)
+	}
+	b, a := fixturePair(t, "busy")
+	a.AtNs = int64(200 * time.Millisecond)
+	if got := verdicts(HostChecks(b, a, 0, 4)); slices.Contains(keys(got), "other processes") {
+		t.Errorf("over 200ms: %v", got)
 	}
 }
 
@@ -108,5 +153,17 @@ func TestBusyPollCheckMoreSpinnersThanCPUsFails(t *testing.T) {
 		if ok != c.made || ok && k.Pass != c.pass {
 			t.Errorf("%s: made %v pass %v (%s), want made %v pass %v", c.name, ok, k.Pass, k.Figure, c.made, c.pass)
 		}
+	}
+}
+
+// The command in /proc/self/stat may hold spaces and parentheses; the
+// times are counted from its last closing one.
+func TestParseSelfStat(t *testing.T) {
+	ticks, ok := parseSelfStat("77 (a) b (c)) R 1 77 77 0 -1 0 0 0 0 0 250 50 0 0 20 0 1 0\n")
+	if !ok || ticks != 300 {
+		t.Errorf("got %d %v, want 300", ticks, ok)
+	}
+	if _, ok := parseSelfStat("77 (short) R 1 2 3"); ok {
+		t.Error("a truncated line parsed")
 	}
 }

@@ -24,20 +24,44 @@ const MethodOrderStatistics = "binomial order statistics"
 // PrecisionCheck reports the 95% confidence intervals of the cell's p50
 // and p99 as compare computes them, and fails when the p99's half-width
 // exceeds PrecisionBound of the p99: the cell ran too few operations for
-// its tail. A cell without a histogram or operations gets no check.
+// its tail. The intervals assume independent operations; when the
+// cell's independence check found consecutive latencies correlated
+// (lag-1 rho > 0), they are taken on the effective sample size
+// (stats.EffectiveN) instead, since a queue carried from one operation
+// to the next makes them worth fewer. A cell without a histogram or
+// operations gets no check.
 func PrecisionCheck(c Cell) (Check, bool) {
 	h, err := CellHistogram(c)
 	if err != nil || h.TotalCount() == 0 {
 		return Check{}, false
 	}
-	p50 := relHalfWidth(stats.QuantileCI(h, 0.5))
-	p99 := relHalfWidth(stats.QuantileCI(h, 0.99))
+	n := float64(h.TotalCount())
+	rho := lag1Rho(c.Checks)
+	nEff := stats.EffectiveN(n, rho)
+	p50 := relHalfWidth(stats.QuantileCIN(h, 0.5, nEff))
+	p99 := relHalfWidth(stats.QuantileCIN(h, 0.99, nEff))
+	ops := units.Rate(n) + " ops"
+	if nEff < n {
+		ops = fmt.Sprintf("an effective %s of %s ops, lag-1 rho %.2f", units.Rate(nEff), units.Rate(n), rho)
+	}
 	return Check{
 		Name: CheckPrecision, Method: MethodOrderStatistics, Statistic: p99,
-		Figure: fmt.Sprintf("p50 ±%.1f%%, p99 ±%.1f%% (95%% CI, %s ops; over ±%.0f%% fails)",
-			100*p50, 100*p99, units.Rate(float64(h.TotalCount())), 100*PrecisionBound),
+		Figure: fmt.Sprintf("p50 ±%.1f%%, p99 ±%.1f%% (95%% CI, %s; over ±%.0f%% fails)",
+			100*p50, 100*p99, ops, 100*PrecisionBound),
 		Pass: p99 <= PrecisionBound,
 	}, true
+}
+
+// lag1Rho is the lag-1 correlation the cell's independence check found
+// (0 without one). The harness decides that check from its samples and a
+// rewrite keeps it, so a precision recomputed from the cell reads it here.
+func lag1Rho(checks []Check) float64 {
+	for _, k := range checks {
+		if k.Name == CheckIndependence {
+			return k.Statistic
+		}
+	}
+	return 0
 }
 
 // relHalfWidth is iv's half-width over its estimate.

@@ -1,7 +1,9 @@
 package results
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -26,5 +28,60 @@ func TestPrecisionCheckFailsOnTooFewOps(t *testing.T) {
 	}
 	if _, ok := PrecisionCheck(Cell{}); ok {
 		t.Error("a cell without a histogram got a precision check")
+	}
+}
+
+// paretoCell is a cell of n operations laid out on a Pareto law of tail
+// index 2 (latency 20µs/sqrt(1-u)), whose p99 interval is about
+// ±19.5/(2·sqrt(n)) wide: ±8% at 15k operations.
+func paretoCell(t *testing.T, n int, checks ...Check) Cell {
+	t.Helper()
+	h := NewHistogram()
+	for i := range n {
+		h.RecordValue(int64(20000 / math.Sqrt(1-(float64(i)+0.5)/float64(n))))
+	}
+	enc, err := EncodeHistogram(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Cell{Histogram: enc, Count: h.TotalCount(), Checks: checks}
+}
+
+func independenceAt(rho float64) Check {
+	return Check{Name: CheckIndependence, Method: "spearman lag-1", Statistic: rho, Pass: true}
+}
+
+// Consecutive latencies correlated by rho are worth fewer operations: a
+// p99 of ±8% over 15k independent ones is over ±10% when they correlate
+// by 0.6 (an effective quarter of them), and the figure says so; an
+// uncorrelated or alternating cell is judged on its count.
+func TestPrecisionCheckWidensWithCorrelation(t *testing.T) {
+	plain, ok := PrecisionCheck(paretoCell(t, 15000))
+	if !ok || !plain.Pass || plain.Statistic < 0.07 || plain.Statistic > 0.09 {
+		t.Fatalf("independent: %+v", plain)
+	}
+	for _, rho := range []float64{0, -0.3} {
+		if k, _ := PrecisionCheck(paretoCell(t, 15000, independenceAt(rho))); k != plain {
+			t.Errorf("rho %g: %+v, want %+v", rho, k, plain)
+		}
+	}
+	k, _ := PrecisionCheck(paretoCell(t, 15000, independenceAt(0.6)))
+	if k.Pass || k.Statistic <= PrecisionBound || !strings.Contains(k.Figure, "an effective 3.75k of 15k ops, lag-1 rho 0.60") {
+		t.Errorf("rho 0.6: %+v", k)
+	}
+}
+
+// A rewrite recomputes the precision check from the cell (AddWarnings)
+// and reads the correlation from the independence check the harness
+// recorded, which it keeps.
+func TestAddWarningsPrecisionReadsRecordedIndependence(t *testing.T) {
+	logs := []CellLog{{Cell: paretoCell(t, 15000, independenceAt(0.6), Check{Name: CheckPrecision, Method: MethodOrderStatistics, Pass: true})}}
+	AddWarnings(logs)
+	var got []string
+	for _, k := range logs[0].Cell.Checks {
+		got = append(got, fmt.Sprintf("%s %v", k.Name, k.Pass))
+	}
+	if !slices.Equal(got, []string{"independence true", "precision false"}) {
+		t.Errorf("checks after a rewrite: %v", got)
 	}
 }

@@ -26,11 +26,20 @@ func (a Interval) Overlaps(b Interval) bool { return a.Lo <= b.Hi && b.Lo <= a.H
 // whatever the latency distribution. The interval's ends are the recorded
 // values at those ranks, read from the histogram.
 func QuantileCI(h *hdrhistogram.Histogram, q float64) Interval {
+	return QuantileCIN(h, q, float64(h.TotalCount()))
+}
+
+// QuantileCIN is QuantileCI for samples worth nEff independent ones
+// (EffectiveN): the sample quantile's share of the ranks then varies as
+// a binomial's over nEff, q ± Z95*sqrt(q*(1-q)/nEff), and the interval's
+// ends are the recorded values at those shares of the histogram's count.
+// nEff of at least the count is QuantileCI.
+func QuantileCIN(h *hdrhistogram.Histogram, q, nEff float64) Interval {
 	n := float64(h.TotalCount())
-	if n == 0 {
+	if n == 0 || nEff <= 0 {
 		return Interval{}
 	}
-	half := Z95 * math.Sqrt(n*q*(1-q))
+	half := n * Z95 * math.Sqrt(q*(1-q)/math.Min(nEff, n))
 	lo := math.Max(1, math.Floor(n*q-half))
 	hi := math.Min(n, math.Ceil(n*q+half)+1)
 	return Interval{
@@ -38,6 +47,17 @@ func QuantileCI(h *hdrhistogram.Histogram, q float64) Interval {
 		Lo:  float64(valueAtRank(h, lo)),
 		Hi:  float64(valueAtRank(h, hi)),
 	}
+}
+
+// EffectiveN is how many independent samples n whose consecutive ones
+// correlate by rho (lag 1) are worth, taking them as an AR(1) series:
+// n*(1-rho)/(1+rho). A negative or zero rho gives n: alternation makes
+// a quantile no less precise than the count says.
+func EffectiveN(n, rho float64) float64 {
+	if rho <= 0 {
+		return n
+	}
+	return n * (1 - rho) / (1 + rho)
 }
 
 // valueAtRank is the value of the rank-th smallest recorded value (1-based).

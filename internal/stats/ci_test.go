@@ -93,3 +93,28 @@ func BenchmarkQuantileCI(b *testing.B) {
 		QuantileCI(h, 0.99)
 	}
 }
+
+// Samples worth fewer independent ones give a wider interval around the
+// same estimate; worth all of them, QuantileCI's.
+func TestQuantileCINWidensWithFewerEffectiveSamples(t *testing.T) {
+	h := logNormal(rand.New(rand.NewPCG(5, 5)), 4000, 20000, 0.5)
+	full, same := QuantileCI(h, 0.99), QuantileCIN(h, 0.99, 4000)
+	if full != same {
+		t.Errorf("nEff = n: %+v, QuantileCI %+v", same, full)
+	}
+	if more := QuantileCIN(h, 0.99, 1e6); more != full {
+		t.Errorf("nEff above n: %+v, want QuantileCI's %+v", more, full)
+	}
+	quarter := QuantileCIN(h, 0.99, 1000)
+	if quarter.Est != full.Est || quarter.Lo >= full.Lo || quarter.Hi <= full.Hi {
+		t.Errorf("nEff = n/4: %+v, not wider than %+v", quarter, full)
+	}
+}
+
+func TestEffectiveN(t *testing.T) {
+	for _, c := range []struct{ rho, want float64 }{{0, 900}, {-0.5, 900}, {0.5, 300}, {0.8, 100}} {
+		if got := EffectiveN(900, c.rho); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("EffectiveN(900, %g) = %g, want %g", c.rho, got, c.want)
+		}
+	}
+}
