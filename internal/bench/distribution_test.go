@@ -260,3 +260,25 @@ func TestDistributionRdmakvEmbedded(t *testing.T) {
 		}
 	}
 }
+
+// A warmup records into the histograms the measure phase then reuses:
+// the cell holds the measure phase's operations alone, by size class too.
+func TestWarmupLeavesNothingInTheCell(t *testing.T) {
+	cfg := withSizes(baseConfig(&benchtest.Fake{}), law(t, "uniform: {min: 64, max: 64KiB}"))
+	cfg.Mix = workload.Mix{Get: 0.5, Set: 0.5}
+	cfg.Warmup, cfg.Measure = workload.Phase{Ops: 3000}, workload.Phase{Ops: 1000}
+	var total, classes int64
+	for _, m := range run(t, cfg).Measurements {
+		total += m.Count
+		c, err := m.Cell()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range c.SizeClasses {
+			classes += k.Count
+		}
+	}
+	if total != 1000 || classes != 1000 {
+		t.Errorf("cells hold %d operations, their size classes %d; the measure phase ran 1000", total, classes)
+	}
+}

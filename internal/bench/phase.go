@@ -39,16 +39,17 @@ func (r *runner) phase(ws []*worker, th, size int, name string, ph workload.Phas
 		cpu0 = r.readCPU(th, size, false)
 		waits0, _ = creditWaits(ws)
 	}
+	recycle(ws)
 	base := newEpochOn(r.cfg.clock)
-	var coll *collector
 	r.enough.Store(false)
 	watch := newUntilWatch(ph, &r.enough)
-	if measure || watch != nil {
-		// A warmup with until records, as measuring does, to judge its
-		// seconds; what it records is dropped with the phase.
-		coll = newCollector(len(ws), base.t.UnixMilli())
-		coll.until = watch
-	}
+	// A warmup records as measuring does, and what it records is dropped
+	// with the phase: its until judges its seconds, and its histograms,
+	// which at many workers and size classes take gigabytes, are
+	// allocated there and only reset (recycle) for the measure phase,
+	// whose first second would otherwise go on allocating them.
+	coll := newCollector(len(ws), base.t.UnixMilli())
+	coll.until = watch
 	if measure {
 		coll.hear, _ = r.cfg.Observer.(IntervalObserver)
 	}
@@ -131,15 +132,18 @@ func (r *runner) resetWorkers(ws []*worker, phaseID int, coll *collector) error 
 			return err
 		}
 		w.keys = g
-		w.rec = nil
-		if coll != nil {
-			w.rec = &recorder{sink: coll, worker: w.local, perWorker: sampleCap(len(ws))}
-			if r.cfg.Sizes != nil || r.cfg.Trace != nil {
-				w.rec.cls = new(classRec)
-			}
-		}
+		w.rec = w.rec.next(coll, w.local, sampleCap(len(ws)), r.cfg.Sizes != nil || r.cfg.Trace != nil)
 	}
 	return nil
+}
+
+// recycle resets the histograms each worker's last phase recorded into,
+// for its next phase to record into again, before that phase's clock
+// starts: zeroing them takes time no phase may count.
+func recycle(ws []*worker) {
+	for _, w := range ws {
+		w.rec.resetHists()
+	}
 }
 
 // drive runs the workers through the phase and returns its wall time and

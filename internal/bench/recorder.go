@@ -51,6 +51,46 @@ type recorder struct {
 	perWorker int
 }
 
+// next is the recorder of a worker's next phase, handing c its
+// histograms of the op's totals, size classes (classes: the run draws
+// its values' sizes) and issue delays, which recycle has reset; r may be
+// nil, before the first phase.
+func (r *recorder) next(c *collector, worker, perWorker int, classes bool) *recorder {
+	n := &recorder{sink: c, worker: worker, perWorker: perWorker}
+	if r != nil {
+		n.total, n.cls, n.late = r.total, r.cls, r.late
+	}
+	if classes && n.cls == nil {
+		n.cls = new(classRec)
+	}
+	return n
+}
+
+// resetHists empties the histograms next hands on; nil-safe.
+func (r *recorder) resetHists() {
+	if r == nil {
+		return
+	}
+	for op := range r.total {
+		for p, h := range r.total[op] {
+			if h != nil {
+				h.Reset()
+			}
+			if r.cls != nil {
+				for _, h := range r.cls.hist[op][p] {
+					if h != nil {
+						h.Reset()
+					}
+				}
+				r.cls.bytes[op][p] = [numClasses]int64{}
+			}
+		}
+	}
+	if r.late != nil {
+		r.late.Reset()
+	}
+}
+
 // recordPhases stores the phases of one operation of latency latNs;
 // queueNs is its queueing in an open loop, negative in a closed one.
 func (r *recorder) recordPhases(op Op, p Protocol, o *OpPhases, latNs, queueNs int64) {

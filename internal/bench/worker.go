@@ -52,7 +52,7 @@ type worker struct {
 	buf   []byte
 	sets  uint64
 
-	rec *recorder // nil outside measure
+	rec *recorder // the phase's; nil before the first
 	// phases is where the target times each operation (nil unless the
 	// run records phases); queue is the current operation's queueing in
 	// an open loop, -1 in a closed one.

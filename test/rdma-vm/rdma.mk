@@ -106,15 +106,19 @@ sweep-rdma: rdma-vm-build build
 # verbs in the guest (guest-adaptive.sh): tune on the weighted mix and on
 # ETC at 1, 4 and 16 connections, and how long adaptive takes to settle on
 # eager for gets that eager wins under Soft-RoCE. Results land in
-# results/adaptive-rdma.
+# results/adaptive-rdma. ADAPTIVE_PARTS picks some of mixed, etc, single,
+# settle and ramp; each part's files replace that part's alone, and its
+# text names the build that made it.
 RDMA_ADAPTIVE_TIMEOUT ?= 3600
+ADAPTIVE_PARTS ?= mixed etc single settle ramp
 
 .PHONY: adaptive-rdma
 adaptive-rdma: rdma-vm-build build
 	cp $(RDMA_VM_DIR)/guest-adaptive.sh $(RDMA_VM_SHARE)/
 	$(RDMA_VM_DIR)/run.sh $(RDMA_VM_FLAGS) --mem $(RDMA_VM_MEM) --timeout $(RDMA_ADAPTIVE_TIMEOUT) $(RDMA_VM_SHARE) -- \
-		./guest-adaptive.sh
-	rm -rf results/adaptive-rdma && cp -r $(RDMA_VM_SHARE)/adaptive results/adaptive-rdma
+		./guest-adaptive.sh 20s "$(ADAPTIVE_PARTS)"
+	mkdir -p results/adaptive-rdma
+	cd $(RDMA_VM_SHARE)/adaptive && for f in *; do rm -rf "$(CURDIR)/results/adaptive-rdma/$$f"; cp -r "$$f" "$(CURDIR)/results/adaptive-rdma/"; done
 
 # baselines-rdma: workloads/baselines.yaml against kvserver over verbs and
 # over tcp, Redis and memcached, all served in one guest boot
