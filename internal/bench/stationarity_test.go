@@ -17,25 +17,12 @@ import (
 // returns the cell's checks and the phase's warnings.
 func stopRun(t *testing.T, stop time.Duration) ([]results.Check, []results.Warning) {
 	f := &benchtest.Fake{Latency: time.Millisecond, StopEvery: time.Second, StopFor: stop}
-	cfg := baseConfig(f)
-	cfg.Mix = workload.Mix{Set: 1}
-	cfg.Load = workload.Load{Mode: "closed", Connections: 1, Depth: 1}
-	cfg.Measure = workload.Phase{Duration: workload.Duration(6500 * time.Millisecond)}
-	bench.SetClock(&cfg, bench.TickClock(1))
-	rep := run(t, cfg)
-	if len(rep.Measurements) != 1 {
-		t.Fatalf("%d measurements, want the one set cell", len(rep.Measurements))
-	}
-	m := rep.Measurements[0]
-	c, err := m.Cell()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, m := untilRun(t, f, workload.Phase{}, workload.Phase{Duration: workload.Duration(6500 * time.Millisecond)})
 	hs, err := bench.DecodeIntervals(m.Intervals)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return results.CellChecks(c, m.Start, hs), bench.PhaseWarnings(rep.Measurements)
+	return results.CellChecks(c, m.Start, hs), bench.PhaseWarnings([]bench.Measurement{m})
 }
 
 // A server stopped for 200 ms every second: each second's p50 and rate

@@ -12,7 +12,8 @@ import (
 )
 
 // untilRun runs one set-only cell on fake time (every operation of a
-// steady fake takes exactly its latency) and returns its one cell.
+// steady fake takes exactly its latency) and returns its one cell and
+// its measurement.
 func untilRun(t *testing.T, f *benchtest.Fake, warmup, measure workload.Phase) (results.Cell, bench.Measurement) {
 	t.Helper()
 	cfg := baseConfig(f)
