@@ -282,3 +282,31 @@ func TestWarmupLeavesNothingInTheCell(t *testing.T) {
 		t.Errorf("cells hold %d operations, their size classes %d; the measure phase ran 1000", total, classes)
 	}
 }
+
+// A measure phase shorter than the warmup before it reports only what it
+// measured: no cell, and no size class of one, that only the warmup saw.
+func TestShortMeasureAfterWarmupHasNoEmptyCells(t *testing.T) {
+	cfg := withSizes(baseConfig(&benchtest.Fake{}), law(t, "uniform: {min: 64, max: 64KiB}"))
+	cfg.Mix = workload.Mix{Get: 0.5, Set: 0.5}
+	cfg.Load = workload.Load{Mode: "closed", Connections: 1, Depth: 1}
+	cfg.Warmup, cfg.Measure = workload.Phase{Ops: 3000}, workload.Phase{Ops: 3}
+	var total int64
+	for _, m := range run(t, cfg).Measurements {
+		if m.Count == 0 {
+			t.Errorf("%v %v: a cell of no operations", m.Op, m.Protocol)
+		}
+		total += m.Count
+		c, err := m.Cell()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range c.SizeClasses {
+			if k.Count == 0 {
+				t.Errorf("%v %v: size class %d of no operations", m.Op, m.Protocol, k.Class)
+			}
+		}
+	}
+	if total != 3 {
+		t.Errorf("cells hold %d operations, the measure phase ran 3", total)
+	}
+}

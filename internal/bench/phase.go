@@ -227,7 +227,7 @@ func (r *runner) cellLoad(pacer Pacer, precise bool) results.CellLoad {
 func issueDelay(ws []*worker) *hdrhistogram.Histogram {
 	var late *hdrhistogram.Histogram
 	for _, w := range ws {
-		if h := w.rec.late; h != nil {
+		if h := w.rec.late; used(h) {
 			if late == nil {
 				late = results.NewHistogram()
 			}
@@ -248,7 +248,7 @@ func merge(ws []*worker, coll *collector, proto Measurement) []Measurement {
 			m.Op, m.Protocol = op, p
 			for _, w := range ws {
 				h := w.rec.total[op][p]
-				if h == nil {
+				if !used(h) {
 					continue
 				}
 				if m.Hist == nil {

@@ -66,6 +66,10 @@ func (r *recorder) next(c *collector, worker, perWorker int, classes bool) *reco
 	return n
 }
 
+// used reports whether h recorded anything this phase: a histogram a
+// worker keeps from an earlier phase (next) is there but empty.
+func used(h *hdrhistogram.Histogram) bool { return h != nil && h.TotalCount() > 0 }
+
 // resetHists empties the histograms next hands on; nil-safe.
 func (r *recorder) resetHists() {
 	if r == nil {

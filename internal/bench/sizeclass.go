@@ -58,7 +58,7 @@ type classSums struct {
 
 func (s *classSums) add(c *classRec, op Op, p Protocol) {
 	for i, h := range c.hist[op][p] {
-		if h == nil {
+		if !used(h) {
 			continue
 		}
 		if s.hist[i] == nil {
