@@ -64,15 +64,8 @@ func attachChecks(ms []Measurement, ws []*worker, pacer Pacer) {
 // sizes the effective sample the precision check judges on
 // (results.PrecisionCheck); it fails only a cell dependent beyond that.
 func independence(ws []*worker, op Op, p Protocol) (results.Check, bool) {
-	var x, y []float64
-	for _, w := range ws {
-		if s := w.rec.lat[op][p]; s != nil {
-			s.pairs(func(a, b int64) bool {
-				x, y = append(x, float64(a)), append(y, float64(b))
-				return len(x) < samplePairs
-			})
-		}
-	}
+	x, y := samplePairsOf(ws, func(r *recorder) *runs[int64] { return r.lat[op][p] },
+		func(a, b int64) (float64, float64) { return float64(a), float64(b) })
 	if len(x) < minPairs {
 		return results.Check{}, false
 	}
@@ -87,15 +80,23 @@ func independence(ws []*worker, op Op, p Protocol) (results.Check, bool) {
 // gaps are the achieved and intended inter-arrivals of the sampled
 // consecutive operations of each worker, in nanoseconds.
 func gaps(ws []*worker) (got, want []float64) {
+	return samplePairsOf(ws, func(r *recorder) *runs[issued] { return r.issues },
+		func(a, b issued) (float64, float64) { return float64(b.at - a.at), float64(b.off - a.off) })
+}
+
+// samplePairsOf is f of the consecutive pairs in each worker's sample
+// that pick chooses, as two columns, up to samplePairs a worker's turn.
+func samplePairsOf[T any](ws []*worker, pick func(*recorder) *runs[T], f func(a, b T) (float64, float64)) (xs, ys []float64) {
 	for _, w := range ws {
-		if s := w.rec.issues; s != nil {
-			s.pairs(func(a, b issued) bool {
-				got, want = append(got, float64(b.at-a.at)), append(want, float64(b.off-a.off))
-				return len(got) < samplePairs
+		if s := pick(w.rec); s != nil {
+			s.pairs(func(a, b T) bool {
+				x, y := f(a, b)
+				xs, ys = append(xs, x), append(ys, y)
+				return len(xs) < samplePairs
 			})
 		}
 	}
-	return got, want
+	return xs, ys
 }
 
 // interarrival tests whether the operations were issued at the
