@@ -9,6 +9,7 @@
 package plot
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
 	"math"
@@ -90,6 +91,18 @@ func (f *Figure) Save(dir string, widthPx, heightPx int, formats ...string) ([]s
 		paths = append(paths, path)
 	}
 	return paths, nil
+}
+
+// SVG renders the figure as an SVG document at the given size in CSS
+// pixels, for a page to inline.
+func (f *Figure) SVG(widthPx, heightPx int) ([]byte, error) {
+	cw := vgsvg.New(vg.Length(widthPx)*vg.Inch/dpi, vg.Length(heightPx)*vg.Inch/dpi)
+	f.Draw(draw.New(cw))
+	var b bytes.Buffer
+	if _, err := cw.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 func writeTo(path string, cw vg.CanvasWriterTo) (err error) {
