@@ -20,8 +20,10 @@ type faultTally struct {
 	Floods, Idle, IdleDropped          atomic.Int64
 	Garbage, GarbageDropped, ChurnFail atomic.Int64
 
-	mu       sync.Mutex
-	failures []string
+	mu        sync.Mutex
+	failures  []string
+	SlowDials int    // churn dials that took longer than stuckAfter
+	slowSnap  string // the sockets of the first of them
 }
 
 func (t *faultTally) fail(format string, a ...any) {
@@ -48,6 +50,17 @@ type faults struct {
 // as soon as the server drops it, a couple of seconds in; only a
 // connection the server never drops waits it out.
 const dropWithin = handshake + waitWithin
+
+// slowDial keeps the first socket snapshot of a churn dial that took
+// longer than stuckAfter, failed or not, for the report.
+func (t *faultTally) slowDial(snap string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.SlowDials++
+	if t.slowSnap == "" {
+		t.slowSnap = snap
+	}
+}
 
 func (f *faults) jitter(base time.Duration) time.Duration {
 	f.mu.Lock()
@@ -103,12 +116,15 @@ func (f *faults) stopServer() {
 // after another; every fourth is closed under a rendezvous get instead.
 func (f *faults) churn(ctx context.Context) {
 	val := make([]byte, 64<<10)
-	for i := 0; ctx.Err() == nil; i++ {
-		c, err := f.dial(ctx)
+	for i := 0; !ended(ctx); i++ {
+		c, err, stuck := watchDial(f.srv.addr, func() (*rdmakv.Client, error) { return f.dial(ctx) })
+		if stuck != "" {
+			f.t.slowDial(stuck)
+		}
 		if err != nil {
-			if ctx.Err() == nil {
+			if !ended(ctx) {
 				f.t.ChurnFail.Add(1)
-				f.t.fail("churn dial: %v (%s)", err, probeListener(f.srv.addr))
+				f.t.fail("churn dial: %v (%s)\n%s", err, probeListener(f.srv.addr), stuck)
 				time.Sleep(100 * time.Millisecond)
 			}
 			continue
@@ -125,7 +141,7 @@ func (f *faults) churn(ctx context.Context) {
 			f.abandon(ctx, c, key)
 			continue
 		}
-		if err := roundTrip(ctx, c, key, val[:n]); err != nil && ctx.Err() == nil {
+		if err := roundTrip(ctx, c, key, val[:n]); err != nil && !ended(ctx) {
 			f.t.ChurnFail.Add(1)
 			f.t.fail("churn connection %d: %v", i, err)
 		}

@@ -180,11 +180,11 @@ const dialTimeout = 30 * time.Second
 // reconnecting when the connection fails. An error once ctx has ended is
 // the run's own cancellation and counts as nothing.
 func (w *writer) run(ctx context.Context) {
-	for ctx.Err() == nil && (w.limit == 0 || w.f.Ops < w.limit) {
+	for !ended(ctx) && (w.limit == 0 || w.f.Ops < w.limit) {
 		if w.c == nil {
 			c, err := w.dial(ctx)
 			if err != nil {
-				if ctx.Err() == nil {
+				if !ended(ctx) {
 					w.f.Failed++
 					w.note("writer %d: dial: %v", w.id, err)
 					time.Sleep(100 * time.Millisecond)
@@ -193,7 +193,7 @@ func (w *writer) run(ctx context.Context) {
 			}
 			w.c = c
 		}
-		if err := w.step(ctx); err != nil && ctx.Err() == nil {
+		if err := w.step(ctx); err != nil && !ended(ctx) {
 			w.f.Failed++
 			w.note("writer %d: %v", w.id, err)
 			if errors.Is(err, rdmakv.ErrClosed) {

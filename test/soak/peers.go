@@ -102,7 +102,7 @@ func (f *faults) flood(ctx context.Context) {
 			p, err = dialTransport(ctx, f.o.transport, f.srv.addr, nil)
 		}
 		if err != nil {
-			if ctx.Err() == nil {
+			if !ended(ctx) {
 				f.t.fail("idle connection: %v", err)
 			}
 			break
@@ -140,7 +140,7 @@ func (f *faults) garbage(ctx context.Context) {
 		p, err = dialTransport(ctx, f.o.transport, f.srv.addr, junk)
 	}
 	if err != nil {
-		if ctx.Err() == nil {
+		if !ended(ctx) {
 			f.t.fail("garbage connection: %v", err)
 		}
 		return

@@ -65,6 +65,9 @@ func (r *report) print(w io.Writer) {
 		t.Floods.Load(), t.IdleDropped.Load(), t.Idle.Load(), t.GarbageDropped.Load(), t.Garbage.Load())
 	fmt.Fprintf(w, "        %d connects by kvsoak's own clients, the slowest in %v\n",
 		r.dials.n.Load(), time.Duration(r.dials.slowest.Load()).Round(time.Millisecond))
+	if t.SlowDials > 0 {
+		fmt.Fprintf(w, "        %d churn connects took over %v; the first's %s\n", t.SlowDials, stuckAfter, t.slowSnap)
+	}
 	var mm, miss, torn int64
 	for _, l := range r.loaders {
 		mm, miss, torn = mm+l.Verify.Mismatches, miss+l.Verify.Missing, torn+l.Verify.Torn
