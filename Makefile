@@ -12,7 +12,7 @@ LDFLAGS  := -X github.com/kvbench/kvbench/internal/cli.revision=$(REVISION)
 
 DURATION ?= 10m
 
-.PHONY: all setup setup-mpi setup-baselines setup-memtier build build-mpi lib run test test-go test-slurm soak soak-short fuzz bench lint clean distortion
+.PHONY: all setup setup-mpi setup-baselines setup-memtier setup-browser build build-mpi lib run test test-go test-slurm soak soak-short fuzz bench lint clean distortion
 
 all: build
 
@@ -20,7 +20,8 @@ all: build
 # setup-mpi adds Open MPI, which only the MPI build, lint and tests need, so
 # the quickstart does not wait for it; setup-baselines adds redis-server and
 # memcached, which the tests drive; setup-memtier what building
-# memtier_benchmark for make distortion needs.
+# memtier_benchmark for make distortion needs; setup-browser chromium, in
+# which the tests of the HTML pages open them.
 setup:
 	@scripts/setup.sh
 
@@ -32,6 +33,9 @@ setup-baselines:
 
 setup-memtier:
 	@scripts/setup.sh memtier
+
+setup-browser:
+	@scripts/setup.sh browser
 
 build: setup
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/kvbench ./cmd/kvbench
@@ -79,7 +83,7 @@ test: lint test-go test-slurm soak-short fuzz test-rdma
 # and with the conformance suite again with every socket read and written
 # through net.Conn rather than raw system calls (-netconn), the path off
 # Linux.
-test-go: setup-mpi setup-baselines
+test-go: setup-mpi setup-baselines setup-browser
 	$(GO) test -race -count=1 ./...
 	$(GO) test -race -count=1 ./rdmakv ./rdmakv/tcp -args -blocking
 	$(GO) test -race -count=1 ./rdmakv ./rdmakv/tcp ./rdmakv/kvtest -args -netconn

@@ -4,8 +4,9 @@
 # which only the MPI build and its tests use; with "baselines", redis-server
 # and memcached, which the tests drive beside rdmakv; with "memtier", what
 # building memtier_benchmark (the memcached reference of make distortion)
-# needs, unless MEMTIER names one or one is on PATH. Does nothing when they
-# are already there.
+# needs, unless MEMTIER names one or one is on PATH; with "browser",
+# Debian's chromium, in which the tests of the HTML pages open them. Does
+# nothing when they are already there.
 set -euo pipefail
 need=()
 [ -f /usr/include/infiniband/verbs.h ] || need+=(libibverbs-dev)
@@ -34,8 +35,11 @@ memtier)
 		[ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
 	fi
 	;;
+browser)
+	command -v chromium >/dev/null || need+=(chromium)
+	;;
 *)
-	echo "setup: unknown part '$1' (want nothing, mpi, baselines or memtier)" >&2
+	echo "setup: unknown part '$1' (want nothing, mpi, baselines, memtier or browser)" >&2
 	exit 2
 	;;
 esac
