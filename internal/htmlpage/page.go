@@ -41,7 +41,7 @@ var pageTmpl = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <meta charset="utf-8"/>
 <meta name="viewport" content="width=device-width, initial-scale=1"/>
 <title>{{.Title}}</title>
-<style>` + css + `</style>
+<style>` + css + fontFace + `</style>
 </head>
 <body>
 <header><h1>{{.Title}}</h1>{{with .Sub}}<p class="sub">{{.}}</p>{{end}}
