@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kvbench/kvbench/internal/htmlpage"
 	"github.com/kvbench/kvbench/internal/results/resultstest"
 	"github.com/kvbench/kvbench/internal/tune"
 )
@@ -116,11 +117,13 @@ func TestTuneCommandEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// tune.json, tune.txt, and per op the curves and the phases, png and svg
-	if !strings.Contains(stdout, "| size range") || !strings.Contains(stdout, "saved 10 files") {
+	// tune.json, tune.txt, tune.html, and per op the curves and the
+	// phases, png and svg
+	if !strings.Contains(stdout, "| size range") || !strings.Contains(stdout, "saved 11 files") {
 		t.Errorf("output:\n%s", stdout)
 	}
 	res := tuneResult(t, out, "tune-quick")
+	checkTunePage(t, out)
 	// tune.txt keeps the table printed.
 	txts, _ := filepath.Glob(filepath.Join(out, "tune-tune-quick-*", tuneTextFile))
 	if len(txts) != 1 {
@@ -173,4 +176,27 @@ func tuneResult(t *testing.T, out, name string) tune.Result {
 		t.Fatal(err)
 	}
 	return res
+}
+
+// checkTunePage wants the tune under out to have kept tune.html: a
+// self-contained page of every section, linking the files beside it.
+func checkTunePage(t *testing.T, out string) {
+	t.Helper()
+	pages, _ := filepath.Glob(filepath.Join(out, "tune-tune-quick-*", tuneHTMLFile))
+	if len(pages) != 1 {
+		t.Fatalf("tune.html: %v", pages)
+	}
+	page, err := os.ReadFile(pages[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := htmlpage.Check(page); err != nil {
+		t.Error(err)
+	}
+	for _, want := range []string{`<section id="ran">`, `<section id="answer">`, `<section id="loads">`, `<section id="map">`,
+		`<section id="raw">`, `<a href="tune.json">`, `<a href="tune.txt">`, "over tcp, embedded server", "<svg"} {
+		if !bytes.Contains(page, []byte(want)) {
+			t.Errorf("tune.html lacks %q", want)
+		}
+	}
 }

@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kvbench/kvbench/internal/compare"
+	"github.com/kvbench/kvbench/internal/results"
 )
 
 func init() { register(newCompareCmd) }
@@ -19,6 +22,7 @@ func newCompareCmd() *cobra.Command {
 		minEffect float64
 		alpha     float64
 		strict    bool
+		out       string
 	)
 	cmd := &cobra.Command{
 		Use:   "compare A B",
@@ -50,6 +54,14 @@ A cell either side of which failed a check of its trustworthiness
 (docs/TRUST.md: stationarity, precision, ...) is marked "!" and its
 failed checks are listed under the table.
 
+--format html writes the comparison as one self-contained page (figures
+inline as SVG, no scripts or fetches; it prints and pastes as tables):
+what the two sides are (runs, workloads, targets, builds, hosts, seeds),
+the differences with the cells of a significant change first and
+untrusted cells marked, the figures kvbench plot A B draws of the latest
+run of each side, and links to each run's results.json relative to the
+page. -o FILE writes any format to FILE instead of stdout.
+
 With --fail-on-regression PCT, compare exits with status 3 when any
 significant regression is worse than PCT percent, leaving out those of
 cells marked "!" unless --strict is given.`,
@@ -58,7 +70,8 @@ cells marked "!" unless --strict is given.`,
   kvbench compare base cand --fail-on-regression 10
   kvbench compare base cand --fail-on-regression 10 --strict
   kvbench compare results/base results/latest --min-effect 5
-  kvbench compare --format json base cand > change.json`,
+  kvbench compare --format json base cand > change.json
+  kvbench compare base cand --format html -o change.html`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("fail-on-regression") && failPct < 0 {
@@ -76,7 +89,7 @@ cells marked "!" unless --strict is given.`,
 			if err != nil {
 				return err
 			}
-			if err := res.Write(cmd.OutOrStdout(), format); err != nil {
+			if err := writeComparison(cmd, res, a, b, format, out); err != nil {
 				return err
 			}
 			if !cmd.Flags().Changed("fail-on-regression") {
@@ -98,5 +111,30 @@ cells marked "!" unless --strict is given.`,
 	fl.Float64Var(&minEffect, "min-effect", 100*compare.DefaultMinEffect, "smallest change in percent that can be significant")
 	fl.BoolVar(&strict, "strict", false, "with --fail-on-regression, fail also on regressions of cells that failed a check")
 	fl.Float64Var(&alpha, "alpha", compare.DefaultAlpha, "significance level over the whole comparison (several runs a side)")
+	fl.StringVarP(&out, "out", "o", "", "write the comparison to this file instead of stdout")
 	return cmd
+}
+
+// writeComparison writes res in format to out, or to stdout when out is
+// empty; a page links the runs' files relative to where it is written.
+func writeComparison(cmd *cobra.Command, res *compare.Result, a, b []compare.Run, format, out string) error {
+	pageDir := "."
+	if out != "" {
+		pageDir = filepath.Dir(out)
+	}
+	var buf bytes.Buffer
+	var err error
+	if format == "html" {
+		err = res.WriteHTML(&buf, a, b, pageDir)
+	} else {
+		err = res.Write(&buf, format)
+	}
+	if err != nil {
+		return err
+	}
+	if out != "" {
+		return results.WriteFileAtomic(out, buf.Bytes())
+	}
+	_, err = cmd.OutOrStdout().Write(buf.Bytes())
+	return err
 }

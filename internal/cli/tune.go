@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -53,8 +54,10 @@ size from which rendezvous wins by a sign test over the pairs (--alpha),
 by --objective (p50, p99, throughput, cpu) or by capacity under a latency
 goal (--slo). --connections, --depth and --rate take lists: tune then
 recommends per load and maps the winners over size and load. It prints a
-table in the manner of UCX's protocol info and saves tune.txt, tune.json
-and plots under --out, and where it found thresholds profile.json: each
+table in the manner of UCX's protocol info and saves tune.txt, tune.json,
+plots and tune.html (the whole tune as one self-contained page: tables,
+figures inline, links to the files) under --out, and where it found
+thresholds profile.json: each
 op's own threshold per band of load, which kvbench run --profile,
 KVBENCH_PROFILE (the C API) and rdmakv.WithProfile apply. The
 workload's thresholds are ignored; its keys, phases and load model are
@@ -171,12 +174,22 @@ func runTune(cmd *cobra.Command, file string, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
-	paths, err := saveTune(dir, w.Name, res)
+	paths, err := saveTune(dir, report.TuneRan{Workload: w.Name, Target: tuneTarget(w, h.Transport())}, res)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "\nsaved %d files in %s\n", len(paths), dir)
 	return nil
+}
+
+// tuneTarget names what tune measured: the store, its transport and the
+// server, or that kvbench embedded it.
+func tuneTarget(w *workload.Workload, transport string) string {
+	server := "embedded server"
+	if w.Target.Server != "" {
+		server = "server " + w.Target.Server
+	}
+	return fmt.Sprintf("%s over %s, %s", cmp.Or(w.Target.Kind, results.KindRdmakv), transport, server)
 }
 
 // announceTune says on stderr what tune is about to measure and, where it

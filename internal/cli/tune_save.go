@@ -15,16 +15,17 @@ import (
 const (
 	tuneJSONFile = "tune.json"
 	tuneTextFile = "tune.txt"
+	tuneHTMLFile = "tune.html"
 )
 
-// saveTune writes res, a tune of the workload named workload, into dir
-// as run writes a run directory, each file atomically: tune.json and
-// tune.txt as report renders them, profile.json when the tune found a
-// threshold, then the figures plot draws (PNG and SVG). It returns the
-// paths written.
-func saveTune(dir, workload string, res *tune.Result) ([]string, error) {
+// saveTune writes res, a tune of ran's workload, into dir as run writes
+// a run directory, each file atomically: tune.json and tune.txt as report
+// renders them, profile.json when the tune found a threshold, tune.html
+// linking those, then the figures plot draws (PNG and SVG). It returns
+// the paths written.
+func saveTune(dir string, ran report.TuneRan, res *tune.Result) ([]string, error) {
 	var paths []string
-	for _, f := range tuneFiles(workload, res) {
+	for _, f := range tuneFiles(ran, res) {
 		var b bytes.Buffer
 		if err := f.render(&b); err != nil {
 			return paths, err
@@ -45,14 +46,18 @@ type tuneFile struct {
 	render func(io.Writer) error
 }
 
-// tuneFiles are the files saveTune writes before the figures.
-func tuneFiles(workload string, res *tune.Result) []tuneFile {
+// tuneFiles are the files saveTune writes before the figures, the page
+// last, linking the others.
+func tuneFiles(ran report.TuneRan, res *tune.Result) []tuneFile {
 	files := []tuneFile{
 		{tuneJSONFile, func(w io.Writer) error { return report.TuneJSON(w, res) }},
 		{tuneTextFile, func(w io.Writer) error { return report.Tune(w, res) }},
 	}
-	if res.Profile(workload) != nil {
-		files = append(files, tuneFile{tune.ProfileFile, func(w io.Writer) error { return report.TuneProfile(w, res, workload) }})
+	if res.Profile(ran.Workload) != nil {
+		files = append(files, tuneFile{tune.ProfileFile, func(w io.Writer) error { return report.TuneProfile(w, res, ran.Workload) }})
 	}
-	return files
+	for _, f := range files {
+		ran.Files = append(ran.Files, f.name)
+	}
+	return append(files, tuneFile{tuneHTMLFile, func(w io.Writer) error { return report.TuneHTML(w, res, ran) }})
 }

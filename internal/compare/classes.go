@@ -119,15 +119,26 @@ func (r *Result) writeClasses(w io.Writer) error {
 	if len(r.SizeClasses) == 0 {
 		return nil
 	}
-	fmt.Fprintf(w, "\nsize classes of the mixed cells (? fewer than %d operations a side; shown, never in the verdict):\n", MinClassCount)
+	fmt.Fprintf(w, "\n%s:\n", classesTitle)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "op\tvalue\tthreshold\tprotocol\tclass\tcount A\tcount B\tp50 A\tp50 B\tΔp50\tp99 A\tp99 B\tΔp99\t")
+	for _, row := range r.classRows() {
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+	}
+	return tw.Flush()
+}
+
+// classesTitle heads the size classes' table.
+var classesTitle = fmt.Sprintf("size classes of the mixed cells (? fewer than %d operations a side; shown, never in the verdict)", MinClassCount)
+
+// classRows are the size classes' table, its header first.
+func (r *Result) classRows() [][]string {
+	rows := [][]string{{"op", "value", "threshold", "protocol", "class", "count A", "count B", "p50 A", "p50 B", "Δp50", "p99 A", "p99 B", "Δp99"}}
 	for _, d := range r.SizeClasses {
 		row := append(d.Key.columns(), results.ClassText(d.Class), strconv.FormatInt(d.CountA, 10), strconv.FormatInt(d.CountB, 10))
 		for _, m := range d.Metrics {
 			row = append(row, units.Duration(m.A.Est), units.Duration(m.B.Est), m.delta())
 		}
-		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+		rows = append(rows, row)
 	}
-	return tw.Flush()
+	return rows
 }

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -14,11 +15,14 @@ import (
 )
 
 // Formats lists the accepted --format values.
-var Formats = []string{"table", "json"}
+var Formats = []string{"table", "json", "html"}
 
-// Write renders the comparison in format.
+// Write renders the comparison in format; html, which draws the runs'
+// figures and links their files, is WriteHTML's.
 func (r *Result) Write(w io.Writer, format string) error {
 	switch format {
+	case "html":
+		return errors.New("compare: the html format needs the runs compared: WriteHTML")
 	case "table":
 		return r.writeTable(w)
 	case "json":
@@ -156,48 +160,18 @@ func (k Key) columns() []string {
 
 func (r *Result) writeTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	cols, notes := r.columns()
-	head := "op\tvalue\tthreshold\tprotocol\t"
-	for _, col := range cols {
-		head += col.name + " A\t" + col.name + " B\tΔ" + col.name + "\t"
-	}
-	fmt.Fprintln(tw, head+"\t")
-	var regressed, improved int
+	cols, _ := r.columns()
+	fmt.Fprintln(tw, strings.Join(headers(cols), "\t")+"\t\t")
 	for _, c := range r.Cells {
-		row := c.row(cols)
-		v := c.verdict()
-		if !c.Trusted() {
-			v = strings.TrimSpace(v + " !")
-		}
-		switch c.verdict() {
-		case "REGRESSED", "MIXED":
-			regressed++
-		case "improved":
-			improved++
-		}
-		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t"+v+"\t")
+		fmt.Fprintln(tw, strings.Join(c.row(cols), "\t")+"\t"+c.mark()+"\t")
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n%d cells compared: %d regressed, %d improved, %d unchanged within noise.\n",
-		len(r.Cells), regressed, improved, len(r.Cells)-regressed-improved)
-	if r.RunsA >= 2 && r.RunsB >= 2 {
-		fmt.Fprintf(&b, "A and B: medians of %d and %d runs. * significant: the runs differ (Mann-Whitney U, Holm-adjusted p <= %g over the whole comparison) and |change| >= %.1f%% (see docs/COMPARE.md).\n",
-			r.RunsA, r.RunsB, r.Alpha, 100*r.MinEffect)
-	} else {
-		fmt.Fprintf(&b, "* significant: 95%% intervals do not overlap and |change| >= %.1f%% (see docs/COMPARE.md); ? no noise estimate.\n",
-			100*r.MinEffect)
-	}
-	for _, n := range notes {
+	b.WriteString("\n")
+	for _, n := range r.notes() {
 		b.WriteString(n + "\n")
-	}
-	if r.TargetNote != "" {
-		fmt.Fprintf(&b, "note: %s\n", r.TargetNote)
-	}
-	if r.Note != "" {
-		fmt.Fprintf(&b, "note: %s\n", r.Note)
 	}
 	writeUntrusted(&b, r.Cells)
 	for _, k := range r.OnlyA {
@@ -211,6 +185,57 @@ func (r *Result) writeTable(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// headers are the table's column headers: the key's, then A, B and the
+// change of each metric column.
+func headers(cols []column) []string {
+	h := []string{"op", "value", "threshold", "protocol"}
+	for _, col := range cols {
+		h = append(h, col.name+" A", col.name+" B", "Δ"+col.name)
+	}
+	return h
+}
+
+// mark is the cell's verdict, "!" after it when it is not to be trusted.
+func (c CellDiff) mark() string {
+	v := c.verdict()
+	if !c.Trusted() {
+		v = strings.TrimSpace(v + " !")
+	}
+	return v
+}
+
+// notes are the lines under the table: the count of cells by verdict,
+// what the marks mean, and what the comparison could not judge.
+func (r *Result) notes() []string {
+	var regressed, improved int
+	for _, c := range r.Cells {
+		switch c.verdict() {
+		case "REGRESSED", "MIXED":
+			regressed++
+		case "improved":
+			improved++
+		}
+	}
+	out := []string{fmt.Sprintf("%d cells compared: %d regressed, %d improved, %d unchanged within noise.",
+		len(r.Cells), regressed, improved, len(r.Cells)-regressed-improved)}
+	if r.RunsA >= 2 && r.RunsB >= 2 {
+		out = append(out, fmt.Sprintf("A and B: medians of %d and %d runs. * significant: the runs differ (Mann-Whitney U, Holm-adjusted p <= %g over the whole comparison) and |change| >= %.1f%% (see docs/COMPARE.md).",
+			r.RunsA, r.RunsB, r.Alpha, 100*r.MinEffect))
+	} else {
+		out = append(out, fmt.Sprintf("* significant: 95%% intervals do not overlap and |change| >= %.1f%% (see docs/COMPARE.md); ? no noise estimate.",
+			100*r.MinEffect))
+	}
+	_, figNotes := r.columns()
+	out = append(out, figNotes...)
+	if r.TargetNote != "" {
+		out = append(out, "note: "+r.TargetNote)
+	}
+	if r.Note != "" {
+		out = append(out, "note: "+r.Note)
+	}
+	return out
 }
 
 // writeUntrusted explains the "!" mark and lists, cell by cell, the failed

@@ -89,15 +89,30 @@ func (t *tuneReport) header() []string {
 
 // writeOp prints one op's tables at one load.
 func (t *tuneReport) writeOp(b *strings.Builder, l *tune.LoadResult, o *tune.OpResult) {
-	title := o.Op.String() + ": " + t.verdict(o)
-	if o.Found {
-		title = fmt.Sprintf("%s: crossover at %s, eager threshold for %s alone %s", o.Op,
-			units.Bytes(int64(o.Crossover)), o.Op, units.Bytes(int64(o.Threshold)))
-	}
-	b.WriteString(title + "\n")
+	b.WriteString(t.opTitle(o) + "\n")
 	if l.Recommended > 0 {
 		writeGrid(b, t.protocolRanges(o.Op, l.Recommended), 2)
 	}
+	writeGrid(b, t.sizeRows(o, l.Recommended), 2)
+	for _, f := range flagLines(o) {
+		b.WriteString(f + "\n")
+	}
+	b.WriteString("\n")
+	t.writeSizeAdaptive(b, o)
+}
+
+// opTitle heads o's tables: its crossover and threshold, or its verdict.
+func (t *tuneReport) opTitle(o *tune.OpResult) string {
+	if o.Found {
+		return fmt.Sprintf("%s: crossover at %s, eager threshold for %s alone %s", o.Op,
+			units.Bytes(int64(o.Crossover)), o.Op, units.Bytes(int64(o.Threshold)))
+	}
+	return o.Op.String() + ": " + t.verdict(o)
+}
+
+// sizeRows are o's per-size table, its header first: a row per measured
+// size covering the sizes up to the next, the protocol threshold selects.
+func (t *tuneReport) sizeRows(o *tune.OpResult, threshold int) [][]string {
 	rows := [][]string{t.header()}
 	for i, p := range o.Points {
 		rng := "[" + units.Bytes(int64(p.Size)) + ", "
@@ -106,16 +121,20 @@ func (t *tuneReport) writeOp(b *strings.Builder, l *tune.LoadResult, o *tune.OpR
 		} else {
 			rng += "inf)"
 		}
-		rows = append(rows, append([]string{rng, t.protocolCell(p, l.Recommended)}, t.figures(p)...))
+		rows = append(rows, append([]string{rng, t.protocolCell(p, threshold)}, t.figures(p)...))
 	}
-	writeGrid(b, rows, 2)
+	return rows
+}
+
+// flagLines say, per size of o, what its flags found.
+func flagLines(o *tune.OpResult) []string {
+	var out []string
 	for _, p := range o.Points {
 		for _, f := range p.Flags {
-			fmt.Fprintf(b, "! %s %s: %s\n", o.Op, units.Bytes(int64(p.Size)), flagText(f))
+			out = append(out, fmt.Sprintf("! %s %s: %s", o.Op, units.Bytes(int64(p.Size)), flagText(f)))
 		}
 	}
-	b.WriteString("\n")
-	t.writeSizeAdaptive(b, o)
+	return out
 }
 
 // figures are a point's cells after the protocol column.
@@ -279,33 +298,41 @@ func (t *tuneReport) protocolCell(p tune.Point, threshold int) string {
 // writeMaps prints, per op, the winner at each size and load with its
 // ratio, then each load's recommended threshold.
 func (t *tuneReport) writeMaps(b *strings.Builder) {
-	r := t.r
-	for _, op := range r.Config.Ops {
-		fmt.Fprintf(b, "%s: winner by %s at each load (ratio above 1: rendezvous better)\n", op, r.Config.ObjectiveName())
-		head := []string{"size"}
-		for _, l := range r.Loads {
-			head = append(head, l.Load.String())
-		}
-		rows := [][]string{head}
-		sizes, cells := r.Map(op)
-		for i, s := range sizes {
-			row := []string{units.Bytes(int64(s))}
-			for _, c := range cells[i] {
-				row = append(row, mapCell(c))
-			}
-			rows = append(rows, row)
-		}
-		last := []string{"threshold"}
-		for _, l := range r.Loads {
-			th := "none"
-			if l.Recommended > 0 {
-				th = units.Bytes(int64(l.Recommended))
-			}
-			last = append(last, th)
-		}
-		writeGrid(b, append(rows, last), len(last))
+	for _, op := range t.r.Config.Ops {
+		title, rows := t.mapRows(op)
+		b.WriteString(title + "\n")
+		writeGrid(b, rows, len(rows[0]))
 		b.WriteString("\n")
 	}
+}
+
+// mapRows are op's map of winners as a table under its title, its header
+// first and each load's threshold last.
+func (t *tuneReport) mapRows(op rdmakv.Op) (title string, rows [][]string) {
+	r := t.r
+	title = fmt.Sprintf("%s: winner by %s at each load (ratio above 1: rendezvous better)", op, r.Config.ObjectiveName())
+	head := []string{"size"}
+	for _, l := range r.Loads {
+		head = append(head, l.Load.String())
+	}
+	rows = [][]string{head}
+	sizes, cells := r.Map(op)
+	for i, s := range sizes {
+		row := []string{units.Bytes(int64(s))}
+		for _, c := range cells[i] {
+			row = append(row, mapCell(c))
+		}
+		rows = append(rows, row)
+	}
+	last := []string{"threshold"}
+	for _, l := range r.Loads {
+		th := "none"
+		if l.Recommended > 0 {
+			th = units.Bytes(int64(l.Recommended))
+		}
+		last = append(last, th)
+	}
+	return title, append(rows, last)
 }
 
 // mapCell is "rdv 1.42", "eager 0.31", "tie 0.98", "eager only", "n/a".

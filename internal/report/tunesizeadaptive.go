@@ -18,11 +18,24 @@ import (
 // writeSizeAdaptive prints o's adaptive table, when the policy was
 // measured.
 func (t *tuneReport) writeSizeAdaptive(b *strings.Builder, o *tune.OpResult) {
-	if len(o.Points) == 0 || o.Points[0].Adaptive == nil {
+	title, rows, left := t.sizeAdaptiveRows(o)
+	if rows == nil {
 		return
 	}
+	b.WriteString(title + "\n")
+	writeGrid(b, rows, left)
+	b.WriteString("\n")
+}
+
+// sizeAdaptiveRows are o's adaptive table under its title, the header
+// first, and how many of its columns are words; no rows when the policy
+// was not measured.
+func (t *tuneReport) sizeAdaptiveRows(o *tune.OpResult) (title string, rows [][]string, left int) {
+	if len(o.Points) == 0 || o.Points[0].Adaptive == nil {
+		return "", nil, 0
+	}
 	chosen, profile := comparedThresholds(o)
-	title := fmt.Sprintf("%s: adaptive by %s", o.Op, t.r.Config.ObjectiveName())
+	title = fmt.Sprintf("%s: adaptive by %s", o.Op, t.r.Config.ObjectiveName())
 	head := []string{"size", "adaptive"}
 	if chosen > 0 {
 		title += " against the threshold " + units.Bytes(int64(chosen))
@@ -32,7 +45,7 @@ func (t *tuneReport) writeSizeAdaptive(b *strings.Builder, o *tune.OpResult) {
 		title += ", and the profile's " + units.Bytes(int64(profile))
 		head = append(head, "profile "+units.Bytes(int64(profile)), "vs profile")
 	}
-	rows := [][]string{append(head, "winner", "cost of exploring")}
+	rows = [][]string{append(head, "winner", "cost of exploring")}
 	for _, p := range o.Points {
 		row := []string{units.Bytes(int64(p.Size)), t.policyCell(p.Adaptive)}
 		if chosen > 0 {
@@ -43,9 +56,7 @@ func (t *tuneReport) writeSizeAdaptive(b *strings.Builder, o *tune.OpResult) {
 		}
 		rows = append(rows, append(row, t.winnerCell(p.Adaptive), t.exploreCell(p.Adaptive)))
 	}
-	b.WriteString(title + "\n")
-	writeGrid(b, rows, len(head)+2)
-	b.WriteString("\n")
+	return title, rows, len(head) + 2
 }
 
 // comparedThresholds are the threshold and the profile's threshold o's

@@ -14,21 +14,29 @@ import (
 
 // writeWorkload prints w's candidates at l as a table.
 func (t *tuneReport) writeWorkload(b *strings.Builder, l *tune.LoadResult) {
+	title, rows := t.workloadRows(l)
+	b.WriteString(title + "\n")
+	writeGrid(b, rows, 2)
+	b.WriteString("\n")
+}
+
+// workloadRows are l's candidates as a table under its title, the header
+// first.
+func (t *tuneReport) workloadRows(l *tune.LoadResult) (title string, rows [][]string) {
 	w, spec := l.Workload, t.r.Config.Workload
 	chosen := "eager threshold " + units.Bytes(int64(w.Chosen)) + " chosen"
 	if w.Unmet {
 		chosen = "no eager threshold chosen"
 	}
-	fmt.Fprintf(b, "workload (%s): %s by %s over all ops\n", spec.Distribution, chosen, t.r.Config.ObjectiveName())
-	rows := [][]string{append(append([]string{"threshold", "receive memory"}, t.figureHeads()...), "vs chosen")}
+	title = fmt.Sprintf("workload (%s): %s by %s over all ops", spec.Distribution, chosen, t.r.Config.ObjectiveName())
+	rows = [][]string{append(append([]string{"threshold", "receive memory"}, t.figureHeads()...), "vs chosen")}
 	for _, c := range w.Candidates {
 		rows = append(rows, t.candidateRow(c.Name(), &c, t.versusCell(&c, w.ChosenCandidate())))
 	}
 	if a := w.Adaptive; a != nil {
 		rows = append(rows, t.candidateRow(tune.AdaptiveName+" (not a candidate)", &a.Candidate, t.adaptiveCell(a)))
 	}
-	writeGrid(b, rows, 2)
-	b.WriteString("\n")
+	return title, rows
 }
 
 // figureHeads name the candidates' figures: the capacity under a latency
