@@ -2,6 +2,9 @@ package cli
 
 import (
 	"errors"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,7 +16,7 @@ import (
 func init() { register(newReportCmd) }
 
 func newReportCmd() *cobra.Command {
-	var format string
+	var format, out string
 	var phases, spread, bySize, steps bool
 	cmd := &cobra.Command{
 		Use:   "report RESULTS_DIR",
@@ -50,13 +53,25 @@ summary). With --steps it splits each cell of an open-loop ramp
 (load.ramp) by the steps of its ramp, from its interval log: per step and
 rate, each cell's count, ops/s and latency percentiles and, for a mixed
 run, each threshold's whole workload, so that the thresholds (and the
-adaptive policy) can be set side by side at every rate the ramp held.`,
+adaptive policy) can be set side by side at every rate the ramp held.
+
+--format html writes the run as one self-contained page (figures as
+inline SVG, no scripts, fonts or fetches; it prints, and its tables
+paste into a spreadsheet): what ran, the answer (where rendezvous
+overtakes eager in a sweep, the best threshold of a mixed workload's
+whole workload), the cells with their warnings and checks (the figures
+of a cell not to be trusted marked !), the figures kvbench plot draws,
+the phases when recorded, and links to results.json and the interval
+logs. With a view flag, html is that view's table on a page. -o FILE
+writes any format to FILE instead of stdout; an html page's links are
+relative to FILE's directory.`,
 		Example: `  kvbench report results/latest
   kvbench report results/latest --format csv > cells.csv
   kvbench report results/latest --phases
   kvbench report results/latest --spread
   kvbench report results/latest --by-size
   kvbench report results/latest --steps
+  kvbench report results/latest --format html -o run.html
   kvbench report results/quickstart-20261125-074413/results.json --format markdown`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -67,27 +82,51 @@ adaptive policy) can be set side by side at every rate the ramp held.`,
 			if chosen(phases, spread, bySize, steps) > 1 {
 				return errors.New("--phases, --spread, --by-size and --steps: choose one")
 			}
-			if steps {
-				return report.WriteSteps(cmd.OutOrStdout(), run, dir, format)
-			}
-			if bySize {
-				return report.WriteBySize(cmd.OutOrStdout(), run, format)
-			}
-			if spread {
-				return report.WriteSpread(cmd.OutOrStdout(), run, format)
-			}
-			if phases {
-				return report.WritePhases(cmd.OutOrStdout(), run, format)
-			}
-			return report.Write(cmd.OutOrStdout(), run, format)
+			return writeOut(cmd.OutOrStdout(), out, func(w io.Writer) error {
+				switch {
+				case steps:
+					return report.WriteSteps(w, run, dir, format)
+				case bySize:
+					return report.WriteBySize(w, run, format)
+				case spread:
+					return report.WriteSpread(w, run, format)
+				case phases:
+					return report.WritePhases(w, run, format)
+				case format == "html":
+					return report.WritePage(w, run, report.Site{RunDir: dir, PageDir: filepath.Dir(out)})
+				}
+				return report.Write(w, run, format)
+			})
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
+	cmd.Flags().StringVarP(&out, "out", "o", "", "write to this file instead of stdout (any format; an html page links the run's files relative to it)")
 	cmd.Flags().BoolVar(&phases, "phases", false, "print each cell's phases (a run with op_phases or --phases): p50 per phase in table and markdown; count, p50, p90, p99 and max per phase in csv and json")
 	cmd.Flags().BoolVar(&bySize, "by-size", false, "print, per op and threshold of a mixed run (values.distribution), its operations by value size class and protocol")
 	cmd.Flags().BoolVar(&steps, "steps", false, "print, per step of an open-loop ramp (load.ramp), each cell's count, ops/s and latency at the step's rate")
 	cmd.Flags().BoolVar(&spread, "spread", false, "print, per (op, value size, protocol) measured at several thresholds, the spread of p50 across them")
 	return cmd
+}
+
+// writeOut runs write into the file out, or into stdout when out is
+// empty. A file is written whole or not at all: it is removed when write
+// fails.
+func writeOut(stdout io.Writer, out string, write func(io.Writer) error) error {
+	if out == "" {
+		return write(stdout)
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(out)
+	}
+	return err
 }
 
 // chosen counts the flags set.

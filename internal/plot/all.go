@@ -128,10 +128,7 @@ func saveFigures(figs []*Figure, opt Options) (paths []string, err error) {
 		return nil, err
 	}
 	for _, f := range figs {
-		// Past two panels each gets half the height two share, so the
-		// whole workload's five stay as legible as a timeline's two.
-		h := opt.HeightPx * max(2, len(f.Panels)) / 2
-		ps, err := f.Save(opt.OutDir, opt.WidthPx, h, opt.Formats...)
+		ps, err := f.Save(opt.OutDir, opt.WidthPx, f.Height(opt.HeightPx), opt.Formats...)
 		paths = append(paths, ps...)
 		if err != nil {
 			return paths, fmt.Errorf("%s: %w", f.Name, err)
@@ -139,3 +136,8 @@ func saveFigures(figs []*Figure, opt Options) (paths []string, err error) {
 	}
 	return paths, nil
 }
+
+// Height is the figure's height for an image of heightPx: past two
+// panels each gets half the height two share, so the whole workload's
+// five stay as legible as a timeline's two.
+func (f *Figure) Height(heightPx int) int { return heightPx * max(2, len(f.Panels)) / 2 }

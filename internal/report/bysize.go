@@ -120,6 +120,8 @@ func WriteBySize(w io.Writer, run *results.Run, format string) error {
 		return writeSizeMarkdown(w, run, gs)
 	case "csv":
 		return writeSizeCSV(w, gs)
+	case "html":
+		return writeSizeHTML(w, run, gs)
 	case "json":
 		return indentJSON(w, struct {
 			Workload string      `json:"workload"`

@@ -45,7 +45,7 @@ func mixedRun() *results.Run {
 }
 
 func TestBySizeGolden(t *testing.T) {
-	assertGoldens(t, mixedRun(), viewFormats, WriteBySize, "report-bysize")
+	assertGoldens(t, mixedRun(), textOf(viewFormats), WriteBySize, "report-bysize")
 	gs := SizeGroups(mixedRun())
 	if len(gs) != 2 || len(gs[0].Classes) != 3 || gs[0].Classes[2].Protocol != "rendezvous" {
 		t.Errorf("groups %+v", gs)

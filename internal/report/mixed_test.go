@@ -15,7 +15,7 @@ import (
 // receive memory each cell recorded.
 func TestMixedGolden(t *testing.T) {
 	run := resultstest.MixedA(t)
-	assertGoldens(t, run, Formats, Write, "report-mixed")
+	assertGoldens(t, run, textOf(Formats), Write, "report-mixed")
 }
 
 // The whole-workload rows add up the threshold's cells: their counts
@@ -68,5 +68,5 @@ func TestMixedWholeRows(t *testing.T) {
 // report --by-size of the real run in every format.
 func TestMixedBySizeGolden(t *testing.T) {
 	run := resultstest.MixedA(t)
-	assertGoldens(t, run, viewFormats, WriteBySize, "report-mixed-bysize")
+	assertGoldens(t, run, textOf(viewFormats), WriteBySize, "report-mixed-bysize")
 }

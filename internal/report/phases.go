@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"html/template"
 	"io"
 	"strconv"
 	"strings"
@@ -66,6 +67,8 @@ func WritePhases(w io.Writer, run *results.Run, format string) error {
 		return writePhaseTable(w, run, rows, names, format == "markdown")
 	case "csv":
 		return writePhaseCSV(w, rows, names)
+	case "html":
+		return writeHTMLView(w, "kvbench run "+WorkloadName(run)+": p50 of each phase", phasesHTML(rows, names))
 	case "json":
 		return indentJSON(w, struct {
 			Workload string     `json:"workload"`
@@ -92,8 +95,20 @@ func phaseTableRow(r PhaseRow, names []string) []string {
 	return append(out, units.Duration(float64(sum)))
 }
 
+// phaseColumns are the phase table's columns: the cell, its p50, each
+// phase's p50 and their sum.
+func phaseColumns(names []string) []string {
+	return append(append([]string{"op", "value", "threshold", "protocol", "count", "p50"}, names...), "sum")
+}
+
+// phasesHTML is the phase table in HTML, untrusted cells marked.
+func phasesHTML(rows []PhaseRow, names []string) template.HTML {
+	return htmlTable(phaseColumns(names), rows, func(r PhaseRow) []string { return phaseTableRow(r, names) },
+		func(r PhaseRow) (results.Cell, bool) { return r.cell, true })
+}
+
 func writePhaseTable(w io.Writer, run *results.Run, rows []PhaseRow, names []string, md bool) error {
-	cols := append(append([]string{"op", "value", "threshold", "protocol", "count", "p50"}, names...), "sum")
+	cols := phaseColumns(names)
 	var b strings.Builder
 	if md {
 		fmt.Fprintf(&b, "## kvbench run %s: p50 of each phase\n\n", WorkloadName(run))

@@ -1,5 +1,6 @@
 // Package report renders a run's results.json as a table, markdown, CSV or
-// JSON, one row per cell, or as the summary table kvbench run prints.
+// JSON, one row per cell, as the summary table kvbench run prints, or as
+// one self-contained HTML page (RunPage).
 package report
 
 import (
@@ -25,7 +26,7 @@ var Formats = append(slices.Clip(viewFormats), "summary")
 
 // viewFormats are the formats of every view: the cells, their phases and
 // their spread across thresholds.
-var viewFormats = []string{"table", "markdown", "csv", "json"}
+var viewFormats = []string{"table", "markdown", "csv", "json", "html"}
 
 // Row is one cell flattened for output. Latencies are nanoseconds and rates
 // per second so CSV and JSON keep full precision.
@@ -88,7 +89,8 @@ func sorted(run *results.Run) []results.Cell {
 	return cells
 }
 
-// Write renders run in format (one of Formats).
+// Write renders run in format (one of Formats); html takes the current
+// directory for the run's and the page's (WritePage says where).
 func Write(w io.Writer, run *results.Run, format string) error {
 	switch format {
 	case "table":
@@ -101,6 +103,8 @@ func Write(w io.Writer, run *results.Run, format string) error {
 		return writeJSON(w, run)
 	case "summary":
 		return WriteSummary(w, run)
+	case "html":
+		return WritePage(w, run, Site{})
 	}
 	return unknownFormat(format, Formats)
 }

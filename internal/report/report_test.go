@@ -21,11 +21,11 @@ func TestGolden(t *testing.T) {
 	}
 	// Listed here, not taken from Formats, so a format that goes missing
 	// fails the test instead of dropping out of it.
-	want := []string{"table", "markdown", "csv", "json", "summary"}
+	want := []string{"table", "markdown", "csv", "json", "html", "summary"}
 	if !slices.Equal(Formats, want) {
 		t.Errorf("Formats = %v, want %v", Formats, want)
 	}
-	assertGoldens(t, run, want, Write, "report")
+	assertGoldens(t, run, textOf(want), Write, "report")
 }
 
 // assertGoldens holds what write makes of run in each of formats against
@@ -111,7 +111,7 @@ func TestPhasesGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertGoldens(t, run, viewFormats, WritePhases, "report-phases")
+	assertGoldens(t, run, textOf(viewFormats), WritePhases, "report-phases")
 	rows, names := PhaseRows(run)
 	if len(rows) != len(run.Cells) || strings.Join(names, " ") != "client network server read release write commit" {
 		t.Errorf("%d rows of %d cells, phases %v", len(rows), len(run.Cells), names)
@@ -127,7 +127,7 @@ func TestViewsRefuseSummary(t *testing.T) {
 	}
 	for name, write := range map[string]func(io.Writer, *results.Run, string) error{"phases": WritePhases, "spread": WriteSpread} {
 		err := write(&bytes.Buffer{}, run, "summary")
-		if err == nil || !strings.Contains(err.Error(), `"summary" (want one of table, markdown, csv, json)`) {
+		if err == nil || !strings.Contains(err.Error(), `"summary" (want one of table, markdown, csv, json, html)`) {
 			t.Errorf("%s: %v, want an error naming the view's formats", name, err)
 		}
 	}
@@ -151,7 +151,7 @@ func TestCPUGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertGoldens(t, run, Formats, Write, "report-cpu")
+	assertGoldens(t, run, textOf(Formats), Write, "report-cpu")
 }
 
 // In process scope the server's column says proc, and the header says

@@ -76,6 +76,7 @@ func spreadHuman(r SpreadRow) []string {
 
 // spreadView prints SpreadRows.
 var spreadView = view[SpreadRow]{
+	title:   "spread of p50 across thresholds",
 	empty:   "no (op, value size, protocol) was measured at two or more thresholds",
 	columns: spreadColumns, human: spreadHuman,
 	head: []string{"op", "value_size", "protocol", "thresholds", "min_p50_ns", "median_p50_ns", "max_p50_ns", "spread"},

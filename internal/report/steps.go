@@ -46,7 +46,9 @@ func stepHuman(r StepRow) []string {
 
 // stepsView prints StepRows.
 var stepsView = view[StepRow]{
+	title: "cells by step of the ramp",
 	empty: "no cell ran a ramp (load.ramp)", columns: stepColumns, human: stepHuman,
+	cell: func(r StepRow) (results.Cell, bool) { return r.cell, true },
 	head: []string{"step", "rate_ops", "op", "value_size", "threshold", "policy", "protocol", "store", "count",
 		"throughput_ops", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"},
 	raw: func(r StepRow) []string {

@@ -115,7 +115,9 @@ func TestLegacyBaselineReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	now.Version, now.Transport = old.Version, old.Transport
-	for _, format := range Formats {
+	// An html page names the interval logs it could not draw, whose file
+	// names changed with the kind.
+	for _, format := range textOf(Formats) {
 		if a, b := write(t, old, format), write(t, now, format); a != b {
 			t.Errorf("%s: the old run reads\n%s\nthe run recorded now\n%s", format, a, b)
 		}

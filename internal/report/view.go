@@ -4,21 +4,30 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"html/template"
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/kvbench/kvbench/internal/htmlpage"
+	"github.com/kvbench/kvbench/internal/results"
 )
 
 // view is how a report view of rows R prints in each of viewFormats:
-// table and markdown from columns and human, csv from head and raw,
-// json as the rows themselves.
+// table, markdown and html from columns and human, csv from head and
+// raw, json as the rows themselves.
 type view[R any] struct {
-	// empty is what table and markdown say when there is no row.
+	// title heads the view's html page.
+	title string
+	// empty is what table, markdown and html say when there is no row.
 	empty   string
 	columns []string
 	human   func(R) []string
 	head    []string
 	raw     func(R) []string
+	// cell, when set, is the cell a row shows, whose numbers html marks
+	// when it is not to be trusted.
+	cell func(R) (results.Cell, bool)
 }
 
 func (v view[R]) write(w io.Writer, rows []R, format string) error {
@@ -55,6 +64,16 @@ func (v view[R]) write(w io.Writer, rows []R, format string) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rows)
+	case "html":
+		return writeHTMLView(w, v.title, v.html(rows))
 	}
 	return unknownFormat(format, viewFormats)
+}
+
+// html is the rows as an HTML table, or what the view says when empty.
+func (v view[R]) html(rows []R) template.HTML {
+	if len(rows) == 0 {
+		return htmlpage.Para(v.empty)
+	}
+	return htmlTable(v.columns, rows, v.human, v.cell)
 }
