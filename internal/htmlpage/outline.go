@@ -3,20 +3,21 @@ package htmlpage
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"strings"
 )
 
 // Outline is a page's structure as a golden file pins it: a line per
-// section, its id and heading, and under it a line per table, its column
-// headers. Numbers, words and figures are left out, so the golden file
-// changes when a section or a column does, not when a measurement does.
+// section (its id), then under it its heading, the names of its facts,
+// each table's header row and each figure's caption. Numbers are left
+// out, so the golden file changes when a section, fact, column or figure
+// does, not when a measurement does.
 func Outline(page []byte) (string, error) {
 	d := xml.NewDecoder(bytes.NewReader(page))
 	d.Strict = true
-	var b strings.Builder
+	var b, text strings.Builder
 	var heads []string
-	var inTh, inH2 bool
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
@@ -27,29 +28,20 @@ func Outline(page []byte) (string, error) {
 		}
 		switch tok := tok.(type) {
 		case xml.StartElement:
-			switch tok.Name.Local {
-			case "section":
-				b.WriteString("section " + attr(tok, "id"))
-			case "h2":
-				inH2 = true
-			case "th":
-				inTh, heads = true, append(heads, "")
+			text.Reset()
+			if tok.Name.Local == "section" {
+				fmt.Fprintf(&b, "section %s\n", attr(tok, "id"))
 			}
 		case xml.CharData:
-			switch {
-			case inH2:
-				b.WriteString(": " + string(tok) + "\n")
-			case inTh:
-				heads[len(heads)-1] += string(tok)
-			}
+			text.Write(tok)
 		case xml.EndElement:
 			switch tok.Name.Local {
-			case "h2":
-				inH2 = false
+			case "h2", "figcaption", "dt":
+				fmt.Fprintf(&b, "  %s: %s\n", tok.Name.Local, text.String())
 			case "th":
-				inTh = false
+				heads = append(heads, text.String())
 			case "thead":
-				b.WriteString("  table: " + strings.Join(heads, " | ") + "\n")
+				fmt.Fprintf(&b, "  table: %s\n", strings.Join(heads, " | "))
 				heads = nil
 			}
 		}

@@ -5,11 +5,15 @@ import (
 	"testing"
 )
 
-func TestOutlineKeepsSectionsAndHeadersOnly(t *testing.T) {
+func TestOutlineKeepsTheStructureOnly(t *testing.T) {
 	p := &Page{Title: "t"}
 	p.Add("cells", "Cells & more", Para("12 µs"),
 		Table([]string{"op", "p50"}, [][]Cell{{T("get"), N("12 µs")}}))
-	p.Add("raw", "Raw", Link("results.json", "results"))
+	svg, err := SVG([]byte(`<svg width="1" height="1"></svg>`), "a figure")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Add("raw", "Raw", Link("results.json", "results"), Facts([2]string{"seed", "7"}), svg)
 	var b bytes.Buffer
 	if err := p.Write(&b); err != nil {
 		t.Fatal(err)
@@ -18,7 +22,7 @@ func TestOutlineKeepsSectionsAndHeadersOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "section cells: Cells & more\n  table: op | p50\nsection raw: Raw\n"
+	want := "section cells\n  h2: Cells & more\n  table: op | p50\nsection raw\n  h2: Raw\n  dt: seed\n  figcaption: a figure\n"
 	if got != want {
 		t.Errorf("outline\n%s\nwant\n%s", got, want)
 	}

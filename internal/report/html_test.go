@@ -2,8 +2,6 @@ package report
 
 import (
 	"bytes"
-	"encoding/xml"
-	"fmt"
 	"io"
 	"path/filepath"
 	"slices"
@@ -50,52 +48,14 @@ func page(t testing.TB, run *results.Run, site Site) []byte {
 	return b.Bytes()
 }
 
-// structure is what a page's golden file pins: its sections' ids and
-// headings, each table's header row and each figure's caption, not the
-// numbers a fixture's noise may move.
+// structure is what a page's golden file pins (htmlpage.Outline).
 func structure(t *testing.T, page []byte) string {
 	t.Helper()
-	d := xml.NewDecoder(bytes.NewReader(page))
-	var b strings.Builder
-	var text strings.Builder
-	var heads []string
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return b.String()
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		switch tok := tok.(type) {
-		case xml.StartElement:
-			text.Reset()
-			if tok.Name.Local == "section" {
-				fmt.Fprintf(&b, "section %s\n", attr(tok, "id"))
-			}
-		case xml.CharData:
-			text.Write(tok)
-		case xml.EndElement:
-			switch tok.Name.Local {
-			case "h2", "figcaption", "dt":
-				fmt.Fprintf(&b, "  %s: %s\n", tok.Name.Local, text.String())
-			case "th":
-				heads = append(heads, text.String())
-			case "thead":
-				fmt.Fprintf(&b, "  table: %s\n", strings.Join(heads, " | "))
-				heads = nil
-			}
-		}
+	o, err := htmlpage.Outline(page)
+	if err != nil {
+		t.Fatal(err)
 	}
-}
-
-func attr(se xml.StartElement, name string) string {
-	for _, a := range se.Attr {
-		if a.Name.Local == name {
-			return a.Value
-		}
-	}
-	return ""
+	return o
 }
 
 func TestRunPageStructure(t *testing.T) {

@@ -39,7 +39,7 @@ func rawBody(run *results.Run, site Site) ([]template.HTML, error) {
 	if len(items) == 0 {
 		return append(body, htmlpage.Para("None of the run's files is beside the run this page was made from.")), nil
 	}
-	return append(body, htmlpage.Links(items)), nil
+	return append(body, htmlpage.LinkList(items...)), nil
 }
 
 // hlogNames are the cells' interval logs, in the cells table's order.
