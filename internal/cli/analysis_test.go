@@ -193,6 +193,7 @@ func checkTunePage(t *testing.T, out string) {
 	if err := htmlpage.Check(page); err != nil {
 		t.Error(err)
 	}
+	inBrowser(t, pages[0], "map")
 	for _, want := range []string{`<section id="ran">`, `<section id="answer">`, `<section id="loads">`, `<section id="map">`,
 		`<section id="raw">`, `<a href="tune.json">`, `<a href="tune.txt">`, "over tcp, embedded server", "<svg"} {
 		if !bytes.Contains(page, []byte(want)) {

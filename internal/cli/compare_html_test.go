@@ -27,6 +27,7 @@ func TestCompareWritesAPage(t *testing.T) {
 	if err := htmlpage.Check(page); err != nil {
 		t.Fatal(err)
 	}
+	inBrowser(t, out, "figures")
 	rel, _ := filepath.Rel(filepath.Dir(out), filepath.Join(a, "results.json"))
 	for _, want := range []string{`<section id="differences">`, "REGRESSED", `<a href="` + filepath.ToSlash(rel) + `">`} {
 		if !strings.Contains(string(page), want) {

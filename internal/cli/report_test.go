@@ -36,6 +36,7 @@ func TestReportWritesToAFile(t *testing.T) {
 		if err := htmlpage.Check(b); err != nil {
 			t.Error(err)
 		}
+		inBrowser(t, out, "figures")
 		rel, _ := filepath.Rel(pageDir, filepath.Join(dir, "results.json"))
 		if !strings.Contains(string(b), `href="`+filepath.ToSlash(rel)+`"`) {
 			t.Errorf("the page does not link %s", rel)
