@@ -1,13 +1,17 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kvbench/kvbench/internal/plot"
 	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/tune"
 )
 
 func init() { register(newPlotCmd) }
@@ -71,7 +75,17 @@ workload are labelled by the store instead, "redis 7.0.15", "rdmakv tcp",
 threshold, as every baseline is, draws one line; an rdmakv run of several
 thresholds draws one per threshold, "rdmakv tcp 4KiB". Runs that differ in
 anything but the target and thresholds, load included, are warned about.
---percentiles and --timelines apply to a single run only.`,
+--percentiles and --timelines apply to a single run only.
+
+A tune's directory (one holding tune.json) is drawn as kvbench tune drew
+it: each op's crossover chart, its phase bars and, with several loads,
+its map of winners.
+
+--trusted-only draws only what passed every check (docs/TRUST.md): a
+cell, or a tune's point whose repetitions include one, that failed a
+check is left out of every figure, and each figure's caption says how
+many it left out ("trusted cells only, 3 untrusted cells left out").
+Without it a tune map's untrusted tile is drawn grey and crossed.`,
 		Example: `  kvbench plot results/latest
   kvbench plot results/connections-sweep/connections-sweep-* -o plots/connections-sweep`,
 		Args: cobra.MinimumNArgs(1),
@@ -83,6 +97,13 @@ anything but the target and thresholds, load included, are warned about.
 			}
 			if len(args) > 1 {
 				return plotRuns(cmd, args, opt)
+			}
+			if res, ok, err := openTune(args[0]); ok || err != nil {
+				if err != nil {
+					return err
+				}
+				paths, err := plot.SaveTuneWith(res, opt)
+				return written(cmd, "skipped", paths, nil, err)
 			}
 			run, dir, err := results.Open(args[0])
 			if err != nil {
@@ -99,7 +120,26 @@ anything but the target and thresholds, load included, are warned about.
 	fl.IntVar(&opt.HeightPx, "height", plot.DefaultHeightPx, "image height in pixels")
 	fl.BoolVar(&opt.Percentiles, "percentiles", true, "draw a percentile distribution per op and value size")
 	fl.BoolVar(&opt.Timelines, "timelines", true, "draw throughput and p99 over time per op and value size")
+	fl.BoolVar(&opt.TrustedOnly, "trusted-only", false, "leave out of every figure the cells (a tune's points) that failed a check, each caption saying how many")
 	return cmd
+}
+
+// openTune reads the tune in dir's tune.json; ok is false when there is
+// none to read (a run's directory, or a file), for results.Open to try.
+func openTune(dir string) (res *tune.Result, ok bool, err error) {
+	path := filepath.Join(dir, tuneJSONFile)
+	if _, err := os.Stat(path); err != nil {
+		return nil, false, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, true, err
+	}
+	res = &tune.Result{}
+	if err := json.Unmarshal(b, res); err != nil {
+		return nil, true, fmt.Errorf("%s: %w", path, err)
+	}
+	return res, true, nil
 }
 
 // plotRuns overlays several runs (plot with two or more directories).

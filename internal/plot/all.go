@@ -19,6 +19,10 @@ type Options struct {
 	// Percentiles and Timelines enable the per-size figures, which are one
 	// file per operation and value size.
 	Percentiles, Timelines bool
+	// TrustedOnly leaves out of every figure the cells (a tune's
+	// measurements) that failed a check, each figure's caption saying how
+	// many it left out.
+	TrustedOnly bool
 }
 
 // Figures builds every figure for the run: per op, throughput (ops/s and
@@ -32,57 +36,69 @@ type Options struct {
 // dir is the run directory the interval logs are read from. Problems that
 // only cost one figure are returned in warnings.
 func Figures(run *results.Run, dir string, opt Options) (figs []*Figure, warnings []error, err error) {
-	add := func(f *Figure, err error) error {
-		if err != nil {
-			return err
+	full := run
+	if opt.TrustedOnly {
+		run = trustedRun(run)
+	}
+	// add(scope)(f, err) keeps f, which draws the cells in scope.
+	add := func(scope cellScope) func(*Figure, error) error {
+		return func(f *Figure, err error) error {
+			if err != nil {
+				return err
+			}
+			if f != nil {
+				f.scope = scope
+				figs = append(figs, f)
+			}
+			return nil
 		}
-		if f != nil {
-			figs = append(figs, f)
-		}
-		return nil
 	}
 	for _, op := range Ops(run) {
-		if err := add(Throughput(run, op, OpsPerSec)); err != nil {
+		in := opScope(op)
+		if err := add(in)(Throughput(run, op, OpsPerSec)); err != nil {
 			return nil, nil, err
 		}
-		if err := add(Throughput(run, op, MiBPerSec)); err != nil {
+		if err := add(in)(Throughput(run, op, MiBPerSec)); err != nil {
 			return nil, nil, err
 		}
-		if err := add(Latency(run, op)); err != nil {
+		if err := add(in)(Latency(run, op)); err != nil {
 			return nil, nil, err
 		}
 		for _, f := range figure.All() {
-			if err := add(FigureOf(run, op, f)); err != nil {
+			if err := add(in)(FigureOf(run, op, f)); err != nil {
 				return nil, nil, err
 			}
 		}
 		for _, dist := range Distributions(run) {
-			if err := add(ClassLatency(run, op, dist)); err != nil {
+			if err := add(classScope(op, dist))(ClassLatency(run, op, dist)); err != nil {
 				return nil, nil, err
 			}
 		}
 		for _, size := range Sizes(run, op) {
 			if opt.Percentiles {
-				if err := add(Percentiles(run, op, size)); err != nil {
+				if err := add(sizeScope(op, size))(Percentiles(run, op, size)); err != nil {
 					return nil, nil, err
 				}
 			}
 			if opt.Timelines {
 				f, skipped, err := Timeline(run, dir, op, size)
 				warnings = append(warnings, skipped...)
-				if err := add(f, err); err != nil {
+				if err := add(sizeScope(op, size))(f, err); err != nil {
 					return nil, nil, err
 				}
 			}
 		}
 	}
 	for _, dist := range Distributions(run) {
-		if err := add(WholeWorkload(run, dist)); err != nil {
+		if err := add(distScope(dist))(WholeWorkload(run, dist)); err != nil {
 			return nil, nil, err
 		}
-		if err := add(RampSteps(run, dir, dist)); err != nil {
+		if err := add(distScope(dist))(RampSteps(run, dir, dist)); err != nil {
 			return nil, nil, err
 		}
+	}
+	if opt.TrustedOnly {
+		noteLeftOut(figs, full)
 	}
 	return figs, warnings, nil
 }
@@ -103,6 +119,7 @@ func SaveAll(run *results.Run, dir string, opt Options) (paths []string, warning
 	for _, f := range figs {
 		f.Caption = run.Build()
 	}
+	captionNotes(figs)
 	paths, err = saveFigures(figs, opt)
 	return paths, warnings, err
 }

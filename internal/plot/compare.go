@@ -63,6 +63,7 @@ func CompareFigures(runs []RunDir) ([]*Figure, error) {
 				return nil, err
 			}
 			if f != nil {
+				f.scope = opScope(op)
 				figs = append(figs, f)
 			}
 		}
@@ -73,6 +74,7 @@ func CompareFigures(runs []RunDir) ([]*Figure, error) {
 			return nil, err
 		}
 		if f != nil {
+			f.scope = distScope(dist)
 			figs = append(figs, f)
 		}
 	}
@@ -223,9 +225,20 @@ func SaveCompare(runs []RunDir, opt Options) (paths []string, warnings []error, 
 		return nil, nil, err
 	}
 	warnings = RunDifferences(runs)
+	full := runs
+	if opt.TrustedOnly {
+		runs = trustedRuns(runs)
+	}
 	figs, err := CompareFigures(runs)
 	if err != nil {
 		return nil, warnings, err
+	}
+	if opt.TrustedOnly {
+		var all []*results.Run
+		for _, r := range full {
+			all = append(all, r.Run)
+		}
+		noteLeftOut(figs, all...)
 	}
 	if len(figs) == 0 {
 		return nil, warnings, fmt.Errorf("nothing to plot: no run has a cell with a positive value size and measurements")
@@ -233,6 +246,7 @@ func SaveCompare(runs []RunDir, opt Options) (paths []string, warnings []error, 
 	for _, f := range figs {
 		f.Caption = buildsOf(runs)
 	}
+	captionNotes(figs)
 	paths, err = saveFigures(figs, opt)
 	return paths, warnings, err
 }

@@ -58,6 +58,12 @@ type Figure struct {
 	// Caption, when set, is printed small at the bottom right: the build
 	// that measured, so a published figure names it.
 	Caption string
+	// Note, when set, follows the build in the caption: what was left out
+	// of a figure drawn from trusted measurements alone (leftOutNote).
+	Note string
+	// scope picks the cells of a run the figure draws; nil for a figure
+	// of a tune.
+	scope cellScope
 }
 
 // Formats are the image formats Save writes.

@@ -13,12 +13,19 @@ import (
 )
 
 // MapCell is one (size, load) of a threshold map: the protocol that won
-// ("eager", "rendezvous", "tie", "neither", or "unmeasured") and the ratio
-// of the two (above 1: rendezvous better; 0 when nothing was compared).
+// ("eager", "rendezvous", "tie", "neither", or "unmeasured"; "left out"
+// when drawn from trusted measurements alone it stood on one that failed
+// a check) and the ratio of the two (above 1: rendezvous better; 0 when
+// nothing was compared); Untrusted when a measurement it stands on failed
+// a check.
 type MapCell struct {
-	Winner string
-	Ratio  float64
+	Winner    string
+	Ratio     float64
+	Untrusted bool
 }
+
+// leftOutTile is the winner of a tile left out as untrusted.
+const leftOutTile = "left out"
 
 // Tile is a drawn map cell, kept in the figure model for tests.
 type Tile struct {
@@ -29,13 +36,15 @@ type Tile struct {
 
 // Map colours: eager and rendezvous in the palette's blue and vermillion,
 // deeper the larger the margin (full at a factor of fullMargin), ties in
-// grey, cells not compared in white.
+// grey, cells not compared or left out in white; an untrusted cell, whose
+// winner a failed check puts in doubt, in a mid grey of its own, crossed.
 var (
-	eagerColor   = palette[0]
-	rdvColor     = palette[1]
-	tieColor     = color.Gray{Y: 215}
-	neitherColor = color.Gray{Y: 120}
-	noneColor    = color.White
+	eagerColor     = palette[0]
+	rdvColor       = palette[1]
+	tieColor       = color.Gray{Y: 215}
+	neitherColor   = color.Gray{Y: 120}
+	untrustedColor = color.Gray{Y: 170}
+	noneColor      = color.White
 )
 
 const fullMargin = 4.0
@@ -77,22 +86,32 @@ func ThresholdMap(op, by string, sizes []int, loads []string, cells [][]MapCell,
 		}
 	}
 	p.Add(g)
+	addMapLegend(p, g.tiles)
+	p.Legend.Add("threshold", legendLine(nil))
+	return &Figure{Name: "tune-map-" + op, Panels: []*Panel{panel}}, nil
+}
+
+// addMapLegend names on p's legend the colours its tiles use.
+func addMapLegend(p *gplot.Plot, tiles []Tile) {
 	seen := map[string]bool{}
-	for _, t := range g.tiles {
-		seen[t.Cell.Winner] = true
+	for _, t := range tiles {
+		seen[t.Cell.Winner] = seen[t.Cell.Winner] || !t.Cell.Untrusted
+		seen[untrusted] = seen[untrusted] || t.Cell.Untrusted
 	}
 	for _, l := range []struct {
 		winner, name string
 		c            color.Color
 	}{{"eager", "eager better", eagerColor}, {"rendezvous", "rendezvous better", rdvColor}, {"tie", "tie", tieColor},
-		{"neither", "neither meets the goal", neitherColor}, {"unmeasured", "not compared", noneColor}} {
+		{"neither", "neither meets the goal", neitherColor}, {"unmeasured", "not compared", noneColor},
+		{untrusted, "untrusted: a check failed", untrustedColor}, {leftOutTile, "left out: a check failed", noneColor}} {
 		if seen[l.winner] {
 			p.Legend.Add(l.name, swatch{l.c})
 		}
 	}
-	p.Legend.Add("threshold", legendLine(nil))
-	return &Figure{Name: "tune-map-" + op, Panels: []*Panel{panel}}, nil
 }
+
+// untrusted keys the untrusted tiles in a map's legend.
+const untrusted = "untrusted"
 
 // firstRendezvous is the row of the first size threshold sends rendezvous
 // (rdmakv.ProtocolAt; -1: none; none for a threshold of 0).
@@ -110,6 +129,9 @@ func firstRendezvous(sizes []int, threshold, keySize int) int {
 
 // tileColor is c's winner's colour, deeper with the margin.
 func tileColor(c MapCell) color.Color {
+	if c.Untrusted {
+		return untrustedColor
+	}
 	var base color.Color
 	switch c.Winner {
 	case "eager":
@@ -148,6 +170,7 @@ type tileGrid struct {
 func (g *tileGrid) Plot(c draw.Canvas, p *gplot.Plot) {
 	trX, trY := p.Transforms(&c)
 	edge := draw.LineStyle{Color: color.White, Width: vg.Points(1)}
+	cross := draw.LineStyle{Color: color.Gray{Y: 60}, Width: vg.Points(1)}
 	sty := p.X.Tick.Label
 	sty.XAlign, sty.YAlign = draw.XCenter, draw.YCenter
 	for _, t := range g.tiles {
@@ -157,6 +180,9 @@ func (g *tileGrid) Plot(c draw.Canvas, p *gplot.Plot) {
 		c.Fill(path)
 		c.SetLineStyle(edge)
 		c.Stroke(path)
+		if t.Cell.Untrusted {
+			c.StrokeLine2(cross, trX(x-0.5), trY(y-0.5), trX(x+0.5), trY(y+0.5))
+		}
 		if t.Cell.Ratio > 0 {
 			c.FillText(sty, vg.Point{X: trX(x), Y: trY(y)}, fmt.Sprintf("%.2f", t.Cell.Ratio))
 		}

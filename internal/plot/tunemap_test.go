@@ -11,9 +11,9 @@ import (
 func TestThresholdMapModel(t *testing.T) {
 	sizes := []int{64, 1024, 16384}
 	cells := [][]MapCell{
-		{{"eager", 0.2}, {"eager", 0.5}},
-		{{"eager", 0.8}, {"rendezvous", 1.5}},
-		{{"tie", 1.01}, {"rendezvous", 9}},
+		{{Winner: "eager", Ratio: 0.2}, {Winner: "eager", Ratio: 0.5}},
+		{{Winner: "eager", Ratio: 0.8}, {Winner: "rendezvous", Ratio: 1.5}},
+		{{Winner: "tie", Ratio: 1.01}, {Winner: "rendezvous", Ratio: 9}},
 	}
 	// 1 KiB values with 16-byte keys go rendezvous at a 1 KiB threshold;
 	// 32 KiB sends all three eager: no line.
@@ -46,7 +46,7 @@ func TestThresholdMapModel(t *testing.T) {
 }
 
 func TestCaptionIsDrawn(t *testing.T) {
-	f, err := ThresholdMap("get", "p50", []int{64}, []string{"1 connection"}, [][]MapCell{{{"eager", 0.5}}}, []int{0}, 0)
+	f, err := ThresholdMap("get", "p50", []int{64}, []string{"1 connection"}, [][]MapCell{{{Winner: "eager", Ratio: 0.5}}}, []int{0}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,18 +14,18 @@ import (
 // marked and, when single sizes were measured and found one, the
 // threshold they predict. A candidate that met the goal at no rate has
 // no point, and with none that met it there is no chart.
-func tuneCandidates(r *tune.Result, l *tune.LoadResult) (*Figure, error) {
+func tuneCandidates(r *tune.Result, l *tune.LoadResult, tf *tuneFilter) (*Figure, error) {
 	w, j := l.Workload, r.Config.Judge()
 	// The distribution is named in tune.txt: as a legend entry, a long
 	// one (a weighted list) left the data area a sliver.
 	c := Curve{Name: "whole workload"}
 	for _, cand := range w.Candidates {
-		if cand.Status == tune.Measured {
+		if cand.Status == tune.Measured && tf.keep(cand.Samples) {
 			c.add(cand.Threshold, cand.Value, cand.Samples, j.Value)
 		}
 	}
 	curves := []Curve{c}
-	if level, ok := adaptiveLevel(w.Adaptive, c); ok {
+	if level, ok := adaptiveLevel(w.Adaptive, c); ok && tf.keep(w.Adaptive.Samples) {
 		curves = append(curves, level)
 	}
 	title := tuneTitle(r, l, "workload: candidate thresholds")

@@ -55,6 +55,7 @@ func Tune(w io.Writer, r *tune.Result) error {
 	if c := r.Harness; c != nil {
 		b.WriteString(harnessKey + ": " + c.String() + "\n")
 	}
+	t.writeTrust(&b)
 	t.writeProfile(&b)
 	t.writeWarnings(&b)
 	_, err := io.WriteString(w, b.String())

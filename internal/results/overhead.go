@@ -35,13 +35,20 @@ const OverheadRatio = 10
 // fails within OverheadRatio of it. ok is false when the cost was not
 // measured or the cell has no p50.
 func OverheadCheck(c Cell, h *HarnessCost) (Check, bool) {
-	if h == nil || h.OverheadNs <= 0 || c.Latency.P50 <= 0 {
+	return P50OverheadCheck(float64(c.Latency.P50), h)
+}
+
+// P50OverheadCheck is OverheadCheck of a p50 in nanoseconds kept apart
+// from any cell: a tune's measurement (tune.Sample) is judged as a run's
+// cell is.
+func P50OverheadCheck(p50 float64, h *HarnessCost) (Check, bool) {
+	if h == nil || h.OverheadNs <= 0 || p50 <= 0 {
 		return Check{}, false
 	}
-	r := float64(c.Latency.P50) / h.OverheadNs
+	r := p50 / h.OverheadNs
 	return Check{Name: CheckOverhead, Method: "p50 against harness overhead", Statistic: r,
 		Figure: fmt.Sprintf("p50 %s is %s the harness's own %s per operation",
-			units.Duration(float64(c.Latency.P50)), times(r), units.Duration(h.OverheadNs)),
+			units.Duration(p50), times(r), units.Duration(h.OverheadNs)),
 		Pass: r >= OverheadRatio}, true
 }
 

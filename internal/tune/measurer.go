@@ -80,6 +80,11 @@ type Sample struct {
 	// Warnings say why this repetition may not be trusted
 	// (bench.Measurement.Warnings); absent when nothing looked wrong.
 	Warnings []results.Warning `json:"warnings,omitempty"`
+	// Checks are the tests of whether this repetition can be trusted, as
+	// a run's cell carries them (results.Cell.Checks), its p50 against the
+	// harness's own cost among them; a failed one is also among Warnings.
+	// Absent when the measurer kept none.
+	Checks []results.Check `json:"checks,omitempty"`
 	// Capacity (a search under a latency goal) is the highest rate found
 	// to meet the goal, in ops/s; Search holds the steps that found it.
 	Capacity   float64 `json:"capacity_ops,omitempty"`

@@ -4,10 +4,12 @@ import "github.com/kvbench/kvbench/rdmakv"
 
 // MapCell is one (op, size, load) of the threshold map: the winner and
 // the point's ratio (above 1: rendezvous better; 0 when nothing was
-// compared).
+// compared), and whether a measurement it stands on failed a check
+// (Point.Untrusted).
 type MapCell struct {
-	Winner Winner
-	Ratio  float64
+	Winner    Winner
+	Ratio     float64
+	Untrusted bool
 }
 
 // Map is, for op, the winner at each size (rows, ascending) and load
@@ -24,7 +26,7 @@ func (r *Result) Map(op rdmakv.Op) (sizes []int, cells [][]MapCell) {
 				continue
 			}
 			for i, p := range o.Points {
-				cells[i][j] = MapCell{Winner: p.Winner, Ratio: p.Ratio}
+				cells[i][j] = MapCell{Winner: p.Winner, Ratio: p.Ratio, Untrusted: p.Untrusted() > 0}
 			}
 		}
 	}

@@ -8,7 +8,11 @@
 # each connection count), and mixed-rdma and etc-rdma (the mixed-size
 # sweep's and ETC's charts, the whole-workload figure among them, and
 # their cells by size class). Every directory gets build.txt, the kvbench
-# that measured; every chart names it in its caption.
+# that measured; every chart names it in its caption. The charts are drawn
+# from the cells that passed every check (plot --trusted-only, whose
+# captions say what was left out), and every directory gets checks.txt,
+# which cells pass and which fail and why, tallied on one line here
+# (docs/TRUST.md, "Publishing").
 #
 #   sweep-collect.sh SWEEPDIR KVBENCH RESULTS PLOTS
 set -euo pipefail
@@ -29,6 +33,37 @@ fresh() {
 	rm -rf "$1"
 	mkdir -p "$1"
 	cp "$SWEEP/build.txt" "$1/"
+}
+
+# runchecks OUT RUN...: OUT/checks.txt, the checks kvbench report gives
+# of each run's cells (a line per cell that failed one, naming what
+# failed and why, then a count of those that passed every check), and
+# the line tallying them.
+runchecks() {
+	local out=$1 d
+	shift
+	: >"$out/checks.txt"
+	for d in "$@"; do
+		{
+			echo "== $(basename "$d")"
+			"$KVBENCH" report "$d" | sed -n '/^checks (/,$p'
+		} >>"$out/checks.txt"
+	done
+	awk -v dir="$out" '/every check passed in/ {pass += $(NF - 1)} / failed: / {fail++}
+		END {printf "%s: %d cells pass every check, %d fail one (checks.txt)\n", dir, pass, fail}' "$out/checks.txt"
+}
+
+# tunechecks OUT TUNE: OUT/checks.txt, the tally tune.txt gives of the
+# tune's measurements and the failed checks among its warnings, and the
+# tally's line.
+tunechecks() {
+	local out=$1 tally
+	tally=$(grep '^checks (' "$2/tune.txt" || echo "no measurement carries checks")
+	{
+		echo "$tally"
+		grep ' check failed' "$2/tune.txt" || true
+	} >"$out/checks.txt"
+	echo "$out: $tally"
 }
 
 mkdir -p "$RESULTS"
@@ -55,18 +90,28 @@ out=$PLOTS/threshold-sweep-rdma
 fresh "$out"
 # The sweep-level charts, plus the percentile curves of two get sizes on
 # either side of the crossover and the timeline of the largest.
-"$KVBENCH" plot "$run" -o "$out" --format png --percentiles=false --timelines=false
-"$KVBENCH" plot "$run" -o "$out/all" --format png
-mv "$out"/all/percentiles-get-4KiB.png "$out"/all/percentiles-get-256KiB.png "$out"/all/timeline-get-1MiB.png "$out/"
+# A figure of a cell that failed a check is not drawn: say so and go on.
+"$KVBENCH" plot "$run" -o "$out" --format png --percentiles=false --timelines=false --trusted-only
+"$KVBENCH" plot "$run" -o "$out/all" --format png --trusted-only
+for f in percentiles-get-4KiB percentiles-get-256KiB timeline-get-1MiB; do
+	if [[ -f $out/all/$f.png ]]; then
+		mv "$out/all/$f.png" "$out/"
+	else
+		echo "sweep-collect: $f not drawn: its cell failed a check (checks.txt)" >&2
+	fi
+done
 rm -r "$out/all"
 cp "$run/results.json" "$run/summary.txt" "$SWEEP/spread.txt" "$SWEEP/kvserver.txt" "$out/"
+runchecks "$out" "$run"
 
 for t in tune tune-map tune-cpu tune-slo tune-etc; do
 	name=${t#tune-}
 	[[ $t == tune ]] && name=p50
 	out=$PLOTS/tune-rdma/$name
 	fresh "$out"
-	cp "${tunes[$t]}"/tune.txt "${tunes[$t]}"/tune.json "${tunes[$t]}"/*.png "$out/"
+	cp "${tunes[$t]}"/tune.txt "${tunes[$t]}"/tune.json "$out/"
+	"$KVBENCH" plot "${tunes[$t]}" -o "$out" --format png --trusted-only
+	tunechecks "$out" "${tunes[$t]}"
 done
 cp "$SWEEP/kvserver.txt" "$PLOTS/tune-rdma/"
 
@@ -80,17 +125,19 @@ for m in mixed etc; do
 	cp -r "$d" "$RESULTS/"
 	out=$PLOTS/$m-rdma
 	fresh "$out"
-	"$KVBENCH" plot "$d" -o "$out" --format png --percentiles=false --timelines=false
+	"$KVBENCH" plot "$d" -o "$out" --format png --percentiles=false --timelines=false --trusted-only
 	cp "$d/results.json" "$d/summary.txt" "$SWEEP/$m-by-size.txt" "$out/"
+	runchecks "$out" "$d"
 done
 
 out=$PLOTS/connections-sweep-rdma
 fresh "$out"
-"$KVBENCH" plot "${conns[@]}" -o "$out" --format png
+"$KVBENCH" plot "${conns[@]}" -o "$out" --format png --trusted-only
 for d in "${conns[@]}"; do
 	c=$(basename "$d")
 	cp "$d/summary.txt" "$out/summary-$c.txt"
 done
+runchecks "$out" "${conns[@]}"
 echo "sweep-rdma: results in $RESULTS, plots in $PLOTS/threshold-sweep-rdma, $PLOTS/tune-rdma and $PLOTS/connections-sweep-rdma"
 echo "p50 spread across thresholds, per value size and protocol ($PLOTS/threshold-sweep-rdma/spread.txt):"
 cat "$SWEEP/spread.txt"

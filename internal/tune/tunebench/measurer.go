@@ -31,15 +31,34 @@ type Measurer struct {
 	// cannot carry the size (for example the server's eager limit); nil
 	// means no error does.
 	Unsupported func(error) bool
+	// Harness is the harness's own cost on the host, which each sample's
+	// p50 is set against as a run's cells are (results.OverheadCheck);
+	// nil when not measured.
+	Harness *results.HarnessCost
 }
 
 // Measure implements tune.Measurer. A request under the adaptive policy
 // (tune.AdaptiveThreshold) dials the store's adaptive threshold, and its
-// sample merges the op's operations by both protocols.
+// sample merges the op's operations by both protocols. The sample carries
+// its cell's checks and its p50 set against the harness's cost.
 func (b *Measurer) Measure(ctx context.Context, r tune.Request) (tune.Sample, error) {
+	measure := b.measureOp
 	if r.Whole {
-		return b.measureWhole(ctx, r)
+		measure = b.measureWhole
 	}
+	s, err := measure(ctx, r)
+	if err != nil {
+		return s, err
+	}
+	if k, ok := results.P50OverheadCheck(s.P50, b.Harness); ok {
+		s.Checks = results.SetChecks(s.Checks, []results.Check{k})
+		s.Warnings = append(s.Warnings, results.CheckWarnings([]results.Check{k})...)
+	}
+	return s, nil
+}
+
+// measureOp measures one (op, size) by r's protocol or policy.
+func (b *Measurer) measureOp(ctx context.Context, r tune.Request) (tune.Sample, error) {
 	op, size, p := r.Op, r.Size, r.Protocol
 	cfg := b.Config
 	cfg.Sizes, cfg.SizesSpec, cfg.ValueSizes = nil, "", []int{size}
@@ -99,12 +118,12 @@ func opSample(ms []bench.Measurement, op bench.Op) (tune.Sample, error) {
 			mine = append(mine, m)
 		}
 	}
-	m, warnings, err := merged(mine)
+	m, warnings, checks, err := merged(mine)
 	if err != nil {
 		return tune.Sample{}, err
 	}
 	s, err := sample(m)
-	s.Warnings = warnings
+	s.Warnings, s.Checks = warnings, checks
 	return s, err
 }
 
@@ -159,7 +178,8 @@ func sample(m *bench.Measurement) (tune.Sample, error) {
 	ops := float64(m.Count) / secs
 	q := func(pct float64) float64 { return float64(m.Hist.ValueAtQuantile(pct)) }
 	s := tune.Sample{P50: q(50), P90: q(90), P99: q(99), P999: q(99.9), Count: m.Count,
-		OpsPerSec: ops, BytesPerSec: ops * float64(m.ValueSize), Phases: phaseP50s(&m.Phases), Warnings: m.Warnings()}
+		OpsPerSec: ops, BytesPerSec: ops * float64(m.ValueSize), Phases: phaseP50s(&m.Phases),
+		Warnings: m.Warnings(), Checks: m.AllChecks()}
 	if c := m.CPU; c != nil && c.Ops > 0 {
 		perOp := func(t bench.CPUTime) float64 { return float64(t.User+t.Sys) / float64(c.Ops) }
 		s.CPUScope, s.ClientCPU = results.CPUScopeClient, perOp(c.Client)

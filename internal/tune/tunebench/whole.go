@@ -24,12 +24,12 @@ func (b *Measurer) measureWhole(ctx context.Context, r tune.Request) (tune.Sampl
 	if err != nil {
 		return tune.Sample{}, err
 	}
-	m, warnings, err := merged(rep.Measurements)
+	m, warnings, checks, err := merged(rep.Measurements)
 	if err != nil {
 		return tune.Sample{}, err
 	}
 	s, err := sample(m)
-	s.BytesPerSec, s.Phases, s.Warnings = 0, nil, warnings
+	s.BytesPerSec, s.Phases, s.Warnings, s.Checks = 0, nil, warnings, checks
 	if secs := m.Duration.Seconds(); secs > 0 {
 		s.BytesPerSec = float64(m.Bytes) / secs
 	}
@@ -38,15 +38,19 @@ func (b *Measurer) measureWhole(ctx context.Context, r tune.Request) (tune.Sampl
 
 // merged is one measurement of the whole cell out of its ops' and
 // protocols': their latencies, counts, errors and bytes together, over
-// the phase's wall time and CPU, which they share; and their warnings.
-func merged(ms []bench.Measurement) (*bench.Measurement, []results.Warning, error) {
+// the phase's wall time and CPU, which they share; their warnings; and
+// their checks merged as a merged cell's are (results.MergeChecks), no
+// more trusted than its least trusted part.
+func merged(ms []bench.Measurement) (*bench.Measurement, []results.Warning, []results.Check, error) {
 	var out *bench.Measurement
+	var checks []results.Check
 	warnings := bench.PhaseWarnings(ms)
 	for i := range ms {
 		m := &ms[i]
 		if m.Count == 0 {
 			continue
 		}
+		checks = results.MergeChecks(checks, m.AllChecks())
 		if out == nil {
 			first := *m
 			first.Hist, first.Phases = hdrhistogram.Import(m.Hist.Export()), bench.PhaseHists{}
@@ -60,10 +64,10 @@ func merged(ms []bench.Measurement) (*bench.Measurement, []results.Warning, erro
 		}
 	}
 	if out == nil {
-		return nil, nil, errors.New("no operation completed")
+		return nil, nil, nil, errors.New("no operation completed")
 	}
 	if failed := failures(out); 2*failed > out.Count {
-		return nil, nil, fmt.Errorf("%d of %d operations failed", failed, out.Count)
+		return nil, nil, nil, fmt.Errorf("%d of %d operations failed", failed, out.Count)
 	}
-	return out, warnings, nil
+	return out, warnings, checks, nil
 }

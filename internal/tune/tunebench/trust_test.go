@@ -1,0 +1,65 @@
+package tunebench
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/kvbench/kvbench/internal/bench/benchtest"
+	"github.com/kvbench/kvbench/internal/results"
+	"github.com/kvbench/kvbench/internal/tune"
+	"github.com/kvbench/kvbench/rdmakv"
+)
+
+// A sample carries its cell's checks and its p50 set against the
+// harness's cost, as a run's cell is: a p50 within 10× of the harness's
+// own per-operation cost fails, is a warning and leaves the sample
+// untrusted; far above it, the check passes.
+func TestSampleJudgedAgainstHarness(t *testing.T) {
+	req := tune.Request{Op: rdmakv.OpSet, Size: 64, Protocol: tune.Eager, Load: tune.Load{Connections: 1, Depth: 1}}
+	measure := func(overheadNs float64) tune.Sample {
+		t.Helper()
+		m := &Measurer{Config: benchConfig(&benchtest.Fake{}), Harness: &results.HarnessCost{OverheadNs: overheadNs}}
+		s, err := m.Measure(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	overhead := func(s tune.Sample) (results.Check, bool) {
+		i := slices.IndexFunc(s.Checks, func(k results.Check) bool { return k.Name == results.CheckOverhead })
+		if i < 0 {
+			return results.Check{}, false
+		}
+		return s.Checks[i], true
+	}
+	slow := measure(1e12) // no fake answers in under a second
+	k, ok := overhead(slow)
+	if !ok || k.Pass || slow.Trusted() {
+		t.Errorf("harness at 1000s per op: check %+v (present %v), trusted %v", k, ok, slow.Trusted())
+	}
+	if !slices.ContainsFunc(slow.Warnings, func(w results.Warning) bool { return w.Kind == results.WarnCheckPrefix+results.CheckOverhead }) {
+		t.Errorf("failed overhead check is no warning: %+v", slow.Warnings)
+	}
+	fast := measure(1e-3)
+	if k, ok := overhead(fast); !ok || !k.Pass {
+		t.Errorf("harness at 1ps per op: check %+v (present %v)", k, ok)
+	}
+	if slices.Contains(fast.FailedChecks(), results.CheckOverhead) {
+		t.Errorf("failed checks %v", fast.FailedChecks())
+	}
+}
+
+// A whole-workload sample, merged from its ops' and protocols' cells,
+// carries their checks too.
+func TestWholeSampleCarriesChecks(t *testing.T) {
+	m := wholeMeasurer(t, &benchtest.Fake{})
+	m.Harness = &results.HarnessCost{OverheadNs: 1e12}
+	s, err := m.Measure(context.Background(), tune.Request{Whole: true, Threshold: 4096, Load: tune.Load{Connections: 1, Depth: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Checks) < 2 || s.Trusted() || !slices.Contains(s.FailedChecks(), results.CheckOverhead) {
+		t.Errorf("whole sample checks %+v", s.Checks)
+	}
+}
