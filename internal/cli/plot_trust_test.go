@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kvbench/kvbench/internal/report"
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/tune"
 	"github.com/kvbench/kvbench/rdmakv"
@@ -32,7 +33,7 @@ func TestPlotTuneDirTrustedOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := saveTune(dir, "w", res); err != nil {
+	if _, err := saveTune(dir, report.TuneRan{Workload: "w"}, res); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "plots")
