@@ -12,7 +12,8 @@
 # from the cells that passed every check (plot --trusted-only, whose
 # captions say what was left out), and every directory gets checks.txt,
 # which cells pass and which fail and why, tallied on one line here
-# (docs/TRUST.md, "Publishing").
+# (docs/TRUST.md, "Publishing"). The sweeps and every tune also get their
+# page (run.html, tune.html): the whole run, untrusted cells marked.
 #
 #   sweep-collect.sh SWEEPDIR KVBENCH RESULTS PLOTS
 set -euo pipefail
@@ -66,6 +67,13 @@ tunechecks() {
 	echo "$out: $tally"
 }
 
+# page OUT RUN: OUT/run.html, the run as one page (kvbench report --format
+# html), made from its copy under RESULTS so that its links to
+# results.json and the interval logs stay good in the repository.
+page() {
+	"$KVBENCH" report "$RESULTS/$(basename "$2")" --format html -o "$1/run.html"
+}
+
 mkdir -p "$RESULTS"
 run=$(runs "$SWEEP/run" | tail -n 1)
 mapfile -t conns < <(runs "$SWEEP/conns")
@@ -103,13 +111,15 @@ done
 rm -r "$out/all"
 cp "$run/results.json" "$run/summary.txt" "$SWEEP/spread.txt" "$SWEEP/kvserver.txt" "$out/"
 runchecks "$out" "$run"
+page "$out" "$run"
 
 for t in tune tune-map tune-cpu tune-slo tune-etc; do
 	name=${t#tune-}
 	[[ $t == tune ]] && name=p50
 	out=$PLOTS/tune-rdma/$name
 	fresh "$out"
-	cp "${tunes[$t]}"/tune.txt "${tunes[$t]}"/tune.json "$out/"
+	cp "${tunes[$t]}"/tune.txt "${tunes[$t]}"/tune.json "${tunes[$t]}"/tune.html "$out/"
+	[[ ! -f ${tunes[$t]}/profile.json ]] || cp "${tunes[$t]}/profile.json" "$out/"
 	"$KVBENCH" plot "${tunes[$t]}" -o "$out" --format png --trusted-only
 	tunechecks "$out" "${tunes[$t]}"
 done
@@ -128,6 +138,7 @@ for m in mixed etc; do
 	"$KVBENCH" plot "$d" -o "$out" --format png --percentiles=false --timelines=false --trusted-only
 	cp "$d/results.json" "$d/summary.txt" "$SWEEP/$m-by-size.txt" "$out/"
 	runchecks "$out" "$d"
+	page "$out" "$d"
 done
 
 out=$PLOTS/connections-sweep-rdma
