@@ -19,12 +19,6 @@ const (
 	StableTolerance = 0.05
 )
 
-// MinBeyondQuantile is how many operations a histogram must hold beyond a
-// quantile before the quantile's interval is judged: with fewer, the
-// interval's upper end is the largest value recorded, and a handful of
-// alike operations would pass for a precise estimate.
-const MinBeyondQuantile = 10
-
 // untilWatch judges, at each interval the collector makes final, whether
 // a phase with until may end, and once it may sets enough, which the
 // workers read before each operation. It runs under the collector's lock,
@@ -120,7 +114,7 @@ func (u *untilWatch) precise() bool {
 // within reports whether quantile q of h is known within want, noting
 // the half-width.
 func (u *untilWatch) within(h *hdrhistogram.Histogram, q, want float64) bool {
-	if float64(h.TotalCount())*(1-q) < MinBeyondQuantile {
+	if !stats.Estimable(float64(h.TotalCount()), q) {
 		return false
 	}
 	iv := stats.QuantileCI(h, q)

@@ -23,8 +23,9 @@ const MethodOrderStatistics = "binomial order statistics"
 
 // PrecisionCheck reports the 95% confidence intervals of the cell's p50
 // and p99 as compare computes them, and fails when the p99's half-width
-// exceeds PrecisionBound of the p99: the cell ran too few operations for
-// its tail. The intervals assume independent operations; when the
+// exceeds PrecisionBound of the p99, or when too few operations lie beyond
+// the p99 to bound it at all (Statistic -1): the cell ran too few
+// operations for its tail. The intervals assume independent operations; when the
 // cell's independence check found consecutive latencies correlated
 // (lag-1 rho > 0), they are taken on the effective sample size
 // (stats.EffectiveN) instead, since a queue carried from one operation
@@ -38,18 +39,31 @@ func PrecisionCheck(c Cell) (Check, bool) {
 	n := float64(h.TotalCount())
 	rho := lag1Rho(c.Checks)
 	nEff := stats.EffectiveN(n, rho)
-	p50 := relHalfWidth(stats.QuantileCIN(h, 0.5, nEff))
-	p99 := relHalfWidth(stats.QuantileCIN(h, 0.99, nEff))
 	ops := units.Rate(n) + " ops"
 	if nEff < n {
 		ops = fmt.Sprintf("an effective %s of %s ops, lag-1 rho %.2f", units.Rate(nEff), units.Rate(n), rho)
 	}
-	return Check{
-		Name: CheckPrecision, Method: MethodOrderStatistics, Statistic: p99,
-		Figure: fmt.Sprintf("p50 ±%.1f%%, p99 ±%.1f%% (95%% CI, %s; over ±%.0f%% fails)",
-			100*p50, 100*p99, ops, 100*PrecisionBound),
-		Pass: p99 <= PrecisionBound,
-	}, true
+	p50, p99 := halfWidth(h, 0.5, nEff), halfWidth(h, 0.99, nEff)
+	k := Check{Name: CheckPrecision, Method: MethodOrderStatistics, Statistic: p99, Pass: p99 >= 0 && p99 <= PrecisionBound}
+	k.Figure = fmt.Sprintf("p50 %s, p99 %s (95%% CI, %s; over ±%.0f%% fails)", widthText(p50), widthText(p99), ops, 100*PrecisionBound)
+	return k, true
+}
+
+// halfWidth is quantile q's interval's half-width relative to its
+// estimate, or -1 when nEff operations cannot bound it (stats.Estimable).
+func halfWidth(h *hdrhistogram.Histogram, q, nEff float64) float64 {
+	if !stats.Estimable(nEff, q) {
+		return -1
+	}
+	return relHalfWidth(stats.QuantileCIN(h, q, nEff))
+}
+
+// widthText prints a half-width, or that the operations cannot bound it.
+func widthText(w float64) string {
+	if w < 0 {
+		return fmt.Sprintf("unbounded (fewer than %d ops beyond it)", stats.MinBeyondQuantile)
+	}
+	return fmt.Sprintf("±%.1f%%", 100*w)
 }
 
 // lag1Rho is the lag-1 correlation the cell's independence check found

@@ -11,16 +11,24 @@ import (
 
 func TestPrecisionCheckFailsOnTooFewOps(t *testing.T) {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	// 60 operations, each 10% slower than the one before: the p99's
-	// interval spans the slowest four, ±12%.
-	few := NewHistogram()
-	for i := range 60 {
-		few.RecordValue(int64(20000 * math.Pow(1.1, float64(i))))
+	// A Pareto tail (paretoCell): the p99 is within ±8% at 15k
+	// operations and ±22% at 2000.
+	for n, pass := range map[int]bool{15000: true, 2000: false} {
+		k, ok := PrecisionCheck(paretoCell(t, n))
+		if !ok || k.Pass != pass || k.Statistic < 0 {
+			t.Errorf("%d ops: %+v %v", n, k, ok)
+		}
 	}
-	enc, _ := EncodeHistogram(few)
+	// 27 alike operations: the p99's "interval" would be the slowest of
+	// them, ±1%, but nothing lies beyond the p99 to bound it.
+	alike := NewHistogram()
+	for i := range 27 {
+		alike.RecordValue(int64(20000 + i))
+	}
+	enc, _ := EncodeHistogram(alike)
 	k, ok := PrecisionCheck(Cell{Histogram: enc})
-	if !ok || k.Pass || k.Statistic <= PrecisionBound || !strings.Contains(k.Figure, "60 ops") {
-		t.Errorf("60 ops: %+v %v", k, ok)
+	if !ok || k.Pass || k.Statistic != -1 || !strings.Contains(k.Figure, "p99 unbounded") {
+		t.Errorf("27 alike ops: %+v %v", k, ok)
 	}
 	iv := shapedIntervals(start, 2000, []float64{20, 20, 20, 20, 20}, 0)
 	if k, ok := PrecisionCheck(checkCell(t, iv)); !ok || !k.Pass || k.Statistic > 0.05 {

@@ -19,6 +19,20 @@ type Interval struct {
 // Overlaps says whether a and b share any value.
 func (a Interval) Overlaps(b Interval) bool { return a.Lo <= b.Hi && b.Lo <= a.Hi }
 
+// MinBeyondQuantile is how many operations a sample must hold beyond a
+// quantile (above it, or below one under the median) before the
+// quantile's interval is judged: with fewer, the interval's outer end is
+// the extreme value recorded, not a 95% bound, and a handful of alike
+// operations would pass for a precise estimate (27 operations put the
+// p99's interval within ±1% of their slowest).
+const MinBeyondQuantile = 10
+
+// Estimable reports whether n operations (or the effective number, for
+// correlated ones) bound quantile q from both sides (MinBeyondQuantile).
+func Estimable(n, q float64) bool {
+	return n*math.Min(q, 1-q) >= MinBeyondQuantile
+}
+
 // QuantileCI is the distribution-free confidence interval for quantile q
 // (0..1) from the order statistics: the rank of the sample q-quantile is
 // Binomial(n, q), so with the normal approximation the ranks
