@@ -3,6 +3,7 @@ package plot
 import (
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/kvbench/kvbench/internal/figure"
 	"github.com/kvbench/kvbench/internal/results"
@@ -37,63 +38,60 @@ type Options struct {
 // only cost one figure are returned in warnings.
 func Figures(run *results.Run, dir string, opt Options) (figs []*Figure, warnings []error, err error) {
 	full := run
+	// A figure of medians and rates draws the cells trusted for them
+	// (Cell.TrustedMedian); one that draws a tail, those trusted
+	// throughout (Cell.Trusted).
+	med, strict := run, run
 	if opt.TrustedOnly {
-		run = trustedRun(run)
+		med, strict = trustedRun(run, false), trustedRun(run, true)
 	}
-	// add(scope)(f, err) keeps f, which draws the cells in scope.
-	add := func(scope cellScope) func(*Figure, error) error {
+	// add(scope, tail)(f, err) keeps f, which draws the cells in scope,
+	// their tail too when tail is set.
+	add := func(scope cellScope, tail bool) func(*Figure, error) error {
 		return func(f *Figure, err error) error {
 			if err != nil {
 				return err
 			}
 			if f != nil {
-				f.scope = scope
+				f.scope, f.tail = scope, tail
 				figs = append(figs, f)
 			}
 			return nil
 		}
 	}
-	for _, op := range Ops(run) {
+	tails := Ops(strict)
+	for _, op := range Ops(med) {
 		in := opScope(op)
-		if err := add(in)(Throughput(run, op, OpsPerSec)); err != nil {
+		if err := add(in, false)(Throughput(med, op, OpsPerSec)); err != nil {
 			return nil, nil, err
 		}
-		if err := add(in)(Throughput(run, op, MiBPerSec)); err != nil {
+		if err := add(in, false)(Throughput(med, op, MiBPerSec)); err != nil {
 			return nil, nil, err
 		}
-		if err := add(in)(Latency(run, op)); err != nil {
-			return nil, nil, err
+		tail := slices.Contains(tails, op)
+		if tail {
+			if err := add(in, true)(Latency(strict, op)); err != nil {
+				return nil, nil, err
+			}
 		}
 		for _, f := range figure.All() {
-			if err := add(in)(FigureOf(run, op, f)); err != nil {
+			if err := add(in, false)(FigureOf(med, op, f)); err != nil {
 				return nil, nil, err
 			}
 		}
-		for _, dist := range Distributions(run) {
-			if err := add(classScope(op, dist))(ClassLatency(run, op, dist)); err != nil {
+		if tail {
+			w, err := tailFigures(strict, dir, op, opt, add)
+			warnings = append(warnings, w...)
+			if err != nil {
 				return nil, nil, err
-			}
-		}
-		for _, size := range Sizes(run, op) {
-			if opt.Percentiles {
-				if err := add(sizeScope(op, size))(Percentiles(run, op, size)); err != nil {
-					return nil, nil, err
-				}
-			}
-			if opt.Timelines {
-				f, skipped, err := Timeline(run, dir, op, size)
-				warnings = append(warnings, skipped...)
-				if err := add(sizeScope(op, size))(f, err); err != nil {
-					return nil, nil, err
-				}
 			}
 		}
 	}
-	for _, dist := range Distributions(run) {
-		if err := add(distScope(dist))(WholeWorkload(run, dist)); err != nil {
+	for _, dist := range Distributions(strict) {
+		if err := add(distScope(dist), true)(WholeWorkload(strict, dist)); err != nil {
 			return nil, nil, err
 		}
-		if err := add(distScope(dist))(RampSteps(run, dir, dist)); err != nil {
+		if err := add(distScope(dist), true)(RampSteps(strict, dir, dist)); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -101,6 +99,33 @@ func Figures(run *results.Run, dir string, opt Options) (figs []*Figure, warning
 		noteLeftOut(figs, full)
 	}
 	return figs, warnings, nil
+}
+
+// tailFigures adds op's figures, after its latency against value size,
+// that draw latency percentiles beyond the median: by size class, and
+// per value size the percentile distribution and the timeline when
+// enabled.
+func tailFigures(run *results.Run, dir, op string, opt Options, add func(cellScope, bool) func(*Figure, error) error) (warnings []error, err error) {
+	for _, dist := range Distributions(run) {
+		if err := add(classScope(op, dist), true)(ClassLatency(run, op, dist)); err != nil {
+			return nil, err
+		}
+	}
+	for _, size := range Sizes(run, op) {
+		if opt.Percentiles {
+			if err := add(sizeScope(op, size), true)(Percentiles(run, op, size)); err != nil {
+				return nil, err
+			}
+		}
+		if opt.Timelines {
+			f, skipped, err := Timeline(run, dir, op, size)
+			warnings = append(warnings, skipped...)
+			if err := add(sizeScope(op, size), true)(f, err); err != nil {
+				return warnings, err
+			}
+		}
+	}
+	return warnings, nil
 }
 
 // SaveAll builds and writes every figure, returning the files written.

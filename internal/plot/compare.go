@@ -238,6 +238,9 @@ func SaveCompare(runs []RunDir, opt Options) (paths []string, warnings []error, 
 		for _, r := range full {
 			all = append(all, r.Run)
 		}
+		for _, f := range figs {
+			f.tail = true // filtered as trustedRuns does, tails and all
+		}
 		noteLeftOut(figs, all...)
 	}
 	if len(figs) == 0 {

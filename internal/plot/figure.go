@@ -64,6 +64,9 @@ type Figure struct {
 	// scope picks the cells of a run the figure draws; nil for a figure
 	// of a tune.
 	scope cellScope
+	// tail says the figure draws percentiles beyond the median, so the
+	// cells it may draw under TrustedOnly are those trusted throughout.
+	tail bool
 }
 
 // Formats are the image formats Save writes.

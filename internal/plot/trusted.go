@@ -28,20 +28,22 @@ func classScope(op, dist string) cellScope {
 	return func(c results.Cell) bool { return c.Op == op && c.Distribution == dist }
 }
 
-// trustedRun is run without its cells that failed a check
-// (results.Cell.Trusted), for figures to draw only cells that certify
-// themselves; run itself is unchanged.
-func trustedRun(run *results.Run) *results.Run {
+// trustedRun is run without its cells that failed a check a figure of
+// them needs (results.TrustedChecks: tail_precision only for a figure of
+// the tail), for figures to draw only cells that certify themselves; run
+// itself is unchanged.
+func trustedRun(run *results.Run, tail bool) *results.Run {
 	kept := *run
-	kept.Cells = slices.DeleteFunc(slices.Clone(run.Cells), func(c results.Cell) bool { return !c.Trusted() })
+	kept.Cells = slices.DeleteFunc(slices.Clone(run.Cells), func(c results.Cell) bool { return !results.TrustedChecks(c.Checks, tail) })
 	return &kept
 }
 
-// trustedRuns are runs each without its untrusted cells (trustedRun).
+// trustedRuns are runs each without its untrusted cells (trustedRun),
+// for comparison figures, tails among them.
 func trustedRuns(runs []RunDir) []RunDir {
 	out := slices.Clone(runs)
 	for i := range out {
-		out[i].Run = trustedRun(out[i].Run)
+		out[i].Run = trustedRun(out[i].Run, true)
 	}
 	return out
 }
@@ -51,17 +53,18 @@ func trustedRuns(runs []RunDir) []RunDir {
 func noteLeftOut(figs []*Figure, full ...*results.Run) {
 	for _, f := range figs {
 		if f.scope != nil {
-			f.Note = leftOutNote("cell", untrustedIn(f.scope, full...))
+			f.Note = leftOutNote("cell", untrustedIn(f.scope, f.tail, full...))
 		}
 	}
 }
 
-// untrustedIn counts the cells of runs in scope that failed a check.
-func untrustedIn(scope cellScope, runs ...*results.Run) int {
+// untrustedIn counts the cells of runs in scope that failed a check a
+// figure of them, of their tail when tail is set, needs.
+func untrustedIn(scope cellScope, tail bool, runs ...*results.Run) int {
 	n := 0
 	for _, r := range runs {
 		for _, c := range r.Cells {
-			if scope(c) && !c.Trusted() {
+			if scope(c) && !results.TrustedChecks(c.Checks, tail) {
 				n++
 			}
 		}
@@ -93,13 +96,14 @@ func captionNotes(figs []*Figure) {
 // on, counting what it leaves out; off, it keeps everything.
 type tuneFilter struct {
 	on   bool
+	tail bool // the tune's answer rests on the p99 (tune.Config.Tail)
 	left int
 }
 
 // keep reports whether a point measured by ss is drawn: off, or every
 // repetition trusted.
 func (tf *tuneFilter) keep(ss []tune.Sample) bool {
-	if !tf.on || !slices.ContainsFunc(ss, func(s tune.Sample) bool { return !s.Trusted() }) {
+	if !tf.on || !slices.ContainsFunc(ss, func(s tune.Sample) bool { return !s.TrustedFor(tf.tail) }) {
 		return true
 	}
 	tf.left++

@@ -27,7 +27,7 @@ func TrustedTuneFigures(r *tune.Result) []*Figure { return tuneFigures(r, true) 
 
 func tuneFigures(r *tune.Result, trustedOnly bool) []*Figure {
 	var figs []*Figure
-	filter := func() *tuneFilter { return &tuneFilter{on: trustedOnly} }
+	filter := func() *tuneFilter { return &tuneFilter{on: trustedOnly, tail: r.Config.Tail()} }
 	for _, l := range r.Loads {
 		suffix := ""
 		if len(r.Loads) > 1 {

@@ -32,13 +32,14 @@ type Check struct {
 // what only it saw (a sample of consecutive latencies, the issue times,
 // the host) is kept as recorded.
 const (
-	CheckIndependence = "independence"
-	CheckStationarity = "stationarity"
-	CheckInterarrival = "interarrival"
-	CheckLateStarts   = "late_starts"
-	CheckPrecision    = "precision"
-	CheckHost         = "host"
-	CheckOverhead     = "harness_overhead"
+	CheckIndependence  = "independence"
+	CheckStationarity  = "stationarity"
+	CheckInterarrival  = "interarrival"
+	CheckLateStarts    = "late_starts"
+	CheckPrecision     = "precision"
+	CheckTailPrecision = "tail_precision"
+	CheckHost          = "host"
+	CheckOverhead      = "harness_overhead"
 )
 
 // WarnCheckPrefix prefixes the Kind of the warning a failed check gives:
@@ -78,9 +79,19 @@ func SetChecks(checks, fresh []Check) []Check {
 	return out
 }
 
-// Trusted reports whether every check of c passed.
-func (c Cell) Trusted() bool {
-	return !slices.ContainsFunc(c.Checks, func(k Check) bool { return !k.Pass })
+// Trusted reports whether every check of c passed: its figures, the tail
+// among them, can be trusted.
+func (c Cell) Trusted() bool { return TrustedChecks(c.Checks, true) }
+
+// TrustedMedian reports whether c's figures short of its tail (p50,
+// rate, CPU per operation) can be trusted: every check passed but
+// tail_precision, which speaks for the p99 alone.
+func (c Cell) TrustedMedian() bool { return TrustedChecks(c.Checks, false) }
+
+// TrustedChecks reports whether every check passed, tail_precision
+// included only when tail is set.
+func TrustedChecks(checks []Check, tail bool) bool {
+	return !slices.ContainsFunc(checks, func(k Check) bool { return !k.Pass && (tail || k.Name != CheckTailPrecision) })
 }
 
 // dropChecks is checks without those named names.

@@ -21,20 +21,22 @@ const PrecisionBound = 0.10
 // distribution-free quantile interval compare uses (stats.QuantileCI).
 const MethodOrderStatistics = "binomial order statistics"
 
-// PrecisionCheck reports the 95% confidence intervals of the cell's p50
-// and p99 as compare computes them, and fails when the p99's half-width
-// exceeds PrecisionBound of the p99, or when too few operations lie beyond
-// the p99 to bound it at all (Statistic -1): the cell ran too few
-// operations for its tail. The intervals assume independent operations; when the
-// cell's independence check found consecutive latencies correlated
-// (lag-1 rho > 0), they are taken on the effective sample size
-// (stats.EffectiveN) instead, since a queue carried from one operation
-// to the next makes them worth fewer. A cell without a histogram or
-// operations gets no check.
-func PrecisionCheck(c Cell) (Check, bool) {
+// PrecisionChecks report the 95% confidence intervals of the cell's p50
+// (CheckPrecision) and p99 (CheckTailPrecision) as compare computes them.
+// Each fails when its half-width exceeds PrecisionBound of the estimate,
+// or when too few operations lie beyond the quantile to bound it at all
+// (Statistic -1). They are two checks because a cell can know its median
+// well and its tail hardly: a p50 figure (a throughput, a p50 tune) is to
+// be trusted from a cell whose p99 is not (Cell.TrustedMedian). The
+// intervals assume independent operations; when the cell's independence
+// check found consecutive latencies correlated (lag-1 rho > 0), they are
+// taken on the effective sample size (stats.EffectiveN) instead, since a
+// queue carried from one operation to the next makes them worth fewer. A
+// cell without a histogram or operations gets no check.
+func PrecisionChecks(c Cell) []Check {
 	h, err := CellHistogram(c)
 	if err != nil || h.TotalCount() == 0 {
-		return Check{}, false
+		return nil
 	}
 	n := float64(h.TotalCount())
 	rho := lag1Rho(c.Checks)
@@ -43,10 +45,14 @@ func PrecisionCheck(c Cell) (Check, bool) {
 	if nEff < n {
 		ops = fmt.Sprintf("an effective %s of %s ops, lag-1 rho %.2f", units.Rate(nEff), units.Rate(n), rho)
 	}
-	p50, p99 := halfWidth(h, 0.5, nEff), halfWidth(h, 0.99, nEff)
-	k := Check{Name: CheckPrecision, Method: MethodOrderStatistics, Statistic: p99, Pass: p99 >= 0 && p99 <= PrecisionBound}
-	k.Figure = fmt.Sprintf("p50 %s, p99 %s (95%% CI, %s; over ±%.0f%% fails)", widthText(p50), widthText(p99), ops, 100*PrecisionBound)
-	return k, true
+	check := func(name, label string, q float64) Check {
+		w := halfWidth(h, q, nEff)
+		return Check{
+			Name: name, Method: MethodOrderStatistics, Statistic: w, Pass: w >= 0 && w <= PrecisionBound,
+			Figure: fmt.Sprintf("%s %s (95%% CI, %s; over ±%.0f%% fails)", label, widthText(w), ops, 100*PrecisionBound),
+		}
+	}
+	return []Check{check(CheckPrecision, "p50", 0.5), check(CheckTailPrecision, "p99", 0.99)}
 }
 
 // halfWidth is quantile q's interval's half-width relative to its
@@ -89,11 +95,7 @@ func relHalfWidth(iv stats.Interval) float64 {
 // CellChecks are the checks a cell's own figures decide: stationarity over
 // its interval histograms of a phase that began at start
 // (StationarityChecks) and the precision of its quantiles
-// (PrecisionCheck).
+// (PrecisionChecks).
 func CellChecks(c Cell, start time.Time, intervals []*hdrhistogram.Histogram) []Check {
-	out := StationarityChecks(c, start, intervals)
-	if k, ok := PrecisionCheck(c); ok {
-		out = append(out, k)
-	}
-	return out
+	return append(StationarityChecks(c, start, intervals), PrecisionChecks(c)...)
 }

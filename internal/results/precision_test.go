@@ -14,7 +14,7 @@ func TestPrecisionCheckFailsOnTooFewOps(t *testing.T) {
 	// A Pareto tail (paretoCell): the p99 is within ±8% at 15k
 	// operations and ±22% at 2000.
 	for n, pass := range map[int]bool{15000: true, 2000: false} {
-		k, ok := PrecisionCheck(paretoCell(t, n))
+		k, ok := tailCheck(paretoCell(t, n))
 		if !ok || k.Pass != pass || k.Statistic < 0 {
 			t.Errorf("%d ops: %+v %v", n, k, ok)
 		}
@@ -26,15 +26,15 @@ func TestPrecisionCheckFailsOnTooFewOps(t *testing.T) {
 		alike.RecordValue(int64(20000 + i))
 	}
 	enc, _ := EncodeHistogram(alike)
-	k, ok := PrecisionCheck(Cell{Histogram: enc})
+	k, ok := tailCheck(Cell{Histogram: enc})
 	if !ok || k.Pass || k.Statistic != -1 || !strings.Contains(k.Figure, "p99 unbounded") {
 		t.Errorf("27 alike ops: %+v %v", k, ok)
 	}
 	iv := shapedIntervals(start, 2000, []float64{20, 20, 20, 20, 20}, 0)
-	if k, ok := PrecisionCheck(checkCell(t, iv)); !ok || !k.Pass || k.Statistic > 0.05 {
+	if k, ok := tailCheck(checkCell(t, iv)); !ok || !k.Pass || k.Statistic > 0.05 {
 		t.Errorf("12k ops: %+v", k)
 	}
-	if _, ok := PrecisionCheck(Cell{}); ok {
+	if _, ok := tailCheck(Cell{}); ok {
 		t.Error("a cell without a histogram got a precision check")
 	}
 }
@@ -64,22 +64,22 @@ func independenceAt(rho float64) Check {
 // by 0.6 (an effective quarter of them), and the figure says so; an
 // uncorrelated or alternating cell is judged on its count.
 func TestPrecisionCheckWidensWithCorrelation(t *testing.T) {
-	plain, ok := PrecisionCheck(paretoCell(t, 15000))
+	plain, ok := tailCheck(paretoCell(t, 15000))
 	if !ok || !plain.Pass || plain.Statistic < 0.07 || plain.Statistic > 0.09 {
 		t.Fatalf("independent: %+v", plain)
 	}
 	for _, rho := range []float64{0, -0.3} {
-		if k, _ := PrecisionCheck(paretoCell(t, 15000, independenceAt(rho))); k != plain {
+		if k, _ := tailCheck(paretoCell(t, 15000, independenceAt(rho))); k != plain {
 			t.Errorf("rho %g: %+v, want %+v", rho, k, plain)
 		}
 	}
-	k, _ := PrecisionCheck(paretoCell(t, 15000, independenceAt(0.6)))
+	k, _ := tailCheck(paretoCell(t, 15000, independenceAt(0.6)))
 	if k.Pass || k.Statistic <= PrecisionBound || !strings.Contains(k.Figure, "an effective 3.75k of 15k ops, lag-1 rho 0.60") {
 		t.Errorf("rho 0.6: %+v", k)
 	}
 }
 
-// A rewrite recomputes the precision check from the cell (AddWarnings)
+// A rewrite recomputes the precision checks from the cell (AddWarnings)
 // and reads the correlation from the independence check the harness
 // recorded, which it keeps.
 func TestAddWarningsPrecisionReadsRecordedIndependence(t *testing.T) {
@@ -89,7 +89,38 @@ func TestAddWarningsPrecisionReadsRecordedIndependence(t *testing.T) {
 	for _, k := range logs[0].Cell.Checks {
 		got = append(got, fmt.Sprintf("%s %v", k.Name, k.Pass))
 	}
-	if !slices.Equal(got, []string{"independence true", "precision false"}) {
+	if !slices.Equal(got, []string{"independence true", "precision true", "tail_precision false"}) {
 		t.Errorf("checks after a rewrite: %v", got)
+	}
+}
+
+// tailCheck is the cell's tail_precision check (PrecisionChecks).
+func tailCheck(c Cell) (Check, bool) {
+	for _, k := range PrecisionChecks(c) {
+		if k.Name == CheckTailPrecision {
+			return k, true
+		}
+	}
+	return Check{}, false
+}
+
+// A cell can know its median and not its tail: 2000 operations on a
+// Pareto tail put the p50 within ±3% and the p99 at ±22%, and such a
+// cell is trusted for its median alone.
+func TestPrecisionChecksJudgeMedianAndTailApart(t *testing.T) {
+	c := paretoCell(t, 2000)
+	c.Checks = PrecisionChecks(c)
+	if len(c.Checks) != 2 || c.Checks[0].Name != CheckPrecision || !c.Checks[0].Pass || c.Checks[1].Pass {
+		t.Fatalf("checks: %+v", c.Checks)
+	}
+	if !strings.HasPrefix(c.Checks[0].Figure, "p50 ±") || !strings.HasPrefix(c.Checks[1].Figure, "p99 ±") {
+		t.Errorf("figures: %q, %q", c.Checks[0].Figure, c.Checks[1].Figure)
+	}
+	if c.Trusted() || !c.TrustedMedian() {
+		t.Errorf("Trusted %v, TrustedMedian %v: want false, true", c.Trusted(), c.TrustedMedian())
+	}
+	c.Checks = append(c.Checks, Check{Name: CheckStationarity, Method: "mann-kendall"})
+	if c.TrustedMedian() {
+		t.Error("a failed stationarity check left the median trusted")
 	}
 }

@@ -69,7 +69,7 @@ func TestCellChecksQuietCellPasses(t *testing.T) {
 	for _, k := range checks {
 		methods = append(methods, k.Method)
 	}
-	want := []string{MethodTrendRate, MethodTrendP50, MethodIntervalMax, MethodOrderStatistics}
+	want := []string{MethodTrendRate, MethodTrendP50, MethodIntervalMax, MethodOrderStatistics, MethodOrderStatistics}
 	if !slices.Equal(methods, want) || len(failed(checks)) > 0 {
 		t.Errorf("quiet cell: %+v, want %v all passed", checks, want)
 	}

@@ -189,7 +189,7 @@ func AddWarnings(cells []CellLog) {
 	for i := range cells {
 		c := &cells[i].Cell
 		iv := policyIntervals(cells, i)
-		c.Checks = SetChecks(dropChecks(c.Checks, CheckStationarity, CheckPrecision), CellChecks(*c, cells[i].Start, iv))
+		c.Checks = SetChecks(dropChecks(c.Checks, CheckStationarity, CheckPrecision, CheckTailPrecision), CellChecks(*c, cells[i].Start, iv))
 		c.Warnings = append(CellWarnings(*c, cells[i].Start, iv), sib[i]...)
 		c.Warnings = append(c.Warnings, CheckWarnings(c.Checks)...)
 	}

@@ -67,14 +67,14 @@ func TestWarningsSoftRoCESweep(t *testing.T) {
 }
 
 // The healthy TCP sweep of the same workload earns no warning but the
-// precision check of its two 1 MiB cells at threshold 16 KiB, whose 3.4k
+// tail precision check of its two 1 MiB cells at threshold 16 KiB, whose 3.4k
 // and 3.6k operations leave their p99 ±22% and ±24%.
 func TestWarningsTCPSweep(t *testing.T) {
 	short := []string{"get/1MiB/t=16KiB/rendezvous", "set/1MiB/t=16KiB/rendezvous"}
 	for _, c := range fixtureWarnings(t, "testdata/threshold-sweep-tcp.json") {
 		want := []string(nil)
 		if slices.Contains(short, c.Name()) {
-			want = []string{WarnCheckPrefix + CheckPrecision}
+			want = []string{WarnCheckPrefix + CheckTailPrecision}
 		}
 		if !slices.Equal(kinds(c), want) {
 			t.Errorf("%s: %+v, want %v", c.Name(), c.Warnings, want)

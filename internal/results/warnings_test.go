@@ -206,7 +206,9 @@ func TestSiblingWarnings(t *testing.T) {
 	}
 }
 
-// AddWarnings replaces what a cell carried with what it now shows.
+// AddWarnings replaces what a cell carried with what it now shows: two
+// modes, and a median that falls between them and is known to neither
+// (precision).
 func TestAddWarningsReplaces(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
 	h := NewHistogram()
@@ -221,8 +223,8 @@ func TestAddWarningsReplaces(t *testing.T) {
 	cells := []CellLog{{Cell: c}}
 	AddWarnings(cells)
 	got := cells[0].Cell.Warnings
-	if len(got) != 1 || got[0].Kind != WarnBimodal {
-		t.Errorf("warnings %+v, want the bimodal one alone", got)
+	if len(got) != 2 || got[0].Kind != WarnBimodal || got[1].Kind != WarnCheckPrefix+CheckPrecision {
+		t.Errorf("warnings %+v, want bimodal and the p50's precision", got)
 	}
 }
 

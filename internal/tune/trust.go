@@ -11,9 +11,16 @@ import (
 // Trusted reports whether every check of s passed, as a run's cell is
 // trusted (results.Cell.Trusted). A sample with no checks, from a tune
 // saved before samples kept them, is trusted: nothing says otherwise.
-func (s Sample) Trusted() bool {
-	return !slices.ContainsFunc(s.Checks, func(k results.Check) bool { return !k.Pass })
-}
+func (s Sample) Trusted() bool { return results.TrustedChecks(s.Checks, true) }
+
+// TrustedFor reports whether s can be trusted for a tune whose answer
+// rests on the tail (Config.Tail) or not: a p50 tune does not need the
+// p99 a short measurement cannot bound (results.CheckTailPrecision).
+func (s Sample) TrustedFor(tail bool) bool { return results.TrustedChecks(s.Checks, tail) }
+
+// Tail says whether the tune's answer rests on a tail percentile: a p99
+// objective or a capacity under a p99 goal.
+func (c Config) Tail() bool { return c.SLO != nil || c.Objective == ObjP99 }
 
 // FailedChecks are the names of s's failed checks, in order.
 func (s Sample) FailedChecks() []string {
@@ -45,11 +52,12 @@ func (s Sample) MarshalJSON() ([]byte, error) {
 }
 
 // Untrusted counts the point's measurements of the two protocols it
-// compares that failed a check: its winner stands on them.
-func (p Point) Untrusted() int {
+// compares that failed a check the tune's answer needs (TrustedFor): its
+// winner stands on them.
+func (p Point) Untrusted(tail bool) int {
 	n := 0
 	for _, s := range slices.Concat(p.Eager, p.Rendezvous) {
-		if !s.Trusted() {
+		if !s.TrustedFor(tail) {
 			n++
 		}
 	}
@@ -94,7 +102,9 @@ type Trust struct {
 	Failed map[string]int
 }
 
-// Trust tallies r's measurements by their checks (Samples).
+// Trust tallies r's measurements by their checks (Samples): Passed counts
+// those the tune's answer can trust (Sample.TrustedFor), Failed every
+// failed check, tail_precision too.
 func (r *Result) Trust() Trust {
 	t := Trust{Failed: map[string]int{}}
 	for s := range r.Samples() {
@@ -102,7 +112,7 @@ func (r *Result) Trust() Trust {
 			continue
 		}
 		t.Checked++
-		if s.Trusted() {
+		if s.TrustedFor(r.Config.Tail()) {
 			t.Passed++
 		}
 		for _, name := range slices.Compact(s.FailedChecks()) {

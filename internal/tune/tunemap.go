@@ -26,7 +26,7 @@ func (r *Result) Map(op rdmakv.Op) (sizes []int, cells [][]MapCell) {
 				continue
 			}
 			for i, p := range o.Points {
-				cells[i][j] = MapCell{Winner: p.Winner, Ratio: p.Ratio, Untrusted: p.Untrusted() > 0}
+				cells[i][j] = MapCell{Winner: p.Winner, Ratio: p.Ratio, Untrusted: p.Untrusted(r.Config.Tail()) > 0}
 			}
 		}
 	}
