@@ -48,7 +48,34 @@ func TestUntrustedSampleInTuneFiles(t *testing.T) {
 	if got := back.Trust(); got.Checked != 8 || got.Passed != 7 || got.Failed[results.CheckStationarity] != 1 {
 		t.Errorf("tally read back %+v, want 7 of 8 passed, stationarity failed in 1", got)
 	}
-	contains(t, table(t, res), "checks (docs/TRUST.md): 7 of 8 measurements passed every check; failed: stationarity in 1\n")
+	contains(t, table(t, res), "checks (docs/TRUST.md): 7 of 8 measurements passed every check its median needs; failed: stationarity in 1\n")
+}
+
+// A measurement whose p99 only is imprecise (tail_precision) serves a p50
+// tune, its map tile unmarked, and not a p99 tune.
+func TestTailPrecisionServesAMedianTune(t *testing.T) {
+	for _, obj := range []tune.Objective{tune.ObjP50, tune.ObjP99} {
+		lin := tune.NewLinear(1)
+		m := tune.MeasurerFunc(func(ctx context.Context, r tune.Request) (tune.Sample, error) {
+			s, err := lin.Measure(ctx, r)
+			s.Count, s.P99 = 5000, 2*s.P50 // enough for a p99 tune to compare
+			s.Checks = []results.Check{
+				{Name: results.CheckPrecision, Method: results.MethodOrderStatistics, Pass: true},
+				{Name: results.CheckTailPrecision, Method: results.MethodOrderStatistics, Pass: r.Size != 1024},
+			}
+			return s, err
+		})
+		res := run(t, tune.Config{Ops: []rdmakv.Op{rdmakv.OpGet}, Sizes: []int{64, 1024}, Repeats: 2, Objective: obj}, m)
+		tr := res.Trust()
+		_, cells := res.Map(rdmakv.OpGet)
+		median := obj == tune.ObjP50
+		if want := map[bool]int{true: 8, false: 4}[median]; tr.Passed != want || tr.Failed[results.CheckTailPrecision] != 4 {
+			t.Errorf("%s: tally %+v, want %d passed and tail_precision failed in 4", obj, tr, want)
+		}
+		if cells[1][0].Untrusted == median {
+			t.Errorf("%s: the 1KiB tile untrusted %v", obj, cells[1][0].Untrusted)
+		}
+	}
 }
 
 // A tune whose measurements carry no checks (one saved before they did)

@@ -50,8 +50,11 @@ runchecks() {
 			"$KVBENCH" report "$d" | sed -n '/^checks (/,$p'
 		} >>"$out/checks.txt"
 	done
-	awk -v dir="$out" '/every check passed in/ {pass += $(NF - 1)} / failed: / {fail++}
-		END {printf "%s: %d cells pass every check, %d fail one (checks.txt)\n", dir, pass, fail}' "$out/checks.txt"
+	# A cell whose only failure is tail_precision has its median and rate
+	# drawn (docs/TRUST.md): counted apart.
+	awk -v dir="$out" '/every check passed in/ {pass += $(NF - 1)}
+		/ failed: / {if (gsub(/ failed: /, "&") == 1 && / tail_precision failed: /) tail++; else fail++}
+		END {printf "%s: %d cells pass every check, %d fail only tail_precision, %d fail another (checks.txt)\n", dir, pass, tail, fail}' "$out/checks.txt"
 }
 
 # tunechecks OUT TUNE: OUT/checks.txt, the tally tune.txt gives of the
