@@ -117,6 +117,22 @@ func TestRunPageMarksUntrustedCells(t *testing.T) {
 	}
 }
 
+// A cell whose only failure is its p99's precision has its tail marked,
+// p99 and beyond, and its median and rate left as trusted.
+func TestRunPageMarksOnlyAnImpreciseTail(t *testing.T) {
+	run, _ := sweep(t, []string{"get"}, []int{1024, 16384}, []int{32768})
+	k := results.Check{Name: results.CheckTailPrecision, Method: results.MethodOrderStatistics, Figure: "p99 ±40%"}
+	run.Cells[1].Checks = []results.Check{k}
+	run.Cells[1].Warnings = results.CheckWarnings(run.Cells[1].Checks)
+	out := string(page(t, run, Site{}))
+	if n := strings.Count(out, `class="untrusted"`); n != 3 {
+		t.Errorf("%d marked table cells, want the cell's p99, p99.9 and max", n)
+	}
+	if strings.Contains(out, `<td class="untrusted" title="tail_precision check failed: p99 ±40% (binomial order statistics)">16KiB</td>`) {
+		t.Error("the cell's value size is marked")
+	}
+}
+
 // The raw links lead from the page's directory to the run's files.
 func TestRunPageLinksRawFilesFromThePage(t *testing.T) {
 	run, dir := sweep(t, []string{"get"}, []int{1024}, []int{32768})

@@ -17,17 +17,17 @@ import (
 func htmlTable[R any](columns []string, rows []R, human func(R) []string, cellOf func(R) (results.Cell, bool)) template.HTML {
 	out := make([][]htmlpage.Cell, len(rows))
 	for i, r := range rows {
-		note := ""
+		note, tail := "", false
 		if cellOf != nil {
 			if c, ok := cellOf(r); ok {
-				note = distrust(c)
+				note, tail = distrust(c), tailOnly(c)
 			}
 		}
-		for _, s := range human(r) {
+		for j, s := range human(r) {
 			hc := htmlpage.N(s)
 			if word(s) {
 				hc = htmlpage.T(s)
-			} else if note != "" {
+			} else if note != "" && (!tail || j < len(columns) && tailColumn(columns[j])) {
 				hc.Untrusted, hc.Note = true, note
 			}
 			out[i] = append(out[i], hc)
@@ -35,6 +35,25 @@ func htmlTable[R any](columns []string, rows []R, human func(R) []string, cellOf
 	}
 	return htmlpage.Table(columns, out)
 }
+
+// tailOnly says all that is wrong with c is its p99's precision: its
+// median and rate stand (results.Cell.TrustedMedian), so only its tail's
+// numbers are marked.
+func tailOnly(c results.Cell) bool {
+	if !c.TrustedMedian() {
+		return false
+	}
+	for _, w := range c.Warnings {
+		if w.Kind != results.WarnCheckPrefix+results.CheckTailPrecision {
+			return false
+		}
+	}
+	return true
+}
+
+// tailColumn says a column shows the tail, which tail_precision speaks
+// for: the p99 and beyond.
+func tailColumn(name string) bool { return strings.HasPrefix(name, "p99") || name == "max" }
 
 // distrust says why c is not to be trusted: its warnings (a failed check
 // gives one), or its failed checks where it kept no warning; "" for a
