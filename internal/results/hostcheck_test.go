@@ -167,3 +167,14 @@ func TestParseSelfStat(t *testing.T) {
 		t.Error("a truncated line parsed")
 	}
 }
+
+// Softirq and interrupt time serve the run's own traffic (rxe moves
+// every RDMA packet in softirq) and belong to no process: they are not
+// another program's CPU.
+func TestParseStatCPULeavesInterruptsOut(t *testing.T) {
+	// user nice system idle iowait irq softirq steal guest guest_nice
+	total, active, steal, ok := parseStatCPU("cpu  100 10 50 1000 20 7 300 5 0 0\ncpu0 1 2 3\n")
+	if !ok || total != 1492 || active != 165 || steal != 5 {
+		t.Errorf("total %d, active %d, steal %d, ok %v; want 1492, 165 (user, nice, system, steal), 5", total, active, steal, ok)
+	}
+}

@@ -19,7 +19,11 @@ type HostSample struct {
 	// clock; ReadHostSample leaves it to its caller.
 	AtNs int64
 	// Total is every state's jiffies, idle included; Active those spent
-	// working: user, nice, system, irq, softirq and steal.
+	// working for processes: user, nice, system and steal. Interrupt
+	// and softirq time is left out: it serves the traffic the host
+	// carries, the run's own above all (rxe moves every RDMA packet in
+	// softirq, the kernel's TCP receives there), and no process owns it,
+	// so it would count as another program's.
 	Total, Active, Steal uint64
 	StatOK               bool
 	// Own is this process's user and system time, every thread's, in
@@ -58,7 +62,8 @@ func ReadHostSample(root string) HostSample {
 // parseStatCPU reads /proc/stat's aggregate "cpu" line: user nice system
 // idle iowait irq softirq steal guest guest_nice. Guest time is already
 // inside user and nice, so the total stops at steal; idle and iowait are
-// the states in which a CPU does no work.
+// the states in which a CPU does no work, irq and softirq those in which
+// it works for no process (HostSample.Active).
 func parseStatCPU(stat string) (total, active, steal uint64, ok bool) {
 	line, _, _ := strings.Cut(stat, "\n")
 	f := strings.Fields(line)
@@ -71,7 +76,7 @@ func parseStatCPU(stat string) (total, active, steal uint64, ok bool) {
 			return 0, 0, 0, false
 		}
 		total += n
-		if i != 3 && i != 4 {
+		if i < 3 || i == 7 {
 			active += n
 		}
 		if i == 7 {
