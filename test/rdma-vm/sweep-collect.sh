@@ -146,7 +146,8 @@ done
 
 out=$PLOTS/connections-sweep-rdma
 fresh "$out"
-"$KVBENCH" plot "${conns[@]}" -o "$out" --format png --trusted-only
+"$KVBENCH" plot "${conns[@]}" -o "$out" --format png --trusted-only ||
+	echo "sweep-collect: connections sweep: nothing drawn, no cell passed its checks (checks.txt)" >&2
 for d in "${conns[@]}"; do
 	c=$(basename "$d")
 	cp "$d/summary.txt" "$out/summary-$c.txt"
