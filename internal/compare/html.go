@@ -168,11 +168,7 @@ func compareFigures(as, bs []Run) ([]template.HTML, error) {
 	}
 	out := []template.HTML{htmlpage.Para("the latest run of each side, as kvbench plot A B draws them")}
 	for _, f := range figs {
-		svg, err := f.SVG(plot.DefaultWidthPx, plot.DefaultHeightPx)
-		if err != nil {
-			return nil, fmt.Errorf("figure %s: %w", f.Name, err)
-		}
-		h, err := htmlpage.SVG(svg, f.Name)
+		h, err := htmlpage.Figure(f)
 		if err != nil {
 			return nil, err
 		}
@@ -189,7 +185,7 @@ func rawLinks(as, bs []Run, pageDir string) (template.HTML, error) {
 		runs []Run
 	}{{"A", as}, {"B", bs}} {
 		for _, r := range side.runs {
-			rel, err := relative(pageDir, filepath.Join(r.Dir, results.ResultsFile))
+			rel, err := htmlpage.Rel(pageDir, filepath.Join(r.Dir, results.ResultsFile))
 			if err != nil {
 				return "", err
 			}
@@ -197,22 +193,4 @@ func rawLinks(as, bs []Run, pageDir string) (template.HTML, error) {
 		}
 	}
 	return htmlpage.LinkList(links...), nil
-}
-
-// relative is path relative to dir, with slashes, as a link beside the
-// page needs it.
-func relative(dir, path string) (string, error) {
-	ad, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	ap, err := filepath.Abs(path)
-	if err != nil {
-		return "", err
-	}
-	rel, err := filepath.Rel(ad, ap)
-	if err != nil {
-		return "", err
-	}
-	return filepath.ToSlash(rel), nil
 }

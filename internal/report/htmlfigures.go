@@ -55,9 +55,5 @@ func figuresBody(run *results.Run, dir string) ([]template.HTML, error) {
 // with its file name and, as a saved figure is, the build.
 func inline(run *results.Run, f *plot.Figure) (template.HTML, error) {
 	f.Caption = run.Build()
-	svg, err := f.SVG(plot.DefaultWidthPx, f.Height(plot.DefaultHeightPx))
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", f.Name, err)
-	}
-	return htmlpage.SVG(svg, f.Name)
+	return htmlpage.Figure(f)
 }

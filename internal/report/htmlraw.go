@@ -13,16 +13,7 @@ import (
 // is there, relative to the page.
 func rawBody(run *results.Run, site Site) ([]template.HTML, error) {
 	link := func(name string) (string, error) {
-		from, err := filepath.Abs(dirOr(site.PageDir))
-		if err != nil {
-			return "", err
-		}
-		to, err := filepath.Abs(filepath.Join(dirOr(site.RunDir), filepath.FromSlash(name)))
-		if err != nil {
-			return "", err
-		}
-		rel, err := filepath.Rel(from, to)
-		return filepath.ToSlash(rel), err
+		return htmlpage.Rel(dirOr(site.PageDir), filepath.Join(dirOr(site.RunDir), filepath.FromSlash(name)))
 	}
 	var items [][2]string
 	for _, name := range append([]string{"results.json"}, hlogNames(run)...) {

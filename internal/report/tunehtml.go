@@ -208,7 +208,7 @@ const phaseFigure = "tune-phases-"
 // tuneFigures are plot.TuneFigures inline, the phase breakdowns apart.
 func tuneFigures(r *tune.Result) (figs, phases []template.HTML, err error) {
 	for _, f := range plot.TuneFigures(r) {
-		h, err := inlineFigure(f)
+		h, err := htmlpage.Figure(f)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -219,16 +219,6 @@ func tuneFigures(r *tune.Result) (figs, phases []template.HTML, err error) {
 		}
 	}
 	return figs, phases, nil
-}
-
-// inlineFigure is f as an inline SVG at plot's default size, captioned
-// with its name (the file plot saves it as).
-func inlineFigure(f *plot.Figure) (template.HTML, error) {
-	svg, err := f.SVG(plot.DefaultWidthPx, plot.DefaultHeightPx)
-	if err != nil {
-		return "", fmt.Errorf("figure %s: %w", f.Name, err)
-	}
-	return htmlpage.SVG(svg, f.Name)
 }
 
 // rawLinks link the files kept beside the page.
