@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -124,7 +123,7 @@ func (f *faults) churn(ctx context.Context) {
 		if err != nil {
 			if !ended(ctx) {
 				f.t.ChurnFail.Add(1)
-				f.t.fail("churn dial: %v (%s)\n%s", err, probeListener(f.srv.addr), stuck)
+				f.t.fail("churn dial: %v\n%s", err, stuck)
 				time.Sleep(100 * time.Millisecond)
 			}
 			continue
@@ -195,17 +194,4 @@ func (f *faults) abandon(ctx context.Context, c *rdmakv.Client, key []byte) {
 	c.Close()
 	wg.Wait()
 	f.t.Abandoned.Add(1)
-}
-
-// probeListener says whether a fresh TCP connect to addr succeeds now and
-// how long it takes, to tell a server that stopped accepting from one
-// connect whose handshake the kernel lost.
-func probeListener(addr string) string {
-	start := time.Now()
-	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
-	if err != nil {
-		return fmt.Sprintf("a fresh connect then failed too: %v", err)
-	}
-	c.Close()
-	return fmt.Sprintf("a fresh connect then took %v", time.Since(start).Round(time.Millisecond))
 }
