@@ -116,7 +116,9 @@ func (f *faults) stopServer() {
 func (f *faults) churn(ctx context.Context) {
 	val := make([]byte, 64<<10)
 	for i := 0; !ended(ctx); i++ {
-		c, err, stuck := watchDial(f.srv.addr, func() (*rdmakv.Client, error) { return f.dial(ctx) })
+		var c *rdmakv.Client
+		var err error
+		stuck := watchDial(f.srv.addr, func() { c, err = f.dial(ctx) })
 		if stuck != "" {
 			f.t.slowDial(stuck)
 		}

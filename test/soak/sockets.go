@@ -14,16 +14,17 @@ import (
 // not completing, and the state of its 4-tuple on both ends says why.
 const stuckAfter = 3 * time.Second
 
-// watchDial runs dial, and if it is still running after stuckAfter,
-// records the sockets of addr's port then, for the failure message.
-func watchDial[T any](addr string, dial func() (T, error)) (T, error, string) {
+// watchDial calls dial, and if it is still running after stuckAfter,
+// returns the sockets of addr's port as they were then ("" otherwise),
+// for the failure message.
+func watchDial(addr string, dial func()) (stuck string) {
 	snap := make(chan string, 1)
 	t := time.AfterFunc(stuckAfter, func() { snap <- stuckSockets(addr) })
-	v, err := dial()
+	dial()
 	if !t.Stop() {
-		return v, err, <-snap
+		return <-snap
 	}
-	return v, err, ""
+	return ""
 }
 
 // stuckSockets lists, from ss, every client socket in SYN-SENT to addr's
