@@ -114,7 +114,7 @@ func (s *Harness) Embedded() bool {
 // Transport is the transport the harness runs over: the one settled once
 // a connection or the embedded server made the choice, else the one asked
 // (store.LinkDescriber); tcp for a store that tells no other.
-func (s *Harness) Transport() string { return s.link().Name }
+func (s *Harness) Transport() string { return s.Link().Name }
 
 // Check refuses, before anything is measured, the cells of cfg the server
 // cannot run (store.Store.Check), naming each; an error wrapping
@@ -138,10 +138,10 @@ func (s *Harness) Check(ctx context.Context, cfg Config) error {
 // started.
 func (s *Harness) Close() error { return s.Store.Close() }
 
-// link is results.json's transport section: tcp to the server, unless
+// Link is results.json's transport section: tcp to the server, unless
 // the store describes its link (store.LinkDescriber), with how the
 // client's TCP sockets wait.
-func (s *Harness) link() results.Transport {
+func (s *Harness) Link() results.Transport {
 	t := results.Transport{Name: rdmakv.TransportTCP, Server: s.Addr(), Embedded: s.Embedded()}
 	if d, ok := s.Store.(store.LinkDescriber); ok {
 		d.DescribeLink(&t)

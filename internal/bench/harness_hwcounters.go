@@ -22,7 +22,7 @@ func (s *Harness) DeviceCounters() func() (hwcounters.Counters, error) {
 		root = hwcounters.Root
 	}
 	return func() (hwcounters.Counters, error) {
-		t := s.link()
+		t := s.Link()
 		if t.Name != rdmakv.TransportVerbs || t.Device == "" {
 			return nil, nil
 		}

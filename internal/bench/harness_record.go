@@ -14,7 +14,7 @@ func (s *Harness) Record(w any, seed uint64, rep *Report, runErr error, version,
 		SchemaVersion: results.SchemaVersion, Workload: w, Seed: seed, Version: version, Revision: revision,
 		Start: rep.Start, End: rep.End, EndReason: results.EndCompleted, Host: s.host, Harness: s.cost,
 		Target:    &results.Target{Kind: s.Kind(), ServerVersion: s.version, Profile: s.profile},
-		Transport: s.link(),
+		Transport: s.Link(),
 		Verify: results.VerifyCounts{Checked: rep.Verify.Checked, Mismatches: rep.Verify.Mismatches,
 			Missing: rep.Verify.Missing, Torn: rep.Verify.Torn},
 	}

@@ -259,7 +259,7 @@ func tuneHarness(ctx context.Context, w *workload.Workload, cfg tune.Config, std
 		return nil, nil, err
 	}
 	return h, &tunebench.Measurer{
-		Config: bcfg, Harness: h.Cost(),
+		Config: bcfg, Harness: h.Cost(), Link: h.Link(), Cores: hc.Host.Cores,
 		// A server whose eager limit is below the forced threshold refuses
 		// the connection: eager cannot carry that size there.
 		Unsupported: func(err error) bool { return errors.Is(err, rdmakv.ErrThreshold) },

@@ -87,12 +87,12 @@ rdma-vm-selftest:
 # kvbench over verbs in the guest (guest-sweep.sh), then their results and
 # plots on the host under results/ and plots/*-rdma (sweep-collect.sh),
 # which prints each value size and protocol's p50 spread across thresholds.
-# Phases are shortened so the whole run takes about an hour under
-# emulation.
+# Phases are shortened so the whole run takes about an hour and a half
+# under emulation.
 RDMA_SWEEP_WARMUP ?= 250ms
 RDMA_SWEEP_MEASURE ?= 1500ms
 RDMA_SWEEP_TUNE_MEASURE ?= 500ms
-RDMA_SWEEP_TIMEOUT ?= 5400
+RDMA_SWEEP_TIMEOUT ?= 7200
 
 .PHONY: sweep-rdma
 sweep-rdma: rdma-vm-build build

@@ -35,6 +35,13 @@ type Measurer struct {
 	// p50 is set against as a run's cells are (results.OverheadCheck);
 	// nil when not measured.
 	Harness *results.HarnessCost
+	// Link and Cores are the transport the harness runs over and the CPUs
+	// this process may run on: with them each measurement carries the
+	// check a run gives its cells from them (results.BusyPollCheck), so
+	// a load of more spinners than CPUs is not trusted in a tune either.
+	// Cores 0: not made.
+	Link  results.Transport
+	Cores int
 }
 
 // Measure implements tune.Measurer. A request under the adaptive policy
@@ -139,6 +146,12 @@ func (b *Measurer) run(ctx context.Context, cfg bench.Config) (*bench.Report, er
 	}
 	if rep.Interrupted {
 		return nil, context.Canceled
+	}
+	for i := range rep.Measurements {
+		m := &rep.Measurements[i]
+		if k, ok := results.BusyPollCheck(b.Link, m.Load, b.Cores); ok {
+			m.Checks = results.SetChecks(m.Checks, []results.Check{k})
+		}
 	}
 	return rep, nil
 }

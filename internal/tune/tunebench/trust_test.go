@@ -63,3 +63,27 @@ func TestWholeSampleCarriesChecks(t *testing.T) {
 		t.Errorf("whole sample checks %+v", s.Checks)
 	}
 }
+
+// A measurement whose busy pollers outnumber the CPUs fails the host
+// check, as a run's cell does; the same load on enough CPUs passes it.
+func TestSampleJudgesBusyPollers(t *testing.T) {
+	req := tune.Request{Op: rdmakv.OpGet, Size: 64, Protocol: tune.Eager, Load: tune.Load{Connections: 4, Depth: 1}}
+	busy := results.Transport{Name: rdmakv.TransportVerbs, ClientPoll: "busy"}
+	for _, c := range []struct {
+		cores int
+		pass  bool
+	}{{1, false}, {2, false}, {4, true}} {
+		m := &Measurer{Config: benchConfig(&benchtest.Fake{}), Link: busy, Cores: c.cores}
+		s, err := m.Measure(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(s.Checks, func(k results.Check) bool { return k.Method == "busy-poll oversubscribed" })
+		if i < 0 {
+			t.Fatalf("%d cores: no busy-poll check among %+v", c.cores, s.Checks)
+		}
+		if k := s.Checks[i]; k.Pass != c.pass || s.TrustedFor(false) != c.pass {
+			t.Errorf("4 spinners on %d cores: check %+v, trusted %v; want pass %v", c.cores, k, s.TrustedFor(false), c.pass)
+		}
+	}
+}
