@@ -12,7 +12,7 @@ LDFLAGS  := -X github.com/kvbench/kvbench/internal/cli.revision=$(REVISION)
 
 DURATION ?= 10m
 
-.PHONY: all setup setup-mpi setup-baselines setup-memtier setup-browser build build-mpi lib run test test-go test-slurm soak soak-short fuzz bench lint clean distortion
+.PHONY: all setup setup-mpi setup-baselines setup-memtier setup-browser build build-mpi lib run test test-go test-slurm soak soak-short fuzz bench lint clean distortion adaptive-tcp
 
 all: build
 
@@ -74,6 +74,22 @@ run: build
 # (MEMTIER=path to use one). Figures: docs/MEASUREMENTS.md.
 distortion: setup-baselines setup-memtier
 	GO=$(GO) test/baselines/distortion.sh
+
+# adaptive-tcp: the adaptive policy beside the fixed thresholds over TCP
+# on this host (an embedded server on loopback): tune on the weighted mix
+# of 64 B to 1 MiB at 1, 4 and 16 connections, 5 interleaved rounds, about
+# 15 minutes. Published in plots/adaptive-tcp: tune.txt, tune.json,
+# tune.html, profile.json, the figures of the measurements that pass their
+# checks, checks.txt and build.txt. Its ratios are what it is for: run it
+# on a quiet host.
+ADAPTIVE_TCP_DIR := $(VMDIR)/adaptive-tcp
+adaptive-tcp: build
+	rm -rf $(ADAPTIVE_TCP_DIR)
+	$(BIN)/kvbench tune test/rdma-vm/workloads/adaptive-mixed.yaml --transport tcp --connections 1,4,16 -o $(ADAPTIVE_TCP_DIR)
+	rm -rf plots/adaptive-tcp
+	mkdir -p plots/adaptive-tcp
+	$(BIN)/kvbench version >plots/adaptive-tcp/build.txt
+	KVBENCH=$(BIN)/kvbench bash -c '. test/rdma-vm/collect-lib.sh && publishtune plots/adaptive-tcp $$(ls -d $(ADAPTIVE_TCP_DIR)/tune-*-*-* | tail -n 1)'
 
 test: lint test-go test-slurm soak-short fuzz test-rdma
 

@@ -99,3 +99,25 @@ func relHalfWidth(iv stats.Interval) float64 {
 func CellChecks(c Cell, start time.Time, intervals []*hdrhistogram.Histogram) []Check {
 	return append(StationarityChecks(c, start, intervals), PrecisionChecks(c)...)
 }
+
+// PartsChecks are the checks of a cell merged from parts (a mixed run's
+// whole workload, a tune's sample of several ops or protocols), whose
+// checks are given: every check but the precision ones as the least
+// trusted part has it (MergeChecks), since a stall or a busy host in one
+// part is one in the whole; and the precision of merged's own quantiles
+// (PrecisionChecks), since its p50 rests on all the parts' operations,
+// not on those of its rarest part. merged needs its histogram.
+func PartsChecks(merged Cell, parts ...[]Check) []Check {
+	var out []Check
+	for _, p := range parts {
+		out = MergeChecks(out, dropChecks(p, CheckPrecision, CheckTailPrecision))
+	}
+	merged.Checks = out
+	return SetChecks(out, PrecisionChecks(merged))
+}
+
+// IsPrecisionWarning says whether w is a precision check's failure, which
+// a cell merged from parts judges anew (PartsChecks).
+func IsPrecisionWarning(w Warning) bool {
+	return w.Kind == WarnCheckPrefix+CheckPrecision || w.Kind == WarnCheckPrefix+CheckTailPrecision
+}

@@ -18,7 +18,8 @@ const Whole = "all"
 // cells' (store, distribution and threshold alike), whose count, errors
 // and bytes are their sums and whose throughput is that count over the
 // phase they shared. CPU time and receive memory are the phase's, and the
-// same in each of its cells. A threshold some of whose cells have no
+// same in each of its cells. Its checks are its cells' merged, precision
+// judged on its own histogram (PartsChecks). A threshold some of whose cells have no
 // histogram (a file that kept only summaries) has none. Such a cell answers what the threshold does
 // for the workload as a whole: the figure a mixed workload tunes for.
 func WholeCells(cells []Cell) ([]Cell, error) {
@@ -28,6 +29,7 @@ func WholeCells(cells []Cell) ([]Cell, error) {
 	}
 	var out []Cell
 	var hists []*hdrhistogram.Histogram
+	var parts [][][]Check
 	at := map[key]int{}
 	for _, c := range cells {
 		if c.Distribution == "" || c.Op == Whole {
@@ -40,7 +42,7 @@ func WholeCells(cells []Cell) ([]Cell, error) {
 			out = append(out, Cell{Op: Whole, Protocol: Whole, ValueSize: c.ValueSize, Distribution: c.Distribution, Policy: c.Policy,
 				Threshold: c.Threshold, Store: c.Store, Errors: map[string]int64{}, Load: c.Load, IntervalNs: c.IntervalNs,
 				CPU: c.CPU, ReceiveMemory: c.ReceiveMemory})
-			hists = append(hists, NewHistogram())
+			hists, parts = append(hists, NewHistogram()), append(parts, nil)
 		}
 		h, err := CellHistogram(c)
 		switch {
@@ -52,6 +54,7 @@ func WholeCells(cells []Cell) ([]Cell, error) {
 		case hists[i] != nil:
 			hists[i].Merge(h)
 			addWhole(&out[i], c)
+			parts[i] = append(parts[i], c.Checks)
 		}
 	}
 	kept := out[:0]
@@ -62,6 +65,7 @@ func WholeCells(cells []Cell) ([]Cell, error) {
 		if err := out[i].summarizeWhole(hists[i]); err != nil {
 			return nil, err
 		}
+		out[i].Checks = PartsChecks(out[i], parts[i]...)
 		kept = append(kept, out[i])
 	}
 	return kept, nil

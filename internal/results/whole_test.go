@@ -69,3 +69,39 @@ func TestWholeCells(t *testing.T) {
 		t.Error("a broken histogram: no error")
 	}
 }
+
+// A whole cell's checks are its parts' merged, but its precision is its
+// own: a part of six operations cannot bound its p50, the whole of a
+// thousand can; a part that failed another check fails the whole.
+func TestWholeCellChecks(t *testing.T) {
+	spread := func(c Cell, n int64) Cell {
+		h := NewHistogram()
+		for i := range n {
+			_ = h.RecordValue(20_000 + 10*(i%100))
+		}
+		c.Histogram, _ = EncodeHistogram(h)
+		c.Latency, c.Count = Summarize(h), n
+		return c
+	}
+	common := spread(wholeCell(t, "get", "eager", 1024, 1, 1), 994)
+	rare := spread(wholeCell(t, "get", "rendezvous", 1024, 1, 1), 6)
+	rare.Checks = PrecisionChecks(rare)
+	if TrustedChecks(rare.Checks, false) {
+		t.Fatalf("a part of 6 operations passed precision: %+v", rare.Checks)
+	}
+	ws, err := WholeCells([]Cell{common, rare})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := ws[0]; !w.TrustedMedian() || len(w.Checks) != 2 {
+		t.Errorf("whole of 1000 operations: checks %+v, want its own precision, passed", w.Checks)
+	}
+	rare.Checks = append(rare.Checks, Check{Name: CheckStationarity, Method: "mann-kendall", Pass: false})
+	ws, err = WholeCells([]Cell{common, rare})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := ws[0]; w.TrustedMedian() {
+		t.Errorf("a part failed stationarity, the whole passed: %+v", w.Checks)
+	}
+}

@@ -6,7 +6,8 @@
 #   spread.txt   each store's p50 per (op, value size) across the rounds:
 #                lowest, median, highest and highest/lowest
 #   ratios.txt   the stores' median p50s side by side and as ratios
-#   compare-*    kvbench plot of the last round's four runs
+#   compare-*    kvbench plot of the last round's four runs, their
+#                cells that pass every check (checks.txt says which fail)
 #   results-STORE.json, summary-STORE.txt   the plotted runs
 #   build.txt, servers.txt                  what measured, what was measured
 #   host-load.txt   the host's load average while the guest ran, when
@@ -26,11 +27,7 @@ die() {
 	exit 1
 }
 
-# runs DIR: the run directories kvbench made under DIR, oldest first (their
-# names end in the start time), without the latest link.
-runs() {
-	find "$1" -mindepth 1 -maxdepth 1 -type d -name '*-[0-9]*-[0-9]*' | sort
-}
+. "$(dirname "$0")/collect-lib.sh"
 
 # Every store must have run every round: a missing run would leave the
 # spread of a store measured fewer times than the others.
@@ -108,7 +105,12 @@ for s in "${STORES[@]}"; do
 	cp "${last[$s]}/results.json" "$PLOTS/results-$s.json"
 	cp "${last[$s]}/summary.txt" "$PLOTS/summary-$s.txt"
 done
-"$KVBENCH" plot "${plotted[@]}" -o "$PLOTS" --format png
+# Drawn from the cells that pass their checks (docs/TRUST.md,
+# "Publishing"); checks.txt says which of the plotted runs' cells fail
+# and why.
+"$KVBENCH" plot "${plotted[@]}" -o "$PLOTS" --format png --trusted-only ||
+	echo "baselines-collect: nothing drawn: no cell passed its checks (checks.txt)" >&2
+runchecks "$PLOTS" "${plotted[@]}"
 echo "baselines-rdma: $rounds rounds in $RESULTS, plots in $PLOTS"
 cat "$PLOTS/spread.txt" "$PLOTS/ratios.txt"
 # Two emulated guests on one host take each other's CPU: rounds measured

@@ -93,13 +93,17 @@ RDMA_SWEEP_WARMUP ?= 250ms
 RDMA_SWEEP_MEASURE ?= 1500ms
 RDMA_SWEEP_TUNE_MEASURE ?= 500ms
 RDMA_SWEEP_TIMEOUT ?= 7200
+# SWEEP_PARTS runs some of the parts alone (run mixed etc tune tune-map
+# tune-cpu tune-slo tune-etc conns); each replaces its own published
+# directory, whose build.txt names the build that made it.
+SWEEP_PARTS ?= run mixed etc tune tune-map tune-cpu tune-slo tune-etc conns
 
 .PHONY: sweep-rdma
 sweep-rdma: rdma-vm-build build
 	cp workloads/threshold-sweep.yaml workloads/connections-sweep.yaml workloads/mixed-sweep.yaml workloads/etc.yaml $(RDMA_VM_SHARE)/workloads/
 	cp $(RDMA_VM_DIR)/guest-sweep.sh $(RDMA_VM_SHARE)/
 	$(RDMA_VM_DIR)/run.sh $(RDMA_VM_FLAGS) --mem $(RDMA_VM_MEM) --timeout $(RDMA_SWEEP_TIMEOUT) $(RDMA_VM_SHARE) -- \
-		./guest-sweep.sh $(RDMA_SWEEP_WARMUP) $(RDMA_SWEEP_MEASURE) $(RDMA_SWEEP_TUNE_MEASURE)
+		./guest-sweep.sh $(RDMA_SWEEP_WARMUP) $(RDMA_SWEEP_MEASURE) $(RDMA_SWEEP_TUNE_MEASURE) "$(SWEEP_PARTS)"
 	$(RDMA_VM_DIR)/sweep-collect.sh $(RDMA_VM_SHARE)/sweep $(BIN)/kvbench results plots
 
 # adaptive-rdma: the adaptive policy beside the fixed thresholds over

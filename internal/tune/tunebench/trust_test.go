@@ -3,8 +3,11 @@ package tunebench
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/kvbench/kvbench/internal/bench"
 	"github.com/kvbench/kvbench/internal/bench/benchtest"
 	"github.com/kvbench/kvbench/internal/results"
 	"github.com/kvbench/kvbench/internal/tune"
@@ -84,6 +87,37 @@ func TestSampleJudgesBusyPollers(t *testing.T) {
 		}
 		if k := s.Checks[i]; k.Pass != c.pass || s.TrustedFor(false) != c.pass {
 			t.Errorf("4 spinners on %d cores: check %+v, trusted %v; want pass %v", c.cores, k, s.TrustedFor(false), c.pass)
+		}
+	}
+}
+
+// A sample merged from parts (the whole workload; the adaptive policy's
+// two protocols) judges its precision on all their operations: a part
+// of six operations, unbounded alone, neither fails it nor warns.
+func TestMergedSampleJudgesItsOwnPrecision(t *testing.T) {
+	part := func(p bench.Protocol, n int64) bench.Measurement {
+		h := results.NewHistogram()
+		for i := range n {
+			_ = h.RecordValue(20_000 + 10*(i%100))
+		}
+		m := bench.Measurement{Op: bench.OpGet, Protocol: p, ValueSize: 64, Count: n, Duration: time.Second, Hist: h}
+		m.Errors[bench.KindNone] = n
+		return m
+	}
+	ms := []bench.Measurement{part(bench.Eager, 994), part(bench.Rendezvous, 6)}
+	if results.TrustedChecks(ms[1].AllChecks(), false) {
+		t.Fatalf("a part of 6 operations passed: %+v", ms[1].AllChecks())
+	}
+	m, warnings, checks, err := merged(ms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Count != 1000 || !results.TrustedChecks(checks, false) {
+		t.Errorf("merged %d operations, checks %+v: want 1000, precise", m.Count, checks)
+	}
+	for _, w := range warnings {
+		if results.IsPrecisionWarning(w) && strings.Contains(w.Message, "p50") {
+			t.Errorf("a part's precision warning survived: %+v", w)
 		}
 	}
 }

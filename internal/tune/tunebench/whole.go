@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
@@ -39,18 +40,20 @@ func (b *Measurer) measureWhole(ctx context.Context, r tune.Request) (tune.Sampl
 // merged is one measurement of the whole cell out of its ops' and
 // protocols': their latencies, counts, errors and bytes together, over
 // the phase's wall time and CPU, which they share; their warnings; and
-// their checks merged as a merged cell's are (results.MergeChecks), no
-// more trusted than its least trusted part.
+// their checks merged as a merged cell's are (results.PartsChecks): no
+// more trusted than its least trusted part, but for the precision of its
+// quantiles, which rests on all their operations. A part's precision
+// warnings give way to the whole's.
 func merged(ms []bench.Measurement) (*bench.Measurement, []results.Warning, []results.Check, error) {
 	var out *bench.Measurement
-	var checks []results.Check
-	warnings := bench.PhaseWarnings(ms)
+	var parts [][]results.Check
+	warnings := slices.DeleteFunc(bench.PhaseWarnings(ms), results.IsPrecisionWarning)
 	for i := range ms {
 		m := &ms[i]
 		if m.Count == 0 {
 			continue
 		}
-		checks = results.MergeChecks(checks, m.AllChecks())
+		parts = append(parts, m.AllChecks())
 		if out == nil {
 			first := *m
 			first.Hist, first.Phases = hdrhistogram.Import(m.Hist.Export()), bench.PhaseHists{}
@@ -69,5 +72,18 @@ func merged(ms []bench.Measurement) (*bench.Measurement, []results.Warning, []re
 	if failed := failures(out); 2*failed > out.Count {
 		return nil, nil, nil, fmt.Errorf("%d of %d operations failed", failed, out.Count)
 	}
+	c, err := out.Cell()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	checks := results.PartsChecks(c, parts...)
+	warnings = append(warnings, results.CheckWarnings(onlyPrecision(checks))...)
 	return out, warnings, checks, nil
+}
+
+// onlyPrecision is checks' precision checks.
+func onlyPrecision(checks []results.Check) []results.Check {
+	return slices.DeleteFunc(slices.Clone(checks), func(k results.Check) bool {
+		return k.Name != results.CheckPrecision && k.Name != results.CheckTailPrecision
+	})
 }
