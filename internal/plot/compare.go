@@ -19,6 +19,9 @@ type compareMetric struct {
 	name, title, ylabel string
 	format              func(float64) string
 	get                 func(results.Cell) float64
+	// tail: the figure draws a percentile beyond the median, so under
+	// Options.TrustedOnly its cells must be trusted throughout.
+	tail bool
 }
 
 // markerGrey draws threshold markers that several runs may share.
@@ -26,11 +29,11 @@ var markerGrey = color.Gray{Y: 110}
 
 var compareMetrics = []compareMetric{
 	{"compare-throughput-ops-", "throughput", "throughput (ops/s)", rateLabel,
-		func(c results.Cell) float64 { return c.ThroughputOps }},
+		func(c results.Cell) float64 { return c.ThroughputOps }, false},
 	{"compare-throughput-mib-", "throughput", "throughput (MiB/s of values)", mibLabel,
-		func(c results.Cell) float64 { return c.ThroughputBytes / (1 << 20) }},
+		func(c results.Cell) float64 { return c.ThroughputBytes / (1 << 20) }, false},
 	{"compare-latency-p50-", "p50 latency", "p50 latency", durationLabel,
-		func(c results.Cell) float64 { return float64(c.Latency.P50) }},
+		func(c results.Cell) float64 { return float64(c.Latency.P50) }, false},
 }
 
 // CompareFigures overlays several runs: per op, throughput in ops/s and
@@ -44,10 +47,16 @@ var compareMetrics = []compareMetric{
 // of store get a p99 figure too, and runLines names their lines. Runs
 // whose sizes follow a distribution add the whole workload of each
 // (compareWholeWorkload).
-func CompareFigures(runs []RunDir) ([]*Figure, error) {
-	labels, by := runLabels(runs)
+func CompareFigures(runs []RunDir) ([]*Figure, error) { return compareFigures(runs, runs) }
+
+// compareFigures are CompareFigures drawn from med, the runs as the
+// figures of medians and rates may draw them, and strict, as the figures
+// of a tail may: the same runs, or under Options.TrustedOnly each without
+// the cells that failed a check such a figure needs.
+func compareFigures(med, strict []RunDir) ([]*Figure, error) {
+	labels, by := runLabels(med)
 	var ops []string
-	for _, r := range runs {
+	for _, r := range med {
 		for _, op := range Ops(r.Run) {
 			if !slices.Contains(ops, op) {
 				ops = append(ops, op)
@@ -58,23 +67,27 @@ func CompareFigures(runs []RunDir) ([]*Figure, error) {
 	var figs []*Figure
 	for _, op := range ops {
 		for _, m := range metricsFor(by) {
+			runs := med
+			if m.tail {
+				runs = strict
+			}
 			f, err := compareFigure(runs, labels, by, op, m)
 			if err != nil {
 				return nil, err
 			}
 			if f != nil {
-				f.scope = opScope(op)
+				f.scope, f.tail = opScope(op), m.tail
 				figs = append(figs, f)
 			}
 		}
 	}
-	for _, dist := range runsDistributions(runs) {
-		f, err := compareWholeWorkload(runs, labels, dist)
+	for _, dist := range runsDistributions(strict) {
+		f, err := compareWholeWorkload(strict, labels, dist)
 		if err != nil {
 			return nil, err
 		}
 		if f != nil {
-			f.scope = distScope(dist)
+			f.scope, f.tail = distScope(dist), true
 			figs = append(figs, f)
 		}
 	}
@@ -225,11 +238,11 @@ func SaveCompare(runs []RunDir, opt Options) (paths []string, warnings []error, 
 		return nil, nil, err
 	}
 	warnings = RunDifferences(runs)
-	full := runs
+	full, med, strict := runs, runs, runs
 	if opt.TrustedOnly {
-		runs = trustedRuns(runs)
+		med, strict = trustedRuns(runs, false), trustedRuns(runs, true)
 	}
-	figs, err := CompareFigures(runs)
+	figs, err := compareFigures(med, strict)
 	if err != nil {
 		return nil, warnings, err
 	}
@@ -237,9 +250,6 @@ func SaveCompare(runs []RunDir, opt Options) (paths []string, warnings []error, 
 		var all []*results.Run
 		for _, r := range full {
 			all = append(all, r.Run)
-		}
-		for _, f := range figs {
-			f.tail = true // filtered as trustedRuns does, tails and all
 		}
 		noteLeftOut(figs, all...)
 	}

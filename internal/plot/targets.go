@@ -33,7 +33,7 @@ func targetLabels(runs []RunDir) []string {
 // overlay plus p99, since a baseline's tail is often where it differs.
 var targetMetrics = append(slices.Clip(compareMetrics), compareMetric{
 	"compare-latency-p99-", "p99 latency", "p99 latency", durationLabel,
-	func(c results.Cell) float64 { return float64(c.Latency.P99) }})
+	func(c results.Cell) float64 { return float64(c.Latency.P99) }, true})
 
 // metricsFor are the figures CompareFigures draws for runs labelled by.
 func metricsFor(by string) []compareMetric {

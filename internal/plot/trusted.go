@@ -38,12 +38,13 @@ func trustedRun(run *results.Run, tail bool) *results.Run {
 	return &kept
 }
 
-// trustedRuns are runs each without its untrusted cells (trustedRun),
-// for comparison figures, tails among them.
-func trustedRuns(runs []RunDir) []RunDir {
+// trustedRuns are runs each without the cells that failed a check a
+// comparison figure of them, of their tail when tail is set, needs
+// (trustedRun).
+func trustedRuns(runs []RunDir, tail bool) []RunDir {
 	out := slices.Clone(runs)
 	for i := range out {
-		out[i].Run = trustedRun(out[i].Run, true)
+		out[i].Run = trustedRun(out[i].Run, tail)
 	}
 	return out
 }

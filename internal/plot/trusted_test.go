@@ -94,7 +94,8 @@ func TestTrustedOnlyCaption(t *testing.T) {
 func TestTrustedOnlyCompare(t *testing.T) {
 	a, b := testRun(t, ""), testRun(t, "")
 	failCell(t, b, "get", 0, 64)
-	figs, err := CompareFigures(trustedRuns([]RunDir{{Run: a}, {Run: b}}))
+	runs := []RunDir{{Run: a}, {Run: b}}
+	figs, err := compareFigures(trustedRuns(runs, false), trustedRuns(runs, true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,6 +108,40 @@ func TestTrustedOnlyCompare(t *testing.T) {
 		if f.Note != want {
 			t.Errorf("%s: note %q, want %q", f.Name, f.Note, want)
 		}
+	}
+}
+
+// A cell whose only failure is its p99's precision stays in the
+// comparison's figures of medians and rates, and leaves its p99 figure.
+func TestTrustedOnlyCompareTail(t *testing.T) {
+	a, b := testRun(t, ""), testRun(t, "")
+	a.Target, b.Target = &results.Target{Kind: "redis"}, &results.Target{Kind: "rdmakv"}
+	for i := range b.Cells {
+		if c := &b.Cells[i]; c.Op == "get" && c.Threshold == 0 && c.ValueSize == 64 {
+			c.Checks = append(c.Checks, results.Check{Name: results.CheckTailPrecision, Method: results.MethodOrderStatistics, Pass: false})
+		}
+	}
+	runs := []RunDir{{Run: a}, {Run: b}}
+	figs, err := compareFigures(trustedRuns(runs, false), trustedRuns(runs, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	noteLeftOut(figs, a, b)
+	seen := 0
+	for _, f := range figs {
+		want := "trusted cells only, none left out"
+		if f.Name == "compare-latency-p99-get" {
+			want = "trusted cells only, 1 untrusted cell left out"
+		}
+		if strings.HasPrefix(f.Name, "compare-latency-p") && strings.HasSuffix(f.Name, "-get") {
+			seen++
+		}
+		if f.Note != want {
+			t.Errorf("%s: note %q, want %q", f.Name, f.Note, want)
+		}
+	}
+	if seen != 2 {
+		t.Errorf("%d get latency figures (p50, p99), want 2", seen)
 	}
 }
 
