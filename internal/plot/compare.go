@@ -272,5 +272,10 @@ func buildsOf(runs []RunDir) string {
 			builds = append(builds, b)
 		}
 	}
+	// A baseline's run names no rdmakv protocol: the same kvbench as an
+	// rdmakv run's "kvbench devel 1a2b3c4, protocol 6" is named once.
+	builds = slices.DeleteFunc(builds, func(b string) bool {
+		return slices.ContainsFunc(builds, func(o string) bool { return strings.HasPrefix(o, b+", ") })
+	})
 	return strings.Join(builds, "; ")
 }

@@ -192,3 +192,16 @@ func legendHas(t *testing.T, f *Figure, s string) bool {
 	}
 	return strings.Contains(string(b), s)
 }
+
+// A comparison's caption names each measuring kvbench once: a
+// baseline's run, which speaks no rdmakv protocol, beside an rdmakv
+// run of the same build is not named twice; another build is.
+func TestBuildsOfNamesEachBuildOnce(t *testing.T) {
+	run := func(rev string, protocol int) RunDir {
+		return RunDir{Run: &results.Run{Version: "devel", Revision: rev, Protocol: protocol}}
+	}
+	got := buildsOf([]RunDir{run("1a2b3c4", 6), run("1a2b3c4", 0), run("5d6e7f8", 0)})
+	if want := "kvbench devel 1a2b3c4, protocol 6; kvbench devel 5d6e7f8"; got != want {
+		t.Errorf("caption %q, want %q", got, want)
+	}
+}
