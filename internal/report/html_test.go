@@ -99,6 +99,20 @@ func TestRunPageAnswers(t *testing.T) {
 	}
 }
 
+// A histogram results.json holds broken costs the page its figures,
+// which it says, not its tables.
+func TestRunPageWithABrokenHistogram(t *testing.T) {
+	run, _ := sweep(t, []string{"get"}, []int{1024, 16384}, []int{32768})
+	run.Cells[0].Histogram = "not base64!"
+	out := string(page(t, run, Site{}))
+	if !strings.Contains(out, "No figures: ") || !strings.Contains(out, "decode histogram") {
+		t.Error("the page does not say why it has no figures")
+	}
+	if !strings.Contains(out, `<section id="cells">`) {
+		t.Error("the page lost its cells table")
+	}
+}
+
 // An untrusted cell's numbers carry class untrusted, its words do not,
 // and a trusted cell's numbers are unmarked.
 func TestRunPageMarksUntrustedCells(t *testing.T) {

@@ -16,7 +16,9 @@ import (
 const perSizeCap = 8
 
 // figuresBody is the figures kvbench plot draws for run, read from dir,
-// with the percentiles and timelines of a run of few sizes.
+// with the percentiles and timelines of a run of few sizes. A run plot
+// cannot draw (a histogram results.json holds broken) gets a page
+// without figures that says why: its tables still stand.
 func figuresBody(run *results.Run, dir string) ([]template.HTML, error) {
 	pairs := 0
 	for _, op := range plot.Ops(run) {
@@ -25,7 +27,7 @@ func figuresBody(run *results.Run, dir string) ([]template.HTML, error) {
 	perSize := pairs <= perSizeCap
 	figs, warnings, err := plot.Figures(run, dir, plot.Options{Percentiles: perSize, Timelines: perSize})
 	if err != nil {
-		return nil, err
+		return []template.HTML{htmlpage.Para("No figures: " + err.Error() + ".")}, nil
 	}
 	var body []template.HTML
 	if len(figs) == 0 {
