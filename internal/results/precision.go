@@ -116,8 +116,11 @@ func PartsChecks(merged Cell, parts ...[]Check) []Check {
 	return SetChecks(out, PrecisionChecks(merged))
 }
 
-// IsPrecisionWarning says whether w is a precision check's failure, which
-// a cell merged from parts judges anew (PartsChecks).
+// IsPrecision says whether the check named name judges a quantile's
+// precision, which a cell merged from parts judges anew (PartsChecks).
+func IsPrecision(name string) bool { return name == CheckPrecision || name == CheckTailPrecision }
+
+// IsPrecisionWarning says whether w is a precision check's failure.
 func IsPrecisionWarning(w Warning) bool {
 	return w.Kind == WarnCheckPrefix+CheckPrecision || w.Kind == WarnCheckPrefix+CheckTailPrecision
 }

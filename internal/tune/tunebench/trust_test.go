@@ -85,7 +85,9 @@ func TestSampleJudgesBusyPollers(t *testing.T) {
 		if i < 0 {
 			t.Fatalf("%d cores: no busy-poll check among %+v", c.cores, s.Checks)
 		}
-		if k := s.Checks[i]; k.Pass != c.pass || s.TrustedFor(false) != c.pass {
+		// Other checks of a fake's short run may fail on a busy host, so
+		// only a failed busy-poll check is held to untrust the sample.
+		if k := s.Checks[i]; k.Pass != c.pass || !c.pass && s.TrustedFor(false) {
 			t.Errorf("4 spinners on %d cores: check %+v, trusted %v; want pass %v", c.cores, k, s.TrustedFor(false), c.pass)
 		}
 	}

@@ -77,13 +77,7 @@ func merged(ms []bench.Measurement) (*bench.Measurement, []results.Warning, []re
 		return nil, nil, nil, err
 	}
 	checks := results.PartsChecks(c, parts...)
-	warnings = append(warnings, results.CheckWarnings(onlyPrecision(checks))...)
+	own := slices.DeleteFunc(slices.Clone(checks), func(k results.Check) bool { return !results.IsPrecision(k.Name) })
+	warnings = append(warnings, results.CheckWarnings(own)...)
 	return out, warnings, checks, nil
-}
-
-// onlyPrecision is checks' precision checks.
-func onlyPrecision(checks []results.Check) []results.Check {
-	return slices.DeleteFunc(slices.Clone(checks), func(k results.Check) bool {
-		return k.Name != results.CheckPrecision && k.Name != results.CheckTailPrecision
-	})
 }
