@@ -29,7 +29,7 @@ func (c *Client) setProtocol(s *cslot, keyLen, valueLen int) Protocol {
 // its error on. A failed request says nothing of a protocol's latency.
 func (c *Client) setDone(s *cslot, err error) error {
 	if c.adapt != nil && err == nil {
-		c.adapt.observe(OpSet, s.adapt.n, s.adapt.proto, s.adapt.start)
+		c.adapt.observe(OpSet, s.adapt.n, s.adapt.proto, s.adapt.start, &c.adaptLast)
 	}
 	return err
 }
@@ -47,7 +47,7 @@ func (c *Client) getAux(s *cslot, keyLen int) uint32 {
 // its reply had, when it succeeded, and passes its result on.
 func (c *Client) gotValue(s *cslot, v *Value, err error) (*Value, error) {
 	if c.adapt != nil && err == nil {
-		c.adapt.observe(OpGet, s.adapt.n+len(v.r.data), v.r.proto, s.adapt.start)
+		c.adapt.observe(OpGet, s.adapt.n+len(v.r.data), v.r.proto, s.adapt.start, &c.adaptLast)
 	}
 	return v, err
 }
@@ -64,10 +64,17 @@ type AdaptiveClass struct {
 	// goes by the get threshold, which follows the choices of most classes
 	// (see docs/DESIGN.md), so a get class may be served otherwise.
 	Choice Protocol
-	// EagerMean and RendezvousMean are the mean latencies over the
-	// window at the class's last evaluation, what the policy compares;
+	// EagerMean and RendezvousMean are the trimmed mean latencies over
+	// the window at the class's last evaluation, what the policy compares;
 	// 0 when there were none.
 	EagerMean, RendezvousMean time.Duration
+	// EagerAfter and RendezvousAfter are what a request of the class by
+	// each protocol added, on the trimmed mean, to the latency of its
+	// client's next request beyond that one's own class's mean, at the
+	// last evaluation: work the request left behind (below zero: the
+	// next request was faster than its mean). The policy weighs each
+	// protocol by its mean plus this.
+	EagerAfter, RendezvousAfter time.Duration
 	// EagerRequests and RendezvousRequests count the requests that
 	// succeeded by each protocol.
 	EagerRequests, RendezvousRequests uint64
@@ -93,6 +100,7 @@ func (p *adaptivePolicy) state() []AdaptiveClass {
 			out = append(out, AdaptiveClass{
 				Op: o.op, Lower: classLower(k), Upper: classUpper(k), Choice: Protocol(c.choice.Load()),
 				EagerMean: time.Duration(c.mean[0].Load()), RendezvousMean: time.Duration(c.mean[1].Load()),
+				EagerAfter: time.Duration(c.spill[0].Load()), RendezvousAfter: time.Duration(c.spill[1].Load()),
 				EagerRequests: c.samples[0].n.Load(), RendezvousRequests: c.samples[1].n.Load(),
 				Switches: c.switches.Load(),
 			})

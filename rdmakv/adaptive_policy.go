@@ -42,20 +42,26 @@ type adaptOp struct {
 
 // adaptClass is one size class of one operation.
 type adaptClass struct {
-	choice   atomic.Uint32    // a Protocol
-	seq      atomic.Uint64    // requests that asked for a choice: exploration's counter
-	samples  [2]sampleRing    // by Protocol-1
+	choice  atomic.Uint32 // a Protocol
+	seq     atomic.Uint64 // requests that asked for a choice: exploration's counter
+	samples [2]sampleRing // by Protocol-1
+	// after is, by Protocol-1, what the class's requests cost the next
+	// request of their client: that request's latency less its own
+	// class's mean, biased by afterBias (adaptive_after.go).
+	after    [2]sampleRing
 	mean     [2]atomic.Uint32 // ns, at the last evaluation
+	spill    [2]atomic.Int32  // ns, after's trimmed mean at the last evaluation
 	nextEval atomic.Int64
 	switches atomic.Uint64
 
-	mu      sync.Mutex // held by an evaluation, for what follows
-	last    int64      // when the class last switched
-	left    Protocol   // what it switched from
-	since   int64      // since when the other protocol has been better; 0: it is not
-	judged  int64      // when the class was last judged
-	scratch [2][]uint32
-	_       [64]byte // the next class's counters on another cache line
+	id      uint32      // the op's index << 7 | the class's << 1 (word)
+	mu      sync.Mutex  // held by an evaluation, for what follows
+	last    int64       // when the class last switched
+	left    Protocol    // what it switched from
+	since   int64       // since when the other protocol has been better; 0: it is not
+	judged  int64       // when the class was last judged
+	scratch [4][]uint32 // samples, then after, by Protocol-1
+	_       [64]byte    // the next class's counters on another cache line
 }
 
 const (
@@ -95,11 +101,14 @@ func newAdaptivePolicy(cfg AdaptiveConfig, maxEager, start int, clock func() int
 		o.op, o.classes = op, make([]adaptClass, n)
 		for k := range o.classes {
 			c := &o.classes[k]
+			c.id = uint32(i<<7 | k<<1)
 			c.choice.Store(uint32(ProtocolAt(start, 0, classUpper(k)-1)))
 			c.last = p.epoch - int64(cfg.Dwell) // the first switch need not wait
 			for j := range c.samples {
 				c.samples[j] = newSampleRing(cfg.Samples)
+				c.after[j] = newSampleRing(cfg.Samples)
 				c.scratch[j] = make([]uint32, 0, len(c.samples[j].buf))
+				c.scratch[2+j] = make([]uint32, 0, len(c.after[j].buf))
 			}
 		}
 	}
@@ -179,16 +188,21 @@ func (p *adaptivePolicy) getThreshold(now int64) int {
 }
 
 // observe records a request of op and n bytes that went by proto and
-// began at start (p.now), and judges its class when that is due.
-func (p *adaptivePolicy) observe(op Op, n int, proto Protocol, start int64) {
+// began at start (p.now), charges what it took beyond its class's mean to
+// the request its client completed before it (last, the client's: see
+// adaptive_after.go), and judges its class when that is due.
+func (p *adaptivePolicy) observe(op Op, n int, proto Protocol, start int64, last *atomic.Uint32) {
 	end := p.clock()
 	o := p.op(op)
 	c := o.class(n)
 	if c == nil || proto != Eager && proto != Rendezvous {
 		o.beyond.Add(1)
+		last.Store(0)
 		return
 	}
-	c.samples[proto-1].add(end-start, p.ms(end))
+	ms := p.ms(end)
+	c.samples[proto-1].add(end-start, ms)
+	p.charge(last, c, proto, end-start, ms)
 	if next := c.nextEval.Load(); end >= next && c.nextEval.CompareAndSwap(next, end+p.evalEvery) {
 		p.evaluate(o, c, end)
 	}

@@ -5,7 +5,9 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -22,6 +24,12 @@ type adaptSim struct {
 	cost  func(n int, p Protocol) float64
 	// reqs counts the requests made.
 	reqs int
+	// last is the one client's last request (adaptive_after.go).
+	last atomic.Uint32
+	// leave, if set, is work a request leaves behind, which the next
+	// request waits for: owed until then.
+	leave func(n int, p Protocol) float64
+	owed  float64
 	// step is the fake time between two requests (adaptStep).
 	step time.Duration
 }
@@ -38,9 +46,13 @@ func newAdaptSim(t *testing.T, cfg AdaptiveConfig, maxEager, start int, cost fun
 // serve takes a request of n bytes by proto through the policy's clock.
 func (s *adaptSim) serve(op Op, n int, proto Protocol) {
 	start := s.p.now()
-	lat := s.cost(n, proto) * math.Exp(s.noise*s.rng.NormFloat64())
+	lat := s.cost(n, proto)*math.Exp(s.noise*s.rng.NormFloat64()) + s.owed
+	s.owed = 0
+	if s.leave != nil {
+		s.owed = s.leave(n, proto)
+	}
 	s.now += int64(lat)
-	s.p.observe(op, n, proto, start)
+	s.p.observe(op, n, proto, start, &s.last)
 	s.now += int64(s.step)
 	s.reqs++
 }
@@ -269,8 +281,11 @@ func TestAdaptiveGetThresholdMajority(t *testing.T) {
 func TestLowerT(t *testing.T) {
 	a := []uint32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20}
 	b := []uint32{21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40}
-	// Means 10.5 and 30.5, each variance 35: t = 20 / sqrt(3.5).
-	if got, want := lowerT(a, b), 20/math.Sqrt(3.5); math.Abs(got-want) > 1e-9 {
+	// Trimming 1 of 20 at each end leaves 18, means 10.5 and 30.5; the
+	// winsorized samples (2, 2, 3, ..., 18, 19, 19 and b's alike) have
+	// squared deviations summing to 629, so each squared standard error
+	// is 629 / (18 * 17).
+	if got, want := lowerT(a, b), 20/math.Sqrt(2*629.0/306); math.Abs(got-want) > 1e-9 {
 		t.Errorf("a below b: t %v, want %v", got, want)
 	}
 	if tt := lowerT(b, a); tt > -5 {
@@ -281,8 +296,40 @@ func TestLowerT(t *testing.T) {
 	}
 }
 
+// A protocol twice as fast is told apart although both windows hold a
+// few stalls a hundred times their latencies, which decide a plain mean
+// and its variance: the sample of a loaded host.
+func TestAdaptiveRuleSeesPastStalls(t *testing.T) {
+	p := newAdaptivePolicy(AdaptiveConfig{}.withDefaults(), DefaultMaxEager, DefaultEagerThreshold, func() int64 { return 0 })
+	c := &p.ops[0].classes[0]
+	rng := rand.New(rand.NewPCG(3, 4))
+	window := func(body float64) []uint32 {
+		var w []uint32
+		for i := range 128 {
+			lat := body * math.Exp(0.3*rng.NormFloat64())
+			if i%40 == 7 {
+				lat = 5e6 * (1 + rng.Float64())
+			}
+			w = append(w, uint32(lat))
+		}
+		slices.Sort(w)
+		return w
+	}
+	fast, slow := window(40e3), window(80e3)
+	now := int64(10 * time.Second)
+	if !p.better(c, Rendezvous, judged{own: fast}, judged{own: slow}, now) {
+		ma, _, _ := trimmed(fast)
+		mb, _, _ := trimmed(slow)
+		t.Errorf("the protocol twice as fast was not judged better: trimmed means %.0f and %.0f, t %.2f", ma, mb, lowerT(fast, slow))
+	}
+	if p.better(c, Rendezvous, judged{own: slow}, judged{own: fast}, now) {
+		t.Error("the protocol twice as slow was judged better")
+	}
+}
+
 // A protocol whose median is lower but whose tail is heavier loses on
-// the mean: the rate and the high percentiles follow the tail.
+// the trimmed mean when the tail is more than the trim: the rate and the
+// high percentiles follow the tail.
 func TestAdaptiveRuleWeighsTheTail(t *testing.T) {
 	p := newAdaptivePolicy(AdaptiveConfig{}.withDefaults(), DefaultMaxEager, DefaultEagerThreshold, func() int64 { return 0 })
 	c := &p.ops[0].classes[0]
@@ -295,11 +342,13 @@ func TestAdaptiveRuleWeighsTheTail(t *testing.T) {
 		}
 		tailed = append(tailed, lat)
 	}
+	slices.Sort(tight)
+	slices.Sort(tailed)
 	now := int64(10 * time.Second)
-	if p.better(c, Rendezvous, tailed, tight, now) {
+	if p.better(c, Rendezvous, judged{own: tailed}, judged{own: tight}, now) {
 		t.Error("the heavier-tailed protocol, median 93 against 102 but mean 274 against 102, was judged better")
 	}
-	if !p.better(c, Rendezvous, tight, tailed, now) {
+	if !p.better(c, Rendezvous, judged{own: tight}, judged{own: tailed}, now) {
 		t.Error("the tight protocol, mean 102 against 274, was not judged better")
 	}
 }
@@ -309,12 +358,70 @@ func adaptDump(p *adaptivePolicy) string {
 	var b strings.Builder
 	for _, c := range p.state() {
 		if c.EagerRequests+c.RendezvousRequests > 0 {
-			fmt.Fprintf(&b, "\n\t%v %d: %v eager %v (%d) rdv %v (%d) switches %d", c.Op, c.Lower, c.Choice,
-				c.EagerMean, c.EagerRequests, c.RendezvousMean, c.RendezvousRequests, c.Switches)
+			fmt.Fprintf(&b, "\n\t%v %d: %v eager %v%+v (%d) rdv %v%+v (%d) switches %d", c.Op, c.Lower, c.Choice,
+				c.EagerMean, c.EagerAfter, c.EagerRequests, c.RendezvousMean, c.RendezvousAfter, c.RendezvousRequests, c.Switches)
 		}
 	}
 	fmt.Fprintf(&b, "\n\tget threshold %d", p.getAux.Load())
 	return b.String()
+}
+
+// TestAdaptiveWeighsWhatIsLeftBehind: 16 KiB sets and gets take 100 µs by
+// rendezvous and 120 µs by eager, but rendezvous leaves 60 µs of work the
+// client's next request waits for (a release the server handles after
+// the reply): by its latency alone rendezvous wins, by what it costs
+// eager does. Every class of the run moves to eager, and stays.
+func TestAdaptiveWeighsWhatIsLeftBehind(t *testing.T) {
+	big := func(n int) bool { return n >= 1<<14 }
+	s := newAdaptSim(t, AdaptiveConfig{}, DefaultMaxEager, DefaultEagerThreshold, func(n int, p Protocol) float64 {
+		switch {
+		case !big(n) && p == Eager:
+			return 10e3
+		case !big(n):
+			return 25e3
+		case p == Eager:
+			return 120e3
+		}
+		return 100e3
+	})
+	s.leave = func(n int, p Protocol) float64 {
+		if big(n) && p == Rendezvous {
+			return 60e3
+		}
+		return 0
+	}
+	s.noise = 0.2
+	draw := func() int {
+		if s.rng.IntN(2) == 0 {
+			return s.size(7, 7)
+		}
+		return s.size(15, 15)
+	}
+	eager := func() bool {
+		for i := range s.p.ops {
+			if Protocol(s.p.ops[i].classes[15].choice.Load()) != Eager {
+				return false
+			}
+		}
+		return true
+	}
+	start := s.now
+	for s.now-start < int64(30*time.Second) && !eager() {
+		s.set(draw())
+		s.get(draw())
+	}
+	if !eager() {
+		t.Fatalf("after %v the 16 KiB classes are not eager:%s", time.Duration(s.now-start), adaptDump(s.p))
+	}
+	t.Logf("eager after %v of fake time:%s", time.Duration(s.now-start), adaptDump(s.p))
+	settled := s.switches()
+	for range 200_000 {
+		s.set(draw())
+		s.get(draw())
+	}
+	if n := s.switches() - settled; n != 0 || !eager() {
+		t.Errorf("%d switches after settling, eager %v:%s", n, eager(), adaptDump(s.p))
+	}
 }
 
 // TestAdaptiveSettlesAtALowRate: gets of 8 KiB to 32 KiB, which eager

@@ -1,6 +1,9 @@
 package rdmakv
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // evaluate judges class c of o at now and switches its choice when the
 // other protocol has been better by the rule (better) at every judgment
@@ -14,8 +17,8 @@ func (p *adaptivePolicy) evaluate(o *adaptOp, c *adaptClass, now int64) {
 	cur := Protocol(c.choice.Load())
 	oth := otherProtocol(cur)
 	ms := p.ms(now)
-	a := c.window(oth, ms, p.window)
-	b := c.window(cur, ms, p.window)
+	a := c.judge(oth, ms, p.window)
+	b := c.judge(cur, ms, p.window)
 	confirm := int64(p.cfg.Dwell) / 2
 	ok := p.better(c, oth, a, b, now)
 	if !ok || now-c.judged > confirm {
@@ -33,52 +36,81 @@ func (p *adaptivePolicy) evaluate(o *adaptOp, c *adaptClass, now int64) {
 	}
 	c.choice.Store(uint32(oth))
 	c.last, c.left, c.since = now, cur, 0
+	for i := range c.samples {
+		// The protocol left is explored from now on: it keeps every
+		// sample again, and the chosen one strides anew.
+		c.samples[i].every.Store(1)
+		c.after[i].every.Store(1)
+	}
 	c.switches.Add(1)
 	if o.op == OpGet {
 		p.setGetAux()
 	}
 }
 
-// window is proto's samples within the window of ms, in c's scratch, or
-// within adaptiveSparseWindows windows when one holds too few; their
-// mean is kept.
-func (c *adaptClass) window(proto Protocol, ms, window uint32) []uint32 {
-	i := proto - 1
-	c.scratch[i] = c.samples[i].recent(c.scratch[i], ms, window)
+// judge is proto's windows at ms.
+func (c *adaptClass) judge(proto Protocol, ms, window uint32) judged {
+	i := int(proto - 1)
+	w := judged{own: c.window(i, ms, window), after: c.window(2+i, ms, window)}
+	m, _, _ := trimmed(w.own)
+	c.mean[i].Store(uint32(min(m, math.MaxUint32)))
+	if m, _, h := trimmed(w.after); h > 0 {
+		c.spill[i].Store(int32(max(min(m-afterBias, math.MaxInt32), math.MinInt32)))
+	}
+	return w
+}
+
+// window is the samples of c's ring i (samples, then after, by
+// Protocol-1) within the window of ms, sorted, in c's scratch, or within
+// adaptiveSparseWindows windows when one holds too few.
+func (c *adaptClass) window(i int, ms, window uint32) []uint32 {
+	r := &c.after[(i-2)&1]
+	if i < 2 {
+		r = &c.samples[i]
+	}
+	c.scratch[i] = r.recent(c.scratch[i], ms, window)
+	r.stride(ms, window)
 	if len(c.scratch[i]) < adaptiveMinSamples {
 		// The protocol a class explores carries Explore of its requests:
 		// at a low rate one window never holds enough of them, and the
 		// class would keep its first choice however wrong. Its samples
 		// then reach back further, which slows only a sparse class.
-		c.scratch[i] = c.samples[i].recent(c.scratch[i], ms, window*adaptiveSparseWindows)
+		c.scratch[i] = r.recent(c.scratch[i], ms, window*adaptiveSparseWindows)
 	}
-	m, _ := meanVar(c.scratch[i])
-	c.mean[i].Store(uint32(min(m, math.MaxUint32)))
+	slices.Sort(c.scratch[i])
 	return c.scratch[i]
 }
 
-// better says whether oth, whose window is a, beats the current choice,
-// whose window is b: enough samples of both, the other's mean latency
-// below the current's by more than the margin, Welch's t-test saying it
-// is lower at p < 0.01, and the class's last switch at least a dwell ago.
-// The mean, not the median, because a closed loop's rate is its number
-// in flight over the mean latency, and a protocol whose tail is heavier
-// costs the class that tail in rate and in its high percentiles even
-// where its median is lower. The margin guards against switching on a
-// difference too small to matter, the test against one that noise made;
-// the dwell and the larger margin for going back keep a class whose
-// protocols are about even from swinging between them.
-func (p *adaptivePolicy) better(c *adaptClass, oth Protocol, a, b []uint32, now int64) bool {
-	if len(a) < adaptiveMinSamples || len(b) < adaptiveMinSamples || now-c.last < int64(p.cfg.Dwell) {
+// better says whether oth, whose windows are a, beats the current
+// choice, whose windows are b: enough samples of both, the other's cost
+// (its trimmed mean latency plus the trimmed mean of what its requests
+// were charged, adaptive_after.go) below the current's by more than the
+// margin, Yuen's test saying it is lower at p < 0.01, and the class's
+// last switch at least a dwell ago. A mean, not the median, because a closed loop's
+// rate is its number in flight over the mean latency, and a protocol
+// whose tail is heavier costs the class that tail in rate and in its high
+// percentiles even where its median is lower; trimmed, because a plain
+// mean of a hundred latencies follows its one or two stalls of
+// milliseconds, which the protocol seldom caused, and a test on it then
+// tells even a protocol twice as fast from noise only now and then. The
+// margin guards against switching on a difference too small to matter,
+// the test against one that noise made; the dwell and the larger margin
+// for going back keep a class whose protocols are about even from
+// swinging between them.
+func (p *adaptivePolicy) better(c *adaptClass, oth Protocol, a, b judged, now int64) bool {
+	if len(a.own) < adaptiveMinSamples || len(b.own) < adaptiveMinSamples || now-c.last < int64(p.cfg.Dwell) {
 		return false
 	}
 	margin := p.cfg.Margin
 	if oth == c.left && now-c.last < adaptiveBackSpan*int64(p.cfg.Window) {
 		margin = p.cfg.BackMargin
 	}
-	ma, _ := meanVar(a)
-	mb, _ := meanVar(b)
-	return ma < (1-margin)*mb && lowerT(a, b) > adaptiveT
+	// Both protocols are weighed with their charges, or neither.
+	after := len(a.after) >= adaptiveMinSamples && len(b.after) >= adaptiveMinSamples
+	ma, da := a.cost(after)
+	mb, db := b.cost(after)
+	se := math.Sqrt(da + db)
+	return se > 0 && ma < (1-margin)*mb && (mb-ma)/se > adaptiveT
 }
 
 // setGetAux makes the get threshold the class boundary that the get

@@ -5,14 +5,20 @@ import (
 	"sync/atomic"
 )
 
-// sampleRing keeps the last len(buf) latencies of one class and protocol.
-// A sample is one word, latency and time together, so recording is an
-// atomic add and an atomic store, with no lock for many goroutines to
-// meet on; a reader may see a slot a writer is about to overwrite, which
-// only swaps one fresh sample for another.
+// sampleRing keeps latencies of one class and protocol: one in every
+// `every` of those offered, the last len(buf) of them. A sample is one
+// word, latency and time together, so recording is atomic adds and an
+// atomic store, with no lock for many goroutines to meet on; a reader may
+// see a slot a writer is about to overwrite, which only swaps one fresh
+// sample for another.
 type sampleRing struct {
-	n   atomic.Uint64 // samples recorded so far; the next goes at n&mask
-	buf []atomic.Uint64
+	n     atomic.Uint64 // samples offered so far
+	kept  atomic.Uint64 // samples kept so far; the next goes at kept&mask
+	every atomic.Uint64 // keeps one sample in every (0 and 1: all); see stride
+	buf   []atomic.Uint64
+	// strideN and strideMS are n and the time when stride last set every.
+	strideN  uint64
+	strideMS uint32
 }
 
 // maxAdaptiveSamples bounds a ring: a window is sorted at each
@@ -27,14 +33,39 @@ func newSampleRing(n int) sampleRing {
 	return sampleRing{buf: make([]atomic.Uint64, size)}
 }
 
-// add records a latency of lat ns taken at ms, the policy's millisecond
-// clock. A latency is kept in 32 bits, up to 4.29 s, longer than any
-// request a client lets run by default; 0 marks an empty slot, so the
-// least is 1.
+// add offers a latency of lat ns taken at ms, the policy's millisecond
+// clock, and keeps it if it is the one in every. A latency is kept in 32
+// bits, up to 4.29 s, longer than any request a client lets run by
+// default; 0 marks an empty slot, so the least is 1.
 func (r *sampleRing) add(lat int64, ms uint32) {
+	i := r.n.Add(1)
+	if e := r.every.Load(); e > 1 && mix64(i)%e != 0 {
+		return
+	}
 	lat = min(max(lat, 1), math.MaxUint32)
-	i := r.n.Add(1) - 1
-	r.buf[i&uint64(len(r.buf)-1)].Store(uint64(lat)<<32 | uint64(ms))
+	k := r.kept.Add(1) - 1
+	r.buf[k&uint64(len(r.buf)-1)].Store(uint64(lat)<<32 | uint64(ms))
+}
+
+// stride sets every so that the ring keeps about half its length of
+// samples a window, from the rate samples were offered at since the
+// last time it did (at least a quarter window before ms); the class's
+// evaluation calls it, under its lock. Otherwise a class's busy protocol
+// would fill its ring in a fraction of the window and be judged on its
+// last few milliseconds, which a burst of large requests or a stalled
+// core decides, against its explored protocol's whole window: the
+// judgments flicker, and a class that should switch seldom passes half a
+// dwell of them in a row. The kept samples are a pseudo-random one in
+// every (mix64), not every n-th, which a workload of that period would
+// alias with.
+func (r *sampleRing) stride(ms, window uint32) {
+	if ms-r.strideMS < window/4 {
+		return
+	}
+	n := r.n.Load()
+	perWindow := (n - r.strideN) * uint64(window) / uint64(ms-r.strideMS)
+	r.strideN, r.strideMS = n, ms
+	r.every.Store(max(perWindow/uint64(len(r.buf)/2), 1))
 }
 
 // recent appends to dst[:0] the latencies taken within window ms of now.
@@ -51,42 +82,65 @@ func (r *sampleRing) recent(dst []uint32, now, window uint32) []uint32 {
 	return dst
 }
 
-// meanVar is the mean of latencies and their sample variance; 0, 0 for
-// none, and a variance of 0 for one.
-func meanVar(s []uint32) (mean, variance float64) {
-	if len(s) == 0 {
-		return 0, 0
+// trimmed is the mean of sorted latencies s without the adaptiveTrim
+// share at each end (rounded up: a window of the fewest samples a class
+// is judged on loses one at each end), and what Yuen's test needs of s: the squared
+// standard error of that mean, from the winsorized variance, and the
+// count it is taken over. 0, 0, 0 for none.
+func trimmed(s []uint32) (mean, se2 float64, h int) {
+	n := len(s)
+	if n == 0 {
+		return 0, 0, 0
 	}
-	for _, x := range s {
+	g := min(int(math.Ceil(adaptiveTrim*float64(n))), (n-1)/2)
+	h = n - 2*g
+	for _, x := range s[g : n-g] {
 		mean += float64(x)
 	}
-	mean /= float64(len(s))
-	if len(s) == 1 {
-		return mean, 0
+	mean /= float64(h)
+	if h < 2 {
+		return mean, 0, h
 	}
-	for _, x := range s {
-		d := float64(x) - mean
-		variance += d * d
+	// The winsorized sample: the g least raised to s[g], the g largest
+	// lowered to s[n-g-1].
+	var wm, wv float64
+	for i := range s {
+		wm += float64(s[min(max(i, g), n-g-1)])
 	}
-	return mean, variance / float64(len(s)-1)
+	wm /= float64(n)
+	for i := range s {
+		d := float64(s[min(max(i, g), n-g-1)]) - wm
+		wv += d * d
+	}
+	return mean, wv / float64(h*(h-1)), h
 }
 
-// lowerT is Welch's t statistic that a's mean lies below b's: above
-// adaptiveT, it does at p < 0.01, one-sided. Welch's test does not
-// assume the two protocols' variances equal, which they seldom are; a
-// lone outlier in either window widens its variance, so it weakens the
-// test rather than deciding it.
+// lowerT is Yuen's t statistic that sorted a's trimmed mean lies below
+// sorted b's: above adaptiveT, it does at p < 0.01, one-sided. Yuen's test
+// is Welch's on trimmed means: it does not assume the two protocols'
+// variances equal, which they seldom are, and a few latencies a
+// thousand times the rest (a stalled host, a request queued behind a
+// megabyte) neither decide it nor, as they do a plain mean's, drown a
+// difference the other nine in ten of the samples show.
 func lowerT(a, b []uint32) float64 {
-	ma, va := meanVar(a)
-	mb, vb := meanVar(b)
-	se := math.Sqrt(va/float64(len(a)) + vb/float64(len(b)))
+	ma, da, _ := trimmed(a)
+	mb, db, _ := trimmed(b)
+	se := math.Sqrt(da + db)
 	if se == 0 {
 		return 0
 	}
 	return (mb - ma) / se
 }
 
-// adaptiveT is Student's t quantile for p = 0.01, one-sided, at 11
-// degrees of freedom, the fewest Welch's test has with adaptiveMinSamples
-// of each protocol: with more it is conservative.
-const adaptiveT = 2.718
+const (
+	// adaptiveTrim is the share of each end of a window that its
+	// trimmed mean leaves out: more than the stalls of a loaded host
+	// (1-3% of the samples over loopback TCP at four connections), less
+	// than a tail a protocol's own cost makes.
+	adaptiveTrim = 0.05
+	// adaptiveT is Student's t quantile for p = 0.01, one-sided, at 9
+	// degrees of freedom, the fewest Yuen's test has with
+	// adaptiveMinSamples of each protocol (10 left of 12 after
+	// trimming): with more it is conservative.
+	adaptiveT = 2.821
+)

@@ -45,8 +45,11 @@ type Client struct {
 	flags  wire.Flag
 	tflag  wire.Flag
 	limits Limits
-	// adapt, with WithAdaptiveThreshold, chooses each request's protocol.
-	adapt *adaptivePolicy
+	// adapt, with WithAdaptiveThreshold, chooses each request's protocol;
+	// adaptLast is the class and protocol of the request this client
+	// completed last, which the next one's latency is charged to.
+	adapt     *adaptivePolicy
+	adaptLast atomic.Uint32
 
 	// slots are made as concurrency first needs them, up to the depth, so
 	// a client that issues one request at a time holds one.

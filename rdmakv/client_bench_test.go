@@ -3,6 +3,7 @@ package rdmakv
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 )
 
@@ -116,9 +117,10 @@ func BenchmarkAdaptivePolicy(b *testing.B) {
 	p := newAdaptivePolicy(AdaptiveConfig{}.withDefaults(), DefaultMaxEager, DefaultEagerThreshold, nanotime)
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
+		var last atomic.Uint32 // each goroutine a client of its own
 		for pb.Next() {
 			start := p.now()
-			p.observe(OpSet, 100, p.setProtocol(100, start), start)
+			p.observe(OpSet, 100, p.setProtocol(100, start), start, &last)
 		}
 	})
 }

@@ -1,0 +1,57 @@
+package rdmakv
+
+import "sync/atomic"
+
+// A request's latency is not all it costs. Over TCP a rendezvous get
+// ends with a release the server handles after the client has its
+// value, on the connection the client's next request then waits behind,
+// and every protocol's leftover work delays whatever the client sends
+// next. So each request's latency, less its own class's mean, is charged
+// to the request its client completed before it (the client's last), and
+// a class weighs each protocol by its mean latency plus that charge. At
+// one request in flight the charge is exactly what the class left
+// behind; with more, it is the part of it the client's next completion
+// carries, and the rest falls on requests the class cannot tell apart.
+
+// afterBias lifts a charge, which may be below zero, into a sample's
+// unsigned 32 bits, clear of 0 (an empty slot): charges of up to about
+// 2.1 s either way are kept.
+const afterBias = 1 << 31
+
+// word names c and proto in a client's last; 0 is none.
+func (c *adaptClass) word(proto Protocol) uint32 { return c.id | uint32(proto-1) + 1 }
+
+// byWord is the class and protocol word names.
+func (p *adaptivePolicy) byWord(w uint32) (*adaptClass, Protocol) {
+	w--
+	return &p.ops[w>>7].classes[w>>1&63], Protocol(w&1) + 1
+}
+
+// charge makes c's request by proto, of latency lat ns at ms, its client's
+// last, and charges what it took beyond its class's mean to the one
+// before it. A class not yet judged has no mean and charges nothing.
+func (p *adaptivePolicy) charge(last *atomic.Uint32, c *adaptClass, proto Protocol, lat int64, ms uint32) {
+	prev := last.Swap(c.word(proto))
+	mean := int64(c.mean[proto-1].Load())
+	if prev == 0 || mean == 0 {
+		return
+	}
+	pc, pp := p.byWord(prev)
+	pc.after[pp-1].add(lat-mean+afterBias, ms)
+}
+
+// judged is one protocol's windows at a judgment, sorted: its latencies
+// and what its requests were charged.
+type judged struct{ own, after []uint32 }
+
+// cost is what a request of w's protocol costs on the mean, its trimmed
+// mean latency plus, with after, its trimmed mean charge, and the squared
+// standard error of that sum.
+func (w judged) cost(after bool) (mean, se2 float64) {
+	mean, se2, _ = trimmed(w.own)
+	if after {
+		m, s, _ := trimmed(w.after)
+		mean, se2 = mean+m-afterBias, se2+s
+	}
+	return mean, se2
+}
