@@ -108,6 +108,32 @@ func TestCellChecksRecurringStallFails(t *testing.T) {
 	}
 }
 
+// An interval with nothing done is a stall in a busy cell, and chance in
+// a sparse one: a rare size's rendezvous, a few operations in a cell of
+// eight seconds, passes.
+func TestCellChecksEmptyIntervals(t *testing.T) {
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	flat := []float64{20, 20, 20, 20, 20, 20, 20, 20}
+	drop := func(iv []*hdrhistogram.Histogram, ks ...int) []*hdrhistogram.Histogram {
+		var out []*hdrhistogram.Histogram
+		for k, h := range iv {
+			if !slices.Contains(ks, k) {
+				out = append(out, h)
+			}
+		}
+		return out
+	}
+	busy := drop(shapedIntervals(start, 2000, flat, 0), 1, 3, 5)
+	if got := failed(StationarityChecks(checkCell(t, busy), start, busy)); !slices.Contains(got, MethodIntervalMax) {
+		t.Errorf("3 of 8 busy intervals empty failed %v, want the interval max", got)
+	}
+	sparse := drop(shapedIntervals(start, 2, flat, 0), 0, 1, 3, 4, 6)
+	checks := StationarityChecks(checkCell(t, sparse), start, sparse)
+	if got := failed(checks); len(got) > 0 {
+		t.Errorf("5 of 8 intervals empty in a cell of 2 an interval failed %v: %+v", got, checks)
+	}
+}
+
 func TestCellChecksAbsentWithoutEnoughIntervals(t *testing.T) {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	iv := shapedIntervals(start, 2000, []float64{20, 40, 60, 80}, 0)
