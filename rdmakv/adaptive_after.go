@@ -7,11 +7,15 @@ import "sync/atomic"
 // value, on the connection the client's next request then waits behind,
 // and every protocol's leftover work delays whatever the client sends
 // next. So each request's latency, less its own class's mean, is charged
-// to the request its client completed before it (the client's last), and
-// a class weighs each protocol by its mean latency plus that charge. At
-// one request in flight the charge is exactly what the class left
-// behind; with more, it is the part of it the client's next completion
-// carries, and the rest falls on requests the class cannot tell apart.
+// to the request its client completed last before it began (the
+// client's last), and a class weighs each protocol by its mean latency
+// plus that charge. A request that began before the last one ended is
+// charged nothing: it was already waiting, its latency is mostly the
+// queue of its client's other requests, and a charge from it would only
+// widen the test's error. So at one request in flight per client the
+// charge is what the class left behind; at more, few requests are
+// charged, a class holds fewer than adaptiveMinSamples charges, and the
+// rule weighs latencies alone.
 
 // afterBias lifts a charge, which may be below zero, into a sample's
 // unsigned 32 bits, clear of 0 (an empty slot): charges of up to about
@@ -27,17 +31,20 @@ func (p *adaptivePolicy) byWord(w uint32) (*adaptClass, Protocol) {
 	return &p.ops[w>>7].classes[w>>1&63], Protocol(w&1) + 1
 }
 
-// charge makes c's request by proto, of latency lat ns at ms, its client's
-// last, and charges what it took beyond its class's mean to the one
-// before it. A class not yet judged has no mean and charges nothing.
-func (p *adaptivePolicy) charge(last *atomic.Uint32, c *adaptClass, proto Protocol, lat int64, ms uint32) {
-	prev := last.Swap(c.word(proto))
+// charge makes c's request by proto, which began at start and ended at
+// end (p.now), its client's last, and charges what it took beyond its
+// class's mean to the request before it, if that one ended before this
+// one began. A class not yet judged has no mean and charges nothing. The
+// word holds the end, in ns since the policy's epoch, above the class's
+// word (8 bits): 2^56 ns, over two years, before it wraps.
+func (p *adaptivePolicy) charge(last *atomic.Uint64, c *adaptClass, proto Protocol, start, end int64, ms uint32) {
+	prev := last.Swap(uint64(end-p.epoch)<<8 | uint64(c.word(proto)))
 	mean := int64(c.mean[proto-1].Load())
-	if prev == 0 || mean == 0 {
+	if prev&0xff == 0 || mean == 0 || start-p.epoch < int64(prev>>8) {
 		return
 	}
-	pc, pp := p.byWord(prev)
-	pc.after[pp-1].add(lat-mean+afterBias, ms)
+	pc, pp := p.byWord(uint32(prev & 0xff))
+	pc.after[pp-1].add(end-start-mean+afterBias, ms)
 }
 
 // judged is one protocol's windows at a judgment, sorted: its latencies

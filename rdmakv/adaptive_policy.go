@@ -189,9 +189,10 @@ func (p *adaptivePolicy) getThreshold(now int64) int {
 
 // observe records a request of op and n bytes that went by proto and
 // began at start (p.now), charges what it took beyond its class's mean to
-// the request its client completed before it (last, the client's: see
-// adaptive_after.go), and judges its class when that is due.
-func (p *adaptivePolicy) observe(op Op, n int, proto Protocol, start int64, last *atomic.Uint32) {
+// the request its client completed last before it began (last, the
+// client's: see adaptive_after.go), and judges its class when that is
+// due.
+func (p *adaptivePolicy) observe(op Op, n int, proto Protocol, start int64, last *atomic.Uint64) {
 	end := p.clock()
 	o := p.op(op)
 	c := o.class(n)
@@ -202,7 +203,7 @@ func (p *adaptivePolicy) observe(op Op, n int, proto Protocol, start int64, last
 	}
 	ms := p.ms(end)
 	c.samples[proto-1].add(end-start, ms)
-	p.charge(last, c, proto, end-start, ms)
+	p.charge(last, c, proto, start, end, ms)
 	if next := c.nextEval.Load(); end >= next && c.nextEval.CompareAndSwap(next, end+p.evalEvery) {
 		p.evaluate(o, c, end)
 	}

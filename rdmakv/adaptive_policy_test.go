@@ -25,7 +25,7 @@ type adaptSim struct {
 	// reqs counts the requests made.
 	reqs int
 	// last is the one client's last request (adaptive_after.go).
-	last atomic.Uint32
+	last atomic.Uint64
 	// leave, if set, is work a request leaves behind, which the next
 	// request waits for: owed until then.
 	leave func(n int, p Protocol) float64

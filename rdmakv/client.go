@@ -46,10 +46,11 @@ type Client struct {
 	tflag  wire.Flag
 	limits Limits
 	// adapt, with WithAdaptiveThreshold, chooses each request's protocol;
-	// adaptLast is the class and protocol of the request this client
-	// completed last, which the next one's latency is charged to.
+	// adaptLast is the class, protocol and end of the request this
+	// client completed last, which the next one's latency is charged to
+	// (adaptive_after.go).
 	adapt     *adaptivePolicy
-	adaptLast atomic.Uint32
+	adaptLast atomic.Uint64
 
 	// slots are made as concurrency first needs them, up to the depth, so
 	// a client that issues one request at a time holds one.

@@ -117,7 +117,7 @@ func BenchmarkAdaptivePolicy(b *testing.B) {
 	p := newAdaptivePolicy(AdaptiveConfig{}.withDefaults(), DefaultMaxEager, DefaultEagerThreshold, nanotime)
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
-		var last atomic.Uint32 // each goroutine a client of its own
+		var last atomic.Uint64 // each goroutine a client of its own
 		for pb.Next() {
 			start := p.now()
 			p.observe(OpSet, 100, p.setProtocol(100, start), start, &last)
