@@ -100,7 +100,7 @@ func (p *adaptivePolicy) state() []AdaptiveClass {
 			out = append(out, AdaptiveClass{
 				Op: o.op, Lower: classLower(k), Upper: classUpper(k), Choice: Protocol(c.choice.Load()),
 				EagerMean: time.Duration(c.mean[0].Load()), RendezvousMean: time.Duration(c.mean[1].Load()),
-				EagerAfter: time.Duration(c.spill[0].Load()), RendezvousAfter: time.Duration(c.spill[1].Load()),
+				EagerAfter: time.Duration(c.afterMean[0].Load()), RendezvousAfter: time.Duration(c.afterMean[1].Load()),
 				EagerRequests: c.samples[0].n.Load(), RendezvousRequests: c.samples[1].n.Load(),
 				Switches: c.switches.Load(),
 			})

@@ -48,11 +48,11 @@ type adaptClass struct {
 	// after is, by Protocol-1, what the class's requests cost the next
 	// request of their client: that request's latency less its own
 	// class's mean, biased by afterBias (adaptive_after.go).
-	after    [2]sampleRing
-	mean     [2]atomic.Uint32 // ns, at the last evaluation
-	spill    [2]atomic.Int32  // ns, after's trimmed mean at the last evaluation
-	nextEval atomic.Int64
-	switches atomic.Uint64
+	after     [2]sampleRing
+	mean      [2]atomic.Uint32 // ns, at the last evaluation
+	afterMean [2]atomic.Int32  // ns, after's trimmed mean at the last evaluation
+	nextEval  atomic.Int64
+	switches  atomic.Uint64
 
 	id      uint32      // the op's index << 7 | the class's << 1 (word)
 	mu      sync.Mutex  // held by an evaluation, for what follows

@@ -55,7 +55,7 @@ func (c *adaptClass) judge(proto Protocol, ms, window uint32) judged {
 	m, _, _ := trimmed(w.own)
 	c.mean[i].Store(uint32(min(m, math.MaxUint32)))
 	if m, _, h := trimmed(w.after); h > 0 {
-		c.spill[i].Store(int32(max(min(m-afterBias, math.MaxInt32), math.MinInt32)))
+		c.afterMean[i].Store(int32(max(min(m-afterBias, math.MaxInt32), math.MinInt32)))
 	}
 	return w
 }
