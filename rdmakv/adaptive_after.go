@@ -47,18 +47,33 @@ func (p *adaptivePolicy) charge(last *atomic.Uint64, c *adaptClass, proto Protoc
 	pc.after[pp-1].add(end-start-mean+afterBias, ms)
 }
 
-// judged is one protocol's windows at a judgment, sorted: its latencies
-// and what its requests were charged.
-type judged struct{ own, after []uint32 }
+// judged is one protocol's windows at a judgment, as the rule weighs
+// them: how many latencies and charges they hold, and the trimmed mean of
+// each with its squared standard error (the charge's without afterBias).
+type judged struct {
+	n, charges      int
+	mean, se2       float64
+	after, afterSE2 float64
+}
+
+// judgeOf is the judged of sorted windows own (latencies) and after
+// (charges).
+func judgeOf(own, after []uint32) judged {
+	w := judged{n: len(own), charges: len(after)}
+	w.mean, w.se2 = trimmed(own)
+	if len(after) > 0 {
+		m, s := trimmed(after)
+		w.after, w.afterSE2 = m-afterBias, s
+	}
+	return w
+}
 
 // cost is what a request of w's protocol costs on the mean, its trimmed
 // mean latency plus, with after, its trimmed mean charge, and the squared
 // standard error of that sum.
 func (w judged) cost(after bool) (mean, se2 float64) {
-	mean, se2, _ = trimmed(w.own)
 	if after {
-		m, s, _ := trimmed(w.after)
-		mean, se2 = mean+m-afterBias, se2+s
+		return w.mean + w.after, w.se2 + w.afterSE2
 	}
-	return mean, se2
+	return w.mean, w.se2
 }

@@ -285,13 +285,13 @@ func TestLowerT(t *testing.T) {
 	// winsorized samples (2, 2, 3, ..., 18, 19, 19 and b's alike) have
 	// squared deviations summing to 629, so each squared standard error
 	// is 629 / (18 * 17).
-	if got, want := lowerT(a, b), 20/math.Sqrt(2*629.0/306); math.Abs(got-want) > 1e-9 {
+	if got, want := lowerT(judgeOf(a, nil), judgeOf(b, nil), false), 20/math.Sqrt(2*629.0/306); math.Abs(got-want) > 1e-9 {
 		t.Errorf("a below b: t %v, want %v", got, want)
 	}
-	if tt := lowerT(b, a); tt > -5 {
+	if tt := lowerT(judgeOf(b, nil), judgeOf(a, nil), false); tt > -5 {
 		t.Errorf("a above: t %v, want below -5", tt)
 	}
-	if tt := lowerT(a, a); tt != 0 {
+	if tt := lowerT(judgeOf(a, nil), judgeOf(a, nil), false); tt != 0 {
 		t.Errorf("the same: t %v, want 0", tt)
 	}
 }
@@ -317,12 +317,12 @@ func TestAdaptiveRuleSeesPastStalls(t *testing.T) {
 	}
 	fast, slow := window(40e3), window(80e3)
 	now := int64(10 * time.Second)
-	if !p.better(c, Rendezvous, judged{own: fast}, judged{own: slow}, now) {
-		ma, _, _ := trimmed(fast)
-		mb, _, _ := trimmed(slow)
-		t.Errorf("the protocol twice as fast was not judged better: trimmed means %.0f and %.0f, t %.2f", ma, mb, lowerT(fast, slow))
+	if !p.better(c, Rendezvous, judgeOf(fast, nil), judgeOf(slow, nil), now) {
+		ma, _ := trimmed(fast)
+		mb, _ := trimmed(slow)
+		t.Errorf("the protocol twice as fast was not judged better: trimmed means %.0f and %.0f, t %.2f", ma, mb, lowerT(judgeOf(fast, nil), judgeOf(slow, nil), false))
 	}
-	if p.better(c, Rendezvous, judged{own: slow}, judged{own: fast}, now) {
+	if p.better(c, Rendezvous, judgeOf(slow, nil), judgeOf(fast, nil), now) {
 		t.Error("the protocol twice as slow was judged better")
 	}
 }
@@ -345,10 +345,10 @@ func TestAdaptiveRuleWeighsTheTail(t *testing.T) {
 	slices.Sort(tight)
 	slices.Sort(tailed)
 	now := int64(10 * time.Second)
-	if p.better(c, Rendezvous, judged{own: tailed}, judged{own: tight}, now) {
+	if p.better(c, Rendezvous, judgeOf(tailed, nil), judgeOf(tight, nil), now) {
 		t.Error("the heavier-tailed protocol, median 93 against 102 but mean 274 against 102, was judged better")
 	}
-	if !p.better(c, Rendezvous, judged{own: tight}, judged{own: tailed}, now) {
+	if !p.better(c, Rendezvous, judgeOf(tight, nil), judgeOf(tailed, nil), now) {
 		t.Error("the tight protocol, mean 102 against 274, was not judged better")
 	}
 }

@@ -51,11 +51,10 @@ func (p *adaptivePolicy) evaluate(o *adaptOp, c *adaptClass, now int64) {
 // judge is proto's windows at ms.
 func (c *adaptClass) judge(proto Protocol, ms, window uint32) judged {
 	i := int(proto - 1)
-	w := judged{own: c.window(i, ms, window), after: c.window(2+i, ms, window)}
-	m, _, _ := trimmed(w.own)
-	c.mean[i].Store(uint32(min(m, math.MaxUint32)))
-	if m, _, h := trimmed(w.after); h > 0 {
-		c.afterMean[i].Store(int32(max(min(m-afterBias, math.MaxInt32), math.MinInt32)))
+	w := judgeOf(c.window(i, ms, window), c.window(2+i, ms, window))
+	c.mean[i].Store(uint32(min(w.mean, math.MaxUint32)))
+	if w.charges > 0 {
+		c.afterMean[i].Store(int32(max(min(w.after, math.MaxInt32), math.MinInt32)))
 	}
 	return w
 }
@@ -98,7 +97,7 @@ func (c *adaptClass) window(i int, ms, window uint32) []uint32 {
 // for going back keep a class whose protocols are about even from
 // swinging between them.
 func (p *adaptivePolicy) better(c *adaptClass, oth Protocol, a, b judged, now int64) bool {
-	if len(a.own) < adaptiveMinSamples || len(b.own) < adaptiveMinSamples || now-c.last < int64(p.cfg.Dwell) {
+	if a.n < adaptiveMinSamples || b.n < adaptiveMinSamples || now-c.last < int64(p.cfg.Dwell) {
 		return false
 	}
 	margin := p.cfg.Margin
@@ -106,11 +105,10 @@ func (p *adaptivePolicy) better(c *adaptClass, oth Protocol, a, b judged, now in
 		margin = p.cfg.BackMargin
 	}
 	// Both protocols are weighed with their charges, or neither.
-	after := len(a.after) >= adaptiveMinSamples && len(b.after) >= adaptiveMinSamples
-	ma, da := a.cost(after)
-	mb, db := b.cost(after)
-	se := math.Sqrt(da + db)
-	return se > 0 && ma < (1-margin)*mb && (mb-ma)/se > adaptiveT
+	after := a.charges >= adaptiveMinSamples && b.charges >= adaptiveMinSamples
+	ma, _ := a.cost(after)
+	mb, _ := b.cost(after)
+	return ma < (1-margin)*mb && lowerT(a, b, after) > adaptiveT
 }
 
 // setGetAux makes the get threshold the class boundary that the get

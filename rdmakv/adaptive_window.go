@@ -84,22 +84,22 @@ func (r *sampleRing) recent(dst []uint32, now, window uint32) []uint32 {
 
 // trimmed is the mean of sorted latencies s without the adaptiveTrim
 // share at each end (rounded up: a window of the fewest samples a class
-// is judged on loses one at each end), and what Yuen's test needs of s: the squared
-// standard error of that mean, from the winsorized variance, and the
-// count it is taken over. 0, 0, 0 for none.
-func trimmed(s []uint32) (mean, se2 float64, h int) {
+// is judged on loses one at each end), and what Yuen's test needs of it:
+// its squared standard error, from the winsorized variance. 0, 0 for
+// none.
+func trimmed(s []uint32) (mean, se2 float64) {
 	n := len(s)
 	if n == 0 {
-		return 0, 0, 0
+		return 0, 0
 	}
 	g := min(int(math.Ceil(adaptiveTrim*float64(n))), (n-1)/2)
-	h = n - 2*g
+	h := n - 2*g
 	for _, x := range s[g : n-g] {
 		mean += float64(x)
 	}
 	mean /= float64(h)
 	if h < 2 {
-		return mean, 0, h
+		return mean, 0
 	}
 	// The winsorized sample: the g least raised to s[g], the g largest
 	// lowered to s[n-g-1].
@@ -112,19 +112,20 @@ func trimmed(s []uint32) (mean, se2 float64, h int) {
 		d := float64(s[min(max(i, g), n-g-1)]) - wm
 		wv += d * d
 	}
-	return mean, wv / float64(h*(h-1)), h
+	return mean, wv / float64(h*(h-1))
 }
 
-// lowerT is Yuen's t statistic that sorted a's trimmed mean lies below
-// sorted b's: above adaptiveT, it does at p < 0.01, one-sided. Yuen's test
-// is Welch's on trimmed means: it does not assume the two protocols'
-// variances equal, which they seldom are, and a few latencies a
-// thousand times the rest (a stalled host, a request queued behind a
-// megabyte) neither decide it nor, as they do a plain mean's, drown a
-// difference the other nine in ten of the samples show.
-func lowerT(a, b []uint32) float64 {
-	ma, da, _ := trimmed(a)
-	mb, db, _ := trimmed(b)
+// lowerT is Yuen's t statistic that a's cost (judged.cost, with the
+// charges when after is set) lies below b's: above adaptiveT, it does at
+// p < 0.01, one-sided. Yuen's test is Welch's on trimmed means: it does
+// not assume the two protocols' variances equal, which they seldom are,
+// and a few latencies a thousand times the rest (a stalled host, a
+// request queued behind a megabyte) neither decide it nor, as they do a
+// plain mean's, drown a difference the other nine in ten of the samples
+// show.
+func lowerT(a, b judged, after bool) float64 {
+	ma, da := a.cost(after)
+	mb, db := b.cost(after)
 	se := math.Sqrt(da + db)
 	if se == 0 {
 		return 0
