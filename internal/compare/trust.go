@@ -17,7 +17,7 @@ func untrusted(side string, cells []results.Cell) []string {
 	var out []string
 	for _, c := range cells {
 		for _, k := range c.Checks {
-			if len(cells) > 1 && (k.Name == results.CheckPrecision || k.Name == results.CheckTailPrecision) {
+			if len(cells) > 1 && results.IsPrecision(k.Name) {
 				continue
 			}
 			if s := side + ": " + k.Name + " (" + k.Method + ")"; !k.Pass && !slices.Contains(out, s) {

@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -122,5 +123,6 @@ func IsPrecision(name string) bool { return name == CheckPrecision || name == Ch
 
 // IsPrecisionWarning says whether w is a precision check's failure.
 func IsPrecisionWarning(w Warning) bool {
-	return w.Kind == WarnCheckPrefix+CheckPrecision || w.Kind == WarnCheckPrefix+CheckTailPrecision
+	name, ok := strings.CutPrefix(w.Kind, WarnCheckPrefix)
+	return ok && IsPrecision(name)
 }
