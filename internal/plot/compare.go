@@ -264,18 +264,26 @@ func SaveCompare(runs []RunDir, opt Options) (paths []string, warnings []error, 
 	return paths, warnings, err
 }
 
-// buildsOf names the builds that measured runs, each once, in order.
+// buildsOf names the builds that measured runs, each once, in order. A
+// build is its version and revision: a baseline's run names no rdmakv
+// protocol, and the same kvbench beside an rdmakv run is named as that
+// run names it.
 func buildsOf(runs []RunDir) string {
-	var builds []string
+	var builds []*results.Run // one run a build, one naming a protocol if any
 	for _, r := range runs {
-		if b := r.Run.Build(); !slices.Contains(builds, b) {
-			builds = append(builds, b)
+		i := slices.IndexFunc(builds, func(b *results.Run) bool {
+			return b.Version == r.Run.Version && b.Revision == r.Run.Revision
+		})
+		switch {
+		case i < 0:
+			builds = append(builds, r.Run)
+		case builds[i].Protocol == 0:
+			builds[i] = r.Run
 		}
 	}
-	// A baseline's run names no rdmakv protocol: the same kvbench as an
-	// rdmakv run's "kvbench devel 1a2b3c4, protocol 6" is named once.
-	builds = slices.DeleteFunc(builds, func(b string) bool {
-		return slices.ContainsFunc(builds, func(o string) bool { return strings.HasPrefix(o, b+", ") })
-	})
-	return strings.Join(builds, "; ")
+	names := make([]string, len(builds))
+	for i, b := range builds {
+		names[i] = b.Build()
+	}
+	return strings.Join(names, "; ")
 }
